@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+//
+// ReloadBench: a discrete-event simulator of WidgetKit timeline reloads.
+//
+// Dependencies point one way (nothing imports upward; the two leaves use the
+// Swift standard library and the C library only):
+//
+//   ReloadEngine   -> (none)          ReloadMetrics -> (none)
+//   WidgetModel    -> ReloadEngine, ReloadMetrics
+//   ReloadPolicies -> WidgetModel
+//   ReloadReports  -> ReloadMetrics
+//   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
+//   reloadbench    -> ReloadBenchCLI  (main.swift only)
+//
+// Internal consistency checks (heap order, ring invariants) are compiled in
+// only when RELOADBENCH_INTERNAL_CHECKS is defined; uncomment the define below
+// to turn them on. `reloadbench run` prints a banner when they are on, because
+// figures measured with them are much slower than normal.
+import PackageDescription
+
+let checks: [SwiftSetting] = [
+  // .define("RELOADBENCH_INTERNAL_CHECKS"),
+]
+
+let package = Package(
+  name: "ReloadBench",
+  products: [
+    .executable(name: "reloadbench", targets: ["reloadbench"]),
+    .library(
+      name: "ReloadBench",
+      targets: [
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadPolicies",
+        "ReloadReports",
+      ]),
+  ],
+  targets: [
+    .target(name: "ReloadEngine", swiftSettings: checks),
+    .target(name: "ReloadMetrics", swiftSettings: checks),
+    .target(
+      name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"],
+      swiftSettings: checks),
+    .target(name: "ReloadPolicies", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
+    .target(
+      name: "ReloadBenchCLI",
+      dependencies: [
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadPolicies", "ReloadReports",
+      ],
+      swiftSettings: checks),
+    .executableTarget(name: "reloadbench", dependencies: ["ReloadBenchCLI"]),
+    .testTarget(name: "ReloadEngineTests", dependencies: ["ReloadEngine"]),
+    .testTarget(name: "ReloadMetricsTests", dependencies: ["ReloadMetrics"]),
+    .testTarget(
+      name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadPolicies", "ReloadEngine"]),
+    .testTarget(name: "ReloadPoliciesTests", dependencies: ["ReloadPolicies", "WidgetModel"]),
+    .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
+    .testTarget(
+      name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"]),
+  ]
+)

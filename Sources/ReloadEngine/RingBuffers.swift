@@ -1,0 +1,112 @@
+/// Many small rings of recent times in one flat buffer: the per-widget
+/// windows of recent budgeted reloads.
+///
+/// Ring `r` owns slots `r * capacity ..< (r + 1) * capacity` of one
+/// `ContiguousArray`; a header per ring keeps its next write slot and count
+/// (the `{capacity, count, startSlot}` of swift-collections' `Deque`). Once a
+/// ring is full, the slot about to be overwritten holds its oldest time, so
+/// the sliding-window budget question "did `B` reloads happen in the last
+/// 24 hours?" is answered in O(1), and "how many since `t`?" by a binary
+/// search over at most `capacity` sorted entries.
+///
+///     var rings = RingBuffers(rings: 2, capacity: 3)
+///     for s in [10, 20, 30, 40] { rings.append(SimTime(milliseconds: Int64(s)), to: 0) }
+///     rings.count(of: 0)                         // 3
+///     rings.oldest(of: 0)                        // 20 ms
+///     rings.countNewer(than: SimTime(milliseconds: 25), in: 0)   // 2
+///
+/// - Important: times appended to one ring must not decrease; the binary
+///   searches rely on it (checked under RELOADBENCH_INTERNAL_CHECKS).
+@frozen
+public struct RingBuffers: Sendable {
+  @usableFromInline internal var _times: ContiguousArray<SimTime>
+  @usableFromInline internal var _next: ContiguousArray<Int32>
+  @usableFromInline internal var _count: ContiguousArray<Int32>
+  /// Slots per ring.
+  public private(set) var capacity: Int
+  /// Number of rings.
+  public private(set) var ringCount: Int
+
+  public init(rings: Int = 0, capacity: Int = 1) {
+    _times = []
+    _next = []
+    _count = []
+    self.capacity = 1
+    self.ringCount = 0
+    reset(rings: rings, capacity: capacity)
+  }
+
+  /// Empties every ring and resizes, reusing the storage.
+  public mutating func reset(rings: Int, capacity: Int) {
+    precondition(capacity >= 1 && rings >= 0, "RingBuffers: rings \(rings), capacity \(capacity)")
+    self.capacity = capacity
+    self.ringCount = rings
+    let slots = rings * capacity
+    if _times.count < slots {
+      _times.append(contentsOf: repeatElement(.zero, count: slots - _times.count))
+    }
+    _next.removeAll(keepingCapacity: true)
+    _next.append(contentsOf: repeatElement(0, count: rings))
+    _count.removeAll(keepingCapacity: true)
+    _count.append(contentsOf: repeatElement(0, count: rings))
+  }
+
+  /// The number of times held by `ring` (at most `capacity`).
+  ///
+  /// - Complexity: O(1)
+  @inlinable @inline(__always)
+  public func count(of ring: Int) -> Int { Int(_count[ring]) }
+
+  /// Records `time` in `ring`, overwriting its oldest entry when full.
+  ///
+  /// - Complexity: O(1)
+  @inlinable @inline(__always)
+  public mutating func append(_ time: SimTime, to ring: Int) {
+    let slot = Int(_next[ring])
+    #if RELOADBENCH_INTERNAL_CHECKS
+      if _count[ring] > 0 {
+        precondition(time >= newest(of: ring), "RingBuffers: \(time) appended after \(newest(of: ring))")
+      }
+    #endif
+    _times[ring &* capacity &+ slot] = time
+    _next[ring] = Int32(truncatingIfNeeded: slot &+ 1 == capacity ? 0 : slot &+ 1)
+    if Int(_count[ring]) < capacity { _count[ring] &+= 1 }
+  }
+
+  /// The `k`-th most recent time of `ring`, `k = 0` being the newest.
+  ///
+  /// - Precondition: `k < count(of: ring)`.
+  /// - Complexity: O(1)
+  @inlinable @inline(__always)
+  public func time(ofRing ring: Int, fromNewest k: Int) -> SimTime {
+    assert(k >= 0 && k < Int(_count[ring]), "ring \(ring) has \(_count[ring]) entries, asked for \(k)")
+    var slot = Int(_next[ring]) &- 1 &- k
+    if slot < 0 { slot &+= capacity }
+    return _times[ring &* capacity &+ slot]
+  }
+
+  /// The newest time of a non-empty ring.
+  @inlinable @inline(__always)
+  public func newest(of ring: Int) -> SimTime { time(ofRing: ring, fromNewest: 0) }
+
+  /// The oldest time of a non-empty ring.
+  @inlinable @inline(__always)
+  public func oldest(of ring: Int) -> SimTime {
+    time(ofRing: ring, fromNewest: Int(_count[ring]) &- 1)
+  }
+
+  /// How many times of `ring` are strictly later than `time`.
+  ///
+  /// - Complexity: O(log capacity)
+  @inlinable
+  public func countNewer(than time: SimTime, in ring: Int) -> Int {
+    // Binary search on "k-th newest > time", which holds for k < answer.
+    var lo = 0
+    var hi = Int(_count[ring])
+    while lo < hi {
+      let mid = (lo &+ hi) &>> 1
+      if self.time(ofRing: ring, fromNewest: mid) > time { lo = mid &+ 1 } else { hi = mid }
+    }
+    return lo
+  }
+}

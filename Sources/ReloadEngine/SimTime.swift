@@ -1,0 +1,139 @@
+/// A point in simulated time: whole milliseconds since the start of a run.
+///
+/// Time zero is 00:00 UTC of day 0 of the scenario. Every model rule and
+/// every event works in these integer ticks, so a run is exactly
+/// reproducible; minutes and hours as `Double` appear only in reports.
+///
+///     let reload = SimTime.zero + .minutes(15)
+///     reload.milliseconds   // 900_000
+@frozen
+public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Milliseconds since the start of the run.
+  public var milliseconds: Int64
+
+  @inlinable @inline(__always)
+  public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+  /// The start of the run.
+  public static let zero = SimTime(milliseconds: 0)
+  /// A time later than any event of a run; used for "never".
+  public static let never = SimTime(milliseconds: Int64.max / 4)
+
+  @inlinable @inline(__always)
+  public static func < (a: SimTime, b: SimTime) -> Bool { a.milliseconds < b.milliseconds }
+
+  @inlinable @inline(__always)
+  public static func + (a: SimTime, d: SimDuration) -> SimTime {
+    SimTime(milliseconds: a.milliseconds &+ d.milliseconds)
+  }
+
+  @inlinable @inline(__always)
+  public static func - (a: SimTime, d: SimDuration) -> SimTime {
+    SimTime(milliseconds: a.milliseconds &- d.milliseconds)
+  }
+
+  @inlinable @inline(__always)
+  public static func - (a: SimTime, b: SimTime) -> SimDuration {
+    SimDuration(milliseconds: a.milliseconds &- b.milliseconds)
+  }
+
+  @inlinable @inline(__always)
+  public static func += (a: inout SimTime, d: SimDuration) { a = a + d }
+
+  /// The time as hours since the start of the run (for reports only).
+  public var hours: Double { Double(milliseconds) / 3_600_000 }
+
+  public var description: String {
+    let ms = milliseconds
+    if ms >= SimTime.never.milliseconds { return "never" }
+    let day = ms / 86_400_000
+    let rem = ms % 86_400_000
+    let h = rem / 3_600_000
+    let m = (rem / 60_000) % 60
+    let s = (rem / 1000) % 60
+    let frac = rem % 1000
+    func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    let f = frac == 0 ? "" : "." + String(String(frac + 1000).dropFirst())
+    return "d\(day)+\(two(h)):\(two(m)):\(two(s))\(f)"
+  }
+}
+
+/// A span of simulated time in whole milliseconds.
+///
+/// The factories round to the nearest millisecond and saturate instead of
+/// overflowing, like `TimeAmount` in SwiftNIO:
+///
+///     SimDuration.seconds(1.5).milliseconds     // 1_500
+///     SimDuration.hours(Double.infinity)        // saturates at .max
+@frozen
+public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The length in milliseconds (negative for a span backwards in time).
+  public var milliseconds: Int64
+
+  @inlinable @inline(__always)
+  public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+  public static let zero = SimDuration(milliseconds: 0)
+  /// The longest span that can still be added to any run time.
+  public static let max = SimDuration(milliseconds: Int64.max / 4)
+
+  @inlinable @inline(__always)
+  public static func < (a: SimDuration, b: SimDuration) -> Bool {
+    a.milliseconds < b.milliseconds
+  }
+
+  @inlinable @inline(__always)
+  public static func milliseconds(_ ms: Int64) -> SimDuration { SimDuration(milliseconds: ms) }
+
+  @inlinable
+  public static func seconds(_ s: Double) -> SimDuration { .saturating(s * 1_000) }
+  @inlinable
+  public static func minutes(_ m: Double) -> SimDuration { .saturating(m * 60_000) }
+  @inlinable
+  public static func hours(_ h: Double) -> SimDuration { .saturating(h * 3_600_000) }
+  @inlinable
+  public static func days(_ d: Double) -> SimDuration { .saturating(d * 86_400_000) }
+
+  /// Rounds `ms` to the nearest millisecond, clamping to `±max`; NaN is zero.
+  @inlinable
+  public static func saturating(_ ms: Double) -> SimDuration {
+    if ms.isNaN { return .zero }
+    let limit = Double(SimDuration.max.milliseconds)
+    if ms >= limit { return .max }
+    if ms <= -limit { return SimDuration(milliseconds: -SimDuration.max.milliseconds) }
+    return SimDuration(milliseconds: Int64(ms.rounded()))
+  }
+
+  @inlinable @inline(__always)
+  public static func + (a: SimDuration, b: SimDuration) -> SimDuration {
+    SimDuration(milliseconds: a.milliseconds &+ b.milliseconds)
+  }
+  @inlinable @inline(__always)
+  public static func - (a: SimDuration, b: SimDuration) -> SimDuration {
+    SimDuration(milliseconds: a.milliseconds &- b.milliseconds)
+  }
+  @inlinable @inline(__always)
+  public static func * (a: SimDuration, k: Int64) -> SimDuration {
+    SimDuration(milliseconds: a.milliseconds &* k)
+  }
+
+  public var seconds: Double { Double(milliseconds) / 1_000 }
+  public var minutes: Double { Double(milliseconds) / 60_000 }
+  public var hours: Double { Double(milliseconds) / 3_600_000 }
+
+  public var description: String {
+    let ms = milliseconds
+    if ms % 3_600_000 == 0 { return "\(ms / 3_600_000)h" }
+    if ms % 60_000 == 0 { return "\(ms / 60_000)min" }
+    if ms % 1_000 == 0 { return "\(ms / 1_000)s" }
+    return "\(ms)ms"
+  }
+}
+
+extension SimDuration {
+  /// One second, minute, hour and day, for index arithmetic on time.
+  public static let second = SimDuration(milliseconds: 1_000)
+  public static let minute = SimDuration(milliseconds: 60_000)
+  public static let hour = SimDuration(milliseconds: 3_600_000)
+  public static let day = SimDuration(milliseconds: 86_400_000)
+}

@@ -1,0 +1,104 @@
+/// The kernel of a discrete-event simulation: a clock and a pending-event
+/// set, with the five verbs of SimPy's `Environment` (`now`, `schedule`,
+/// `peek`, `step`, `run(until:)`).
+///
+/// The simulator never interprets an event: `step(before:)` hands the next
+/// one back and the model dispatches on its payload with a `switch`. That
+/// keeps the hot loop free of closures and existentials.
+///
+///     var sim = Simulator()
+///     sim.schedule(payload: 7, at: .zero + .minutes(5))
+///     while let event = sim.step(before: .zero + .hours(1)) {
+///       // switch on event.payload ...
+///     }
+///
+/// - Important: `now` never goes backwards: scheduling an event before `now`
+///   is a programming error and traps with the offending times.
+@frozen
+public struct Simulator<Queue: EventSet> {
+  /// The pending events.
+  @usableFromInline internal var _queue: Queue
+  @usableFromInline internal var _now: SimTime
+  /// The current simulated time: the time of the last event handed out.
+  @inlinable public var now: SimTime { _now }
+  @usableFromInline internal var _nextSeq: UInt32
+
+  @inlinable
+  public init(queue: Queue = Queue(), start: SimTime = .zero) {
+    _queue = queue
+    _now = start
+    _nextSeq = 0
+  }
+
+  /// The number of pending events.
+  @inlinable
+  public var pendingCount: Int { _queue.count }
+
+  /// Clears all pending events and moves the clock back to `start`, keeping
+  /// the storage, so one simulator can be reused for many small runs.
+  @inlinable
+  public mutating func reset(to start: SimTime = .zero) {
+    _queue.removeAll(keepingCapacity: true)
+    _now = start
+    _nextSeq = 0
+  }
+
+  /// Schedules an event with `payload` at `time`.
+  ///
+  /// Events at the same time and `priority` are handed out in the order they
+  /// were scheduled.
+  ///
+  /// - Precondition: `time >= now`.
+  /// - Complexity: O(log n)
+  @inlinable @inline(__always)
+  public mutating func schedule(payload: UInt32, at time: SimTime, priority: UInt8 = 0) {
+    precondition(time >= now, "cannot schedule an event at \(time), before now (\(now))")
+    _queue.insert(Event(time: time, priority: priority, seq: _nextSeq, payload: payload))
+    _nextSeq &+= 1
+  }
+
+  /// The next event, without removing it.
+  @inlinable
+  public func peek() -> Event? { _queue.min }
+
+  /// Removes the next event if it happens before `end`, advances `now` to its
+  /// time and returns it; returns `nil` (and leaves the clock alone) when no
+  /// event is due before `end`. Events exactly at `end` are not handed out.
+  ///
+  /// - Complexity: O(log n)
+  @inlinable @inline(__always)
+  public mutating func step(before end: SimTime) -> Event? {
+    guard let next = _queue.min, next.time < end else { return nil }
+    _now = next.time
+    return _queue.popMin()
+  }
+
+  /// Removes the next event, whatever its time, and advances `now`.
+  @inlinable
+  public mutating func step() -> Event? { step(before: .never) }
+
+  /// Hands every event before `until` to `handler` in order, then sets `now`
+  /// to `until`. An event exactly at `until` is not processed (it stays
+  /// pending), so `run(until: a)` then `run(until: b)` processes the same
+  /// events as `run(until: b)`.
+  ///
+  /// - Precondition: `until > now`, as in SimPy.
+  @inlinable
+  public mutating func run<H: EventHandler>(until: SimTime, handler: inout H) {
+    precondition(
+      until > now,
+      "until (\(until)) must be later than the current simulation time (\(now))")
+    while let event = step(before: until) {
+      handler.handle(event, in: &self)
+    }
+    _now = until
+  }
+}
+
+/// A model that reacts to events handed out by `Simulator.run(until:handler:)`.
+///
+/// The run loop is generic over the handler, so the call is specialized and
+/// inlined: no existential per event.
+public protocol EventHandler {
+  mutating func handle<Q: EventSet>(_ event: Event, in simulator: inout Simulator<Q>)
+}

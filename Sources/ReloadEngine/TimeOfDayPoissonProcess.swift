@@ -1,0 +1,95 @@
+/// A Poisson process whose rate follows the local time of day.
+///
+/// The rate is piecewise constant: one value (events per hour) for each of
+/// the 24 local hours, with the local clock `utcOffset` ahead of simulated
+/// time. Arrivals are drawn by inverting the integrated rate: one standard
+/// exponential "mass" per arrival, spent hour by hour, so the process is
+/// exact (not thinned) and hours with rate zero cost one step each.
+///
+/// R1's glances, "4 per hour, only between 07:00 and 23:00", are
+///
+///     var rates = [Double](repeating: 0, count: 24)
+///     for h in 7..<23 { rates[h] = 4 }
+///     let glances = TimeOfDayPoissonProcess(ratesPerHour: rates)
+///     var rng = Xoshiro256StarStar(seed: 42)
+///     let first = glances.nextArrival(after: .zero, using: &rng)  // after 07:00
+///
+/// which is the same process as R1's "restart at the next 07:00 with a fresh
+/// draw", because the exponential distribution is memoryless.
+@frozen
+public struct TimeOfDayPoissonProcess: Sendable, Equatable {
+  /// Events per hour for each local hour 0...23.
+  public let ratesPerHour: ContiguousArray<Double>
+  /// Local time minus simulated (UTC) time.
+  public let utcOffset: SimDuration
+  /// Expected events per local day.
+  public let dailyMean: Double
+
+  public init(ratesPerHour: [Double], utcOffset: SimDuration = .zero) {
+    precondition(ratesPerHour.count == 24, "need 24 hourly rates, got \(ratesPerHour.count)")
+    precondition(
+      ratesPerHour.allSatisfy { $0 >= 0 && $0.isFinite },
+      "hourly rates must be finite and >= 0: \(ratesPerHour)")
+    self.ratesPerHour = ContiguousArray(ratesPerHour)
+    self.utcOffset = utcOffset
+    self.dailyMean = ratesPerHour.reduce(0, +)
+  }
+
+  /// A process with the same rate at every hour.
+  public static func constant(perHour rate: Double) -> TimeOfDayPoissonProcess {
+    TimeOfDayPoissonProcess(ratesPerHour: Array(repeating: rate, count: 24))
+  }
+
+  /// The same profile, seen from a device whose clock is `offset` ahead of UTC.
+  public func shifted(utcOffset offset: SimDuration) -> TimeOfDayPoissonProcess {
+    TimeOfDayPoissonProcess(ratesPerHour: Array(ratesPerHour), utcOffset: offset)
+  }
+
+  /// `true` when no event can ever happen.
+  public var isEmpty: Bool { dailyMean == 0 }
+
+  /// The first arrival after `time` (it may fall on the same millisecond,
+  /// after rounding), or `.never` when every hourly rate is zero.
+  @inlinable
+  public func nextArrival<G: RandomNumberGenerator>(after time: SimTime, using rng: inout G) -> SimTime {
+    if dailyMean == 0 { return .never }
+    let hourMs: Int64 = 3_600_000
+    var mass = rng.nextStandardExponential()
+    var t = time.milliseconds
+    let offset = utcOffset.milliseconds
+    return ratesPerHour.withUnsafeBufferPointer { rates in
+      while true {
+        var local = (t &+ offset) % 86_400_000
+        if local < 0 { local += 86_400_000 }
+        let hour = Int(local / hourMs)
+        let hourEnd = t &+ (hourMs &- local % hourMs)
+        let rate = rates[hour]
+        if rate > 0 {
+          let available = rate * Double(hourEnd &- t) / Double(hourMs)
+          if mass < available {
+            return SimTime(milliseconds: t &+ Int64(mass / rate * Double(hourMs)))
+          }
+          mass -= available
+        }
+        t = hourEnd
+      }
+    }
+  }
+
+  /// The expected number of arrivals in `[start, end)`.
+  public func expectedCount(from start: SimTime, to end: SimTime) -> Double {
+    if end <= start { return 0 }
+    let hourMs: Int64 = 3_600_000
+    var total = 0.0
+    var t = start.milliseconds
+    while t < end.milliseconds {
+      var local = (t + utcOffset.milliseconds) % 86_400_000
+      if local < 0 { local += 86_400_000 }
+      let hour = Int(local / hourMs)
+      let hourEnd = min(end.milliseconds, t + (hourMs - local % hourMs))
+      total += ratesPerHour[hour] * Double(hourEnd - t) / Double(hourMs)
+      t = hourEnd
+    }
+    return total
+  }
+}

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import ReloadEngine
+
+/// Pops everything from `queue` and returns the events in order.
+private func drain<Q: EventSet>(_ queue: inout Q) -> [Event] {
+  var out: [Event] = []
+  while let e = queue.popMin() { out.append(e) }
+  return out
+}
+
+/// A reference order: sort by (time, priority, seq).
+private func sortedReference(_ events: [Event]) -> [Event] {
+  events.sorted { ($0.time, $0.priority, $0.seq) < ($1.time, $1.priority, $1.seq) }
+}
+
+private func randomEvents(seed: UInt64, count: Int, timeRange: Int64) -> [Event] {
+  var rng = Xoshiro256StarStar(seed: seed)
+  return (0..<count).map { i in
+    Event(
+      time: SimTime(milliseconds: Int64(rng.nextIndex(below: Int(timeRange)))),
+      priority: UInt8(rng.nextIndex(below: 3)),
+      seq: UInt32(i), payload: UInt32(truncatingIfNeeded: rng.next()))
+  }
+}
+
+@Suite struct EventQueueTests {
+  @Test func quaternaryHeapPopsInSortedOrderForManySeeds() {
+    for seed in UInt64(0)..<400 {
+      // Few distinct times, so ties are common and FIFO order is exercised.
+      let events = randomEvents(seed: seed, count: Int(seed % 97) + 1, timeRange: 8)
+      var q = QuaternaryHeap()
+      for e in events { q.insert(e) }
+      #expect(drain(&q) == sortedReference(events), "seed \(seed)")
+    }
+  }
+
+  @Test func binaryHeapPopsInSortedOrderForManySeeds() {
+    for seed in UInt64(0)..<400 {
+      let events = randomEvents(seed: seed, count: Int(seed % 97) + 1, timeRange: 8)
+      var q = BinaryHeap()
+      for e in events { q.insert(e) }
+      #expect(drain(&q) == sortedReference(events), "seed \(seed)")
+    }
+  }
+
+  @Test func sameTimeAndPriorityComeOutFirstInFirstOut() {
+    var q = QuaternaryHeap()
+    for i in 0..<50 { q.insert(Event(time: SimTime(milliseconds: 5), seq: UInt32(i), payload: UInt32(i))) }
+    #expect(drain(&q).map(\.payload) == Array(0..<50).map(UInt32.init))
+  }
+
+  @Test func lowerPriorityClassComesFirstAtTheSameMillisecond() {
+    var q = BinaryHeap()
+    q.insert(Event(time: SimTime(milliseconds: 5), priority: 2, seq: 0, payload: 2))
+    q.insert(Event(time: SimTime(milliseconds: 5), priority: 0, seq: 1, payload: 0))
+    q.insert(Event(time: SimTime(milliseconds: 4), priority: 9, seq: 2, payload: 9))
+    #expect(drain(&q).map(\.payload) == [9, 0, 2])
+  }
+
+  /// The hold operation (replace the minimum) interleaved with inserts and
+  /// pops gives the same sequence in both heaps and in a sorted array.
+  @Test func holdOperationMatchesReferenceInBothHeaps() {
+    for seed in UInt64(0)..<200 {
+      var rng = Xoshiro256StarStar(seed: seed)
+      var four = QuaternaryHeap()
+      var two = BinaryHeap()
+      var reference: [Event] = []
+      var seq: UInt32 = 0
+      var now: Int64 = 0
+      for _ in 0..<300 {
+        let op = rng.nextIndex(below: 4)
+        let e = Event(
+          time: SimTime(milliseconds: now + Int64(rng.nextIndex(below: 20))), seq: seq,
+          payload: seq)
+        seq += 1
+        if op == 0 || reference.isEmpty {
+          four.insert(e)
+          two.insert(e)
+          reference.append(e)
+        } else if op == 1 {
+          reference = sortedReference(reference)
+          let r = reference.removeFirst()
+          #expect(four.popMin() == r)
+          #expect(two.popMin() == r)
+          now = r.time.milliseconds
+        } else {
+          reference = sortedReference(reference)
+          let r = reference.removeFirst()
+          reference.append(e)
+          #expect(four.replaceMin(with: e) == r)
+          #expect(two.replaceMin(with: e) == r)
+          now = r.time.milliseconds
+        }
+        #expect(four.count == reference.count && two.count == reference.count)
+      }
+      reference = sortedReference(reference)
+      #expect(drain(&four) == reference, "seed \(seed)")
+      #expect(drain(&two) == reference, "seed \(seed)")
+    }
+  }
+
+  @Test func eventKeepsTimeAndPriority() {
+    let e = Event(time: SimTime(milliseconds: 1 << 40), priority: 7, seq: 3, payload: 4)
+    #expect(e.time == SimTime(milliseconds: 1 << 40))
+    #expect(e.priority == 7)
+  }
+
+  @Test func removeAllKeepsWorking() {
+    var q = QuaternaryHeap()
+    for i in 0..<10 { q.insert(Event(time: SimTime(milliseconds: Int64(10 - i)), seq: UInt32(i), payload: 0)) }
+    q.removeAll(keepingCapacity: true)
+    #expect(q.isEmpty)
+    #expect(q.popMin() == nil)
+    q.insert(Event(time: SimTime(milliseconds: 3), seq: 0, payload: 1))
+    #expect(q.min?.payload == 1)
+  }
+}
+
+@Suite struct SimulatorTests {
+  @Test func stepHandsOutEventsInOrderAndAdvancesTheClock() {
+    var sim = Simulator<EventQueue>()
+    sim.schedule(payload: 2, at: SimTime.zero + .seconds(20))
+    sim.schedule(payload: 1, at: SimTime.zero + .seconds(10))
+    sim.schedule(payload: 3, at: SimTime.zero + .seconds(30))
+    var seen: [UInt32] = []
+    while let e = sim.step(before: SimTime.zero + .seconds(30)) {
+      seen.append(e.payload)
+      #expect(sim.now == e.time)
+    }
+    // The event exactly at the end is not handed out and stays pending.
+    #expect(seen == [1, 2])
+    #expect(sim.pendingCount == 1)
+    #expect(sim.now == SimTime.zero + .seconds(20))
+  }
+
+  struct Chain: EventHandler {
+    var handled: [SimTime] = []
+    mutating func handle<Q: EventSet>(_ event: Event, in simulator: inout Simulator<Q>) {
+      handled.append(event.time)
+      simulator.schedule(payload: 0, at: simulator.now + .minutes(15))
+    }
+  }
+
+  @Test func runUntilProcessesEventsBeforeTheEndAndMovesTheClockThere() {
+    var sim = Simulator<BinaryHeap>()
+    sim.schedule(payload: 0, at: .zero)
+    var chain = Chain()
+    sim.run(until: SimTime.zero + .hours(1), handler: &chain)
+    #expect(chain.handled.map(\.milliseconds) == [0, 900_000, 1_800_000, 2_700_000])
+    #expect(sim.now == SimTime.zero + .hours(1))
+    // Running on picks up the event at exactly 1 h.
+    sim.run(until: SimTime.zero + .hours(2), handler: &chain)
+    #expect(chain.handled.count == 8)
+  }
+
+  @Test func resetClearsPendingEventsAndTheClock() {
+    var sim = Simulator<EventQueue>()
+    sim.schedule(payload: 0, at: SimTime(milliseconds: 5))
+    _ = sim.step()
+    sim.schedule(payload: 0, at: SimTime(milliseconds: 9))
+    sim.reset()
+    #expect(sim.now == .zero && sim.pendingCount == 0)
+  }
+}

@@ -1,0 +1,217 @@
+import Testing
+
+@testable import ReloadEngine
+
+/// Sample mean and variance of `n` draws.
+private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance: Double) {
+  var sum = 0.0
+  var sumSq = 0.0
+  for _ in 0..<n {
+    let x = draw()
+    sum += x
+    sumSq += x * x
+  }
+  let mean = sum / Double(n)
+  return (mean, sumSq / Double(n) - mean * mean)
+}
+
+@Suite struct RandomStreamTests {
+  @Test func splitMix64MatchesTheReferenceSequence() {
+    // First outputs of SplitMix64 seeded with 0 (Vigna's splitmix64.c).
+    var g = SplitMix64(seed: 0)
+    #expect(g.next() == 0xE220_A839_7B1D_CDAF)
+    #expect(g.next() == 0x6E78_9E6A_A1B9_65F4)
+  }
+
+  @Test func aStreamDependsOnlyOnItsKeyNotOnCreationOrder() {
+    let streams = RandomStreams(seed: 42)
+    var a = streams.stream(entity: 7, purpose: .homeViews)
+    let firstA = (0..<5).map { _ in a.next() }
+    // Create and use other streams first, then the same key again.
+    for e in 0..<100 {
+      var other = streams.stream(entity: UInt64(e), purpose: .contentChanges)
+      _ = other.next()
+    }
+    var again = streams.stream(entity: 7, purpose: .homeViews)
+    #expect((0..<5).map { _ in again.next() } == firstA)
+  }
+
+  @Test func differentKeysGiveUncorrelatedStreams() {
+    let streams = RandomStreams(seed: 1)
+    let keys: [(UInt64, StreamPurpose)] = [
+      (0, .homeViews), (1, .homeViews), (0, .contentChanges), (1, .contentChanges), (2, .lateness),
+    ]
+    var gens = keys.map { streams.stream(entity: $0.0, purpose: $0.1) }
+    let n = 20_000
+    var samples = Array(repeating: [Double](), count: gens.count)
+    for i in gens.indices { samples[i] = (0..<n).map { _ in gens[i].nextUnit() } }
+    for i in samples.indices {
+      for j in samples.indices where j > i {
+        var c = 0.0
+        for k in 0..<n { c += (samples[i][k] - 0.5) * (samples[j][k] - 0.5) }
+        let correlation = c / Double(n) * 12
+        // Sd of the sample correlation is 1/sqrt(n) ~ 0.007: allow 5 sd.
+        #expect(abs(correlation) < 0.035, "streams \(i) and \(j): \(correlation)")
+      }
+    }
+    // No two streams start alike.
+    #expect(Set(samples.map { $0[0] }).count == samples.count)
+  }
+
+  @Test func seedsAndReplicationsChangeEveryStream() {
+    let a = RandomStreams(seed: 1).key(entity: 5, purpose: .taps)
+    let b = RandomStreams(seed: 2).key(entity: 5, purpose: .taps)
+    let c = RandomStreams(seed: 1).replication(1).key(entity: 5, purpose: .taps)
+    #expect(Set([a, b, c]).count == 3)
+    #expect(RandomStreams(seed: 1).replication(0).seed == 1)
+  }
+
+  @Test func counterBasedDrawsArePureFunctionsOfTheIndex() {
+    let s = RandomStreams(seed: 9)
+    let forward = (0..<100).map { s.counter(entity: 3, purpose: .visibility, index: UInt64($0)) }
+    let backward = (0..<100).reversed().map { s.counter(entity: 3, purpose: .visibility, index: UInt64($0)) }
+    #expect(forward == backward.reversed())
+    #expect(Set(forward).count == 100)
+  }
+}
+
+@Suite struct SamplerTests {
+  let n = 200_000
+
+  @Test func unitDrawsAreInRangeWithUniformMoments() {
+    var g = Xoshiro256StarStar(seed: 3)
+    let m = moments(n) { g.nextUnit() }
+    #expect(abs(m.mean - 0.5) < 0.004)
+    #expect(abs(m.variance - 1.0 / 12) < 0.002)
+    var h = Xoshiro256StarStar(seed: 4)
+    for _ in 0..<10_000 {
+      let u = h.nextUnitPositive()
+      #expect(u > 0 && u <= 1)
+    }
+  }
+
+  @Test func uniformSamplerMeanAndVariance() {
+    var g = Xoshiro256StarStar(seed: 5)
+    let s = UniformSampler(lower: 10, upper: 130)
+    let m = moments(n) { s.sample(using: &g) }
+    #expect(abs(m.mean - s.mean) < 0.5)
+    #expect(abs(m.variance - s.variance) / s.variance < 0.02)
+  }
+
+  @Test func exponentialSamplerMeanAndVariance() {
+    var g = Xoshiro256StarStar(seed: 6)
+    let s = ExponentialSampler(mean: 1800)
+    let m = moments(n) { s.sample(using: &g) }
+    #expect(abs(m.mean - 1800) / 1800 < 0.01)
+    #expect(abs(m.variance - s.variance) / s.variance < 0.03)
+  }
+
+  @Test func normalAndLogNormalSamplersMeanAndVariance() {
+    var g = Xoshiro256StarStar(seed: 7)
+    let z = moments(n) { g.nextStandardNormal() }
+    #expect(abs(z.mean) < 0.01)
+    #expect(abs(z.variance - 1) < 0.015)
+    let s = LogNormalSampler(median: 120, sigma: 0.5)
+    let m = moments(n) { s.sample(using: &g) }
+    #expect(abs(m.mean - s.mean) / s.mean < 0.01)
+    #expect(abs(m.variance - s.variance) / s.variance < 0.05)
+    // The median is the median.
+    var h = Xoshiro256StarStar(seed: 8)
+    let below = (0..<n).filter { _ in s.sample(using: &h) < 120 }.count
+    #expect(abs(Double(below) / Double(n) - 0.5) < 0.005)
+  }
+
+  @Test(arguments: [0.3, 4.0, 29.0, 31.0, 250.0])
+  func poissonSamplerMeanAndVariance(lambda: Double) {
+    var g = Xoshiro256StarStar(seed: UInt64(lambda * 10))
+    let s = PoissonSampler(lambda: lambda)
+    let m = moments(n) { Double(s.sample(using: &g)) }
+    #expect(abs(m.mean - lambda) / lambda < 0.02)
+    #expect(abs(m.variance - lambda) / lambda < 0.04)
+  }
+
+  @Test func durationDistributionsHaveTheirMeans() {
+    var g = Xoshiro256StarStar(seed: 11)
+    let cases: [DurationDistribution] = [
+      .constant(.seconds(30)),
+      .uniform(.zero, .seconds(120)),
+      .uniform(.seconds(-60), .seconds(60)),
+      .exponential(mean: .minutes(10)),
+      .logNormal(median: .minutes(80), sigma: 0.45),
+      .lateOrEarly(median: .minutes(80), sigma: 0.45, earlyProbability: 0.1, earlyMax: .minutes(15)),
+    ]
+    for d in cases {
+      let m = moments(100_000) { Double(d.sample(using: &g).milliseconds) }
+      let expected = Double(d.mean.milliseconds)
+      #expect(abs(m.mean - expected) <= max(50, abs(expected) * 0.015), "\(d): \(m.mean) vs \(expected)")
+    }
+  }
+
+  /// Arrivals per local hour match the hourly rates, and the process
+  /// respects the time-zone offset.
+  @Test func timeOfDayPoissonProcessFollowsItsHourlyRates() {
+    var rates = [Double](repeating: 0, count: 24)
+    for h in 7..<23 { rates[h] = 4 }
+    rates[12] = 10
+    let offset = SimDuration.hours(3)
+    let process = TimeOfDayPoissonProcess(ratesPerHour: rates, utcOffset: offset)
+    var g = Xoshiro256StarStar(seed: 12)
+    var perHour = [Int](repeating: 0, count: 24)
+    var t = SimTime.zero
+    let days = 2_000
+    let end = SimTime.zero + .days(Double(days))
+    var count = 0
+    while true {
+      t = process.nextArrival(after: t, using: &g)
+      if t >= end { break }
+      let local = (t + offset).milliseconds % 86_400_000
+      perHour[Int(local / 3_600_000)] += 1
+      count += 1
+    }
+    for h in 0..<24 {
+      let expected = rates[h] * Double(days)
+      if expected == 0 {
+        #expect(perHour[h] == 0, "hour \(h)")
+      } else {
+        // 5 standard deviations of a Poisson count.
+        #expect(abs(Double(perHour[h]) - expected) < 5 * expected.squareRoot(), "hour \(h)")
+      }
+    }
+    let expectedTotal = process.expectedCount(from: .zero, to: end)
+    #expect(abs(Double(count) - expectedTotal) < 5 * expectedTotal.squareRoot())
+    #expect(TimeOfDayPoissonProcess.constant(perHour: 0).nextArrival(after: .zero, using: &g) == .never)
+  }
+
+  /// Gaps inside the window are exponential with mean 15 min (R1's glances).
+  @Test func gapsInsideTheWindowAreExponential() {
+    var rates = [Double](repeating: 0, count: 24)
+    for h in 7..<23 { rates[h] = 4 }
+    let process = TimeOfDayPoissonProcess(ratesPerHour: rates)
+    var g = Xoshiro256StarStar(seed: 13)
+    var gaps: [Double] = []
+    var t = SimTime.zero + .hours(7)
+    for _ in 0..<100_000 {
+      let next = process.nextArrival(after: t, using: &g)
+      let sameWindow = next.milliseconds / 86_400_000 == t.milliseconds / 86_400_000
+        && t.milliseconds % 86_400_000 >= 7 * 3_600_000
+      if sameWindow { gaps.append(Double((next - t).milliseconds) / 60_000) }
+      t = next
+    }
+    // Gaps inside one window are truncated by 23:00, so compare the short ones:
+    // P(gap < 15 min) = 1 - e^-1.
+    let short = Double(gaps.filter { $0 < 15 }.count) / Double(gaps.count)
+    #expect(abs(short - (1 - 0.36788)) < 0.01)
+  }
+}
+
+@Suite struct SimTimeTests {
+  @Test func factoriesRoundAndSaturate() {
+    #expect(SimDuration.seconds(1.5).milliseconds == 1_500)
+    #expect(SimDuration.minutes(15).milliseconds == 900_000)
+    #expect(SimDuration.hours(.infinity) == .max)
+    #expect(SimDuration.hours(-.infinity).milliseconds == -SimDuration.max.milliseconds)
+    #expect(SimDuration.seconds(.nan) == .zero)
+    #expect((SimTime.zero + .days(1)).milliseconds == 86_400_000)
+    #expect(SimTime(milliseconds: 90_061_001).description == "d1+01:01:01.001")
+  }
+}
