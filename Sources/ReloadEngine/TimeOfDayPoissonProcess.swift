@@ -53,26 +53,39 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
   @inlinable
   public func nextArrival<G: RandomNumberGenerator>(after time: SimTime, using rng: inout G) -> SimTime {
     if dailyMean == 0 { return .never }
+    return ratesPerHour.withUnsafeBufferPointer { rates in
+      TimeOfDayPoissonProcess.nextArrival(after: time, ratesPerHour: rates, utcOffset: utcOffset, using: &rng)
+    }
+  }
+
+  /// The same draw over caller-owned rates, so a simulation can reuse one
+  /// buffer for many devices without allocating.
+  ///
+  /// - Precondition: `ratesPerHour` has 24 finite, non-negative values, at
+  ///   least one of them positive.
+  @inlinable
+  public static func nextArrival<G: RandomNumberGenerator>(
+    after time: SimTime, ratesPerHour rates: UnsafeBufferPointer<Double>, utcOffset: SimDuration,
+    using rng: inout G
+  ) -> SimTime {
     let hourMs: Int64 = 3_600_000
     var mass = rng.nextStandardExponential()
     var t = time.milliseconds
     let offset = utcOffset.milliseconds
-    return ratesPerHour.withUnsafeBufferPointer { rates in
-      while true {
-        var local = (t &+ offset) % 86_400_000
-        if local < 0 { local += 86_400_000 }
-        let hour = Int(local / hourMs)
-        let hourEnd = t &+ (hourMs &- local % hourMs)
-        let rate = rates[hour]
-        if rate > 0 {
-          let available = rate * Double(hourEnd &- t) / Double(hourMs)
-          if mass < available {
-            return SimTime(milliseconds: t &+ Int64(mass / rate * Double(hourMs)))
-          }
-          mass -= available
+    while true {
+      var local = (t &+ offset) % 86_400_000
+      if local < 0 { local += 86_400_000 }
+      let hour = Int(local / hourMs)
+      let hourEnd = t &+ (hourMs &- local % hourMs)
+      let rate = rates[hour]
+      if rate > 0 {
+        let available = rate * Double(hourEnd &- t) / Double(hourMs)
+        if mass < available {
+          return SimTime(milliseconds: t &+ Int64(mass / rate * Double(hourMs)))
         }
-        t = hourEnd
+        mass -= available
       }
+      t = hourEnd
     }
   }
 

@@ -24,3 +24,6 @@ package func _sqrt(_ x: Double) -> Double { x.squareRoot() }
 
 @inlinable @inline(__always)
 package func _lgamma(_ x: Double) -> Double { lgamma(x) }
+
+@inlinable @inline(__always)
+package func _pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }

@@ -1,0 +1,88 @@
+/// Which direction of a metric is better.
+///
+/// Named as XCTest and package-benchmark name it. Comparison tables,
+/// regression checks and report colours all read it from here; no renderer
+/// hard-codes which way is good.
+public enum Polarity: String, Sendable, Codable {
+  case prefersLarger
+  case prefersSmaller
+  /// Neither direction is better (a count of widgets, say).
+  case neutral
+}
+
+/// The unit of a metric's values.
+public enum MetricUnit: String, Sendable, Codable {
+  case count
+  case percent
+  case minutes
+  case hours
+  case hourOfDay
+  case perWidgetDay
+  case perDeviceDay
+  case requestsPerSecond
+  case millijoulesPerDeviceDay
+  case eventsPerSecond
+  case widgetDaysPerSecond
+  case seconds
+  case bytes
+
+  /// A short human label ("%", "min", "/widget-day").
+  public var symbol: String {
+    switch self {
+    case .count: return ""
+    case .percent: return "%"
+    case .minutes: return "min"
+    case .hours: return "h"
+    case .hourOfDay: return "h (local)"
+    case .perWidgetDay: return "/widget-day"
+    case .perDeviceDay: return "/device-day"
+    case .requestsPerSecond: return "req/s"
+    case .millijoulesPerDeviceDay: return "mJ/device-day"
+    case .eventsPerSecond: return "events/s"
+    case .widgetDaysPerSecond: return "widget-days/s"
+    case .seconds: return "s"
+    case .bytes: return "B"
+    }
+  }
+}
+
+/// A named measure with its unit, polarity, precision and definition.
+///
+///     let fresh = Metric("fresh_glance_pct", unit: .percent, polarity: .prefersLarger,
+///                        decimals: 2, definition: "Share of glances ...")
+public struct Metric: Sendable, Hashable, Codable {
+  /// The CSV column name (snake_case, unit in the name).
+  public let name: String
+  public let unit: MetricUnit
+  public let polarity: Polarity
+  /// Digits after the decimal point in CSV files.
+  public let decimals: Int
+  /// What it measures, for docs and tooltips.
+  public let definition: String
+  /// `true` for the metrics that get `_ci95` columns with replications.
+  public let headline: Bool
+
+  public init(
+    _ name: String, unit: MetricUnit, polarity: Polarity, decimals: Int, headline: Bool = false,
+    definition: String
+  ) {
+    self.name = name
+    self.unit = unit
+    self.polarity = polarity
+    self.decimals = decimals
+    self.definition = definition
+    self.headline = headline
+  }
+
+  public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }
+  public func hash(into h: inout Hasher) { h.combine(name) }
+
+  /// `true` when `a` is better than `b` for this metric.
+  public func isBetter(_ a: Double, than b: Double) -> Bool {
+    switch polarity {
+    case .prefersLarger: return a > b
+    case .prefersSmaller: return a < b
+    case .neutral: return false
+    }
+  }
+}

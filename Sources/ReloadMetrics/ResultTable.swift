@@ -1,0 +1,62 @@
+/// One row of a results table: a strategy on a segment (or on all segments).
+///
+/// NOTE: `summary.csv`, the stdout table, the HTML report and the baselines
+/// of `reloadbench check` all read this one type; keep it the only row model.
+public struct ResultRow: Sendable, Codable, Equatable {
+  public var scenario: String
+  public var policy: String
+  /// A segment name, or `all` for the whole population.
+  public var segment: String
+  /// One value per column of the table, `nil` where not applicable.
+  public var values: [Double?]
+  /// 95 % half-widths per column, present with two or more replications.
+  public var ci95: [Double?]?
+
+  public init(scenario: String, policy: String, segment: String, values: [Double?], ci95: [Double?]? = nil) {
+    self.scenario = scenario
+    self.policy = policy
+    self.segment = segment
+    self.values = values
+    self.ci95 = ci95
+  }
+}
+
+/// The comparison table: metric columns and one row per strategy x segment.
+public struct ResultTable: Sendable, Codable, Equatable {
+  public var columns: [Metric]
+  public var rows: [ResultRow]
+
+  public init(columns: [Metric] = SummaryMetrics.all, rows: [ResultRow] = []) {
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The index of the column named `name`.
+  public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
+
+  /// The value of `metric` in `row`.
+  public func value(_ name: String, in row: ResultRow) -> Double? {
+    guard let i = columnIndex(name), i < row.values.count else { return nil }
+    return row.values[i]
+  }
+
+  /// The row of `policy` on `segment`.
+  public func row(policy: String, segment: String = "all") -> ResultRow? {
+    rows.first { $0.policy == policy && $0.segment == segment }
+  }
+
+  /// The rows for all segments together, one per strategy, in order.
+  public var overallRows: [ResultRow] { rows.filter { $0.segment == "all" } }
+
+  /// The best value of a column among `rows` by its polarity.
+  public func best(_ name: String, among rows: [ResultRow]) -> Double? {
+    guard let i = columnIndex(name) else { return nil }
+    let metric = columns[i]
+    let values = rows.compactMap { $0.values[i] }
+    switch metric.polarity {
+    case .prefersLarger: return values.max()
+    case .prefersSmaller: return values.min()
+    case .neutral: return nil
+    }
+  }
+}

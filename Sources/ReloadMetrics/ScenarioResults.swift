@@ -1,0 +1,187 @@
+/// Everything a run produced, as plain values: what the CSV files, the
+/// stdout table and the HTML report are rendered from. Reports never run a
+/// simulation; they read this.
+public struct ScenarioResults: Sendable, Codable {
+  public var facts: RunFacts
+  /// The scenario's parameters, with where each value comes from.
+  public var parameters: [ParameterFact]
+  public var summary: ResultTable
+  /// One entry per strategy, in scenario order.
+  public var series: [StrategySeries]
+
+  public init(facts: RunFacts, parameters: [ParameterFact], summary: ResultTable, series: [StrategySeries]) {
+    self.facts = facts
+    self.parameters = parameters
+    self.summary = summary
+    self.series = series
+  }
+
+  /// The series of the strategy named `name`.
+  public func series(for name: String) -> StrategySeries? { series.first { $0.strategy == name } }
+}
+
+/// The run's facts: what was simulated, and how fast.
+public struct RunFacts: Sendable, Codable, Equatable {
+  public var scenario: String
+  public var description: String
+  public var toolVersion: String
+  public var seed: UInt64
+  public var days: Double
+  public var warmupDays: Double
+  public var devices: Int
+  public var widgets: Int
+  /// The real fleet size the backend figures are scaled to.
+  public var fleetDevices: Double
+  public var replications: Int
+  public var strategies: [String]
+  public var segments: [String]
+  /// Staleness that still counts as acceptable, in minutes.
+  public var toleranceMinutes: Double
+  // Filled by the runner (wall clock lives in the CLI only).
+  public var threads: Int = 1
+  public var events: UInt64 = 0
+  public var wallSeconds: Double = 0
+  public var phaseSeconds: [String: Double] = [:]
+
+  public init(
+    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double,
+    warmupDays: Double, devices: Int, widgets: Int, fleetDevices: Double, replications: Int,
+    strategies: [String], segments: [String], toleranceMinutes: Double
+  ) {
+    self.scenario = scenario
+    self.description = description
+    self.toolVersion = toolVersion
+    self.seed = seed
+    self.days = days
+    self.warmupDays = warmupDays
+    self.devices = devices
+    self.widgets = widgets
+    self.fleetDevices = fleetDevices
+    self.replications = replications
+    self.strategies = strategies
+    self.segments = segments
+    self.toleranceMinutes = toleranceMinutes
+  }
+
+  /// Widget-days simulated (all strategies, all replications, warm-up included).
+  public var simulatedWidgetDays: Double {
+    Double(widgets) * days * Double(strategies.count) * Double(replications)
+  }
+  public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+  public var widgetDaysPerSecond: Double { wallSeconds > 0 ? simulatedWidgetDays / wallSeconds : 0 }
+}
+
+/// One scenario parameter as the report shows it.
+public struct ParameterFact: Sendable, Codable, Equatable {
+  /// JSON path, e.g. `model.budget.max_per_day`.
+  public var path: String
+  public var value: String
+  /// MODEL.md source tag: A (Apple docs), T (WWDC), S (Apple staff),
+  /// M (measured by developers), F (folklore), or "assumed".
+  public var source: String
+  public var note: String
+
+  public init(path: String, value: String, source: String, note: String) {
+    self.path = path
+    self.value = value
+    self.source = source
+    self.note = note
+  }
+}
+
+/// Quantiles of a distribution at one x position (a band in a chart).
+public struct QuantileBand: Sendable, Codable, Equatable {
+  public var p10: Double
+  public var p50: Double
+  public var p90: Double
+  public init(p10: Double, p50: Double, p90: Double) {
+    self.p10 = p10
+    self.p50 = p50
+    self.p90 = p90
+  }
+}
+
+/// One bucket of a staleness distribution.
+public struct DistributionBucket: Sendable, Codable, Equatable {
+  /// Upper bound of the bucket (exclusive), in minutes; 0 for "fresh".
+  public var upperMinutes: Double
+  public var count: UInt64
+  /// Share of glances with staleness below `upperMinutes`, in percent.
+  public var cumulativePct: Double
+  public init(upperMinutes: Double, count: UInt64, cumulativePct: Double) {
+    self.upperMinutes = upperMinutes
+    self.count = count
+    self.cumulativePct = cumulativePct
+  }
+}
+
+/// What happened to background wake-ups: sent -> delivered -> reloads.
+public struct WakeFunnel: Sendable, Codable, Equatable {
+  public var silentPushesSent: UInt64 = 0
+  public var silentPushesDelivered: UInt64 = 0
+  public var silentPushReloads: UInt64 = 0
+  public var bgRefreshRequested: UInt64 = 0
+  public var bgRefreshRuns: UInt64 = 0
+  public var bgRefreshReloads: UInt64 = 0
+  public var widgetPushesSent: UInt64 = 0
+  public var widgetPushesAccepted: UInt64 = 0
+  public var widgetPushReloads: UInt64 = 0
+  public init() {}
+  public var isEmpty: Bool {
+    silentPushesSent == 0 && bgRefreshRequested == 0 && bgRefreshRuns == 0 && widgetPushesSent == 0
+  }
+}
+
+/// Per-hour-of-run totals (UTC hours from the start of the measured days).
+public struct HourlySeries: Sendable, Codable, Equatable {
+  /// Hour 0 is the first measured hour.
+  public var budgetedReloads: [UInt64] = []
+  public var freeReloads: [UInt64] = []
+  public var glances: [UInt64] = []
+  public var staleGlances: [UInt64] = []
+  /// Share of widgets that were dry, averaged over the hour (percent).
+  public var widgetsDryPct: [Double] = []
+  /// Mean backend requests per second in the hour, scaled to the fleet.
+  public var backendRps: [Double] = []
+  /// Busiest second of the hour, scaled to the fleet.
+  public var backendPeakRps: [Double] = []
+  public var silentPushesSent: [UInt64] = []
+  public var silentPushesDelivered: [UInt64] = []
+  public init() {}
+  public var count: Int { glances.count }
+}
+
+/// The per-strategy series the charts and `timeseries.csv` / `staleness.csv`
+/// are drawn from (all segments together).
+public struct StrategySeries: Sendable, Codable, Equatable {
+  public var strategy: String
+  /// Budget left (reloads) sampled at every local hour: 10/50/90 % quantiles.
+  public var budgetLeftByLocalHour: [QuantileBand]
+  public var glancesByLocalHour: [UInt64]
+  public var staleGlancesByLocalHour: [UInt64]
+  public var hourly: HourlySeries
+  public var staleness: [DistributionBucket]
+  public var funnel: WakeFunnel
+  /// The busiest second: hours since the start of the measured days, and its scaled rate.
+  public var backendPeakHour: Double
+  public var backendPeakRps: Double
+  /// Quantiles of the local hour at which dry widget-days ran dry.
+  public var firstDryHour: QuantileBand?
+
+  public init(
+    strategy: String, budgetLeftByLocalHour: [QuantileBand], glancesByLocalHour: [UInt64],
+    staleGlancesByLocalHour: [UInt64], hourly: HourlySeries, staleness: [DistributionBucket],
+    funnel: WakeFunnel, backendPeakHour: Double, backendPeakRps: Double, firstDryHour: QuantileBand?
+  ) {
+    self.strategy = strategy
+    self.budgetLeftByLocalHour = budgetLeftByLocalHour
+    self.glancesByLocalHour = glancesByLocalHour
+    self.staleGlancesByLocalHour = staleGlancesByLocalHour
+    self.hourly = hourly
+    self.staleness = staleness
+    self.funnel = funnel
+    self.backendPeakHour = backendPeakHour
+    self.backendPeakRps = backendPeakRps
+    self.firstDryHour = firstDryHour
+  }
+}

@@ -1,0 +1,252 @@
+import ReloadEngine
+
+extension DeviceEnvironment {
+  /// Draws device `device` of `prepared` into this value, reusing its buffers.
+  ///
+  /// Every draw comes from a stream keyed by the device (and, for per-widget
+  /// processes, the widget's index on the device), so the result does not
+  /// depend on which thread draws it or what was drawn before.
+  public mutating func generate(device: Int, in prepared: PreparedScenario) {
+    let scenario = prepared.scenario
+    let streams = prepared.streams
+    let entity = UInt64(device)
+    self.device = device
+    segment = prepared.segment(ofDevice: device)
+    let seg = scenario.segments[segment]
+    let end = prepared.end
+
+    // Who the user is.
+    var attr = streams.stream(entity: entity, purpose: .attributes)
+    utcOffset = .hours(DeviceEnvironment.pickOffset(seg.utcOffsets, &attr))
+    let wake = seg.wakeHour.lowerBound + attr.nextIndex(below: seg.wakeHour.count)
+    let sleep = seg.sleepHour.lowerBound + attr.nextIndex(below: seg.sleepHour.count)
+    let awakeLength = min(24, max(0, sleep - wake))
+    awakeHours = 0
+    for h in 0..<24 where ((h - wake) % 24 + 24) % 24 < awakeLength { awakeHours |= 1 << UInt32(h) }
+    appSessionsPerDay = seg.appSessionsPerDay
+    backgroundRefreshOff = attr.nextUnit() < seg.backgroundRefreshOffShare
+    usesLowPowerMode = attr.nextUnit() < seg.lowPowerMode.share
+    let forceQuitter = attr.nextUnit() < seg.forceQuitShare
+
+    // Which widgets sit where.
+    widgetKind.removeAll(keepingCapacity: true)
+    widgetBudget.removeAll(keepingCapacity: true)
+    widgetViewsPerDay.removeAll(keepingCapacity: true)
+    var placements: [Placement] = []
+    hasKind.removeAll(keepingCapacity: true)
+    hasKind.append(contentsOf: repeatElement(false, count: scenario.kinds.count))
+    for slot in seg.widgets {
+      guard attr.nextUnit() < slot.probability else { continue }
+      let sourceViews = slot.placement == .lockScreen ? seg.lockViewsPerDay : seg.homeViewsPerDay
+      let views = sourceViews * scenario.model.visibility.share(slot.placement)
+      for _ in 0..<slot.count {
+        widgetKind.append(slot.kind)
+        placements.append(slot.placement)
+        widgetViewsPerDay.append(views)
+        widgetBudget.append(scenario.model.budget.dailyBudget(viewsPerDay: views))
+        hasKind[slot.kind] = true
+      }
+    }
+
+    // Views: one home-screen and one lock-screen stream per device; each
+    // widget sees a thinned share set by its placement.
+    fillRates(profile: seg.viewProfile, perDay: seg.homeViewsPerDay)
+    var homeViews = streams.stream(entity: entity, purpose: .homeViews)
+    scratch.removeAll(keepingCapacity: true)
+    Self.drawArrivals(rates, utcOffset, until: end, using: &homeViews, appendingTo: &scratch)
+    let homeCount = scratch.count
+    fillRates(profile: seg.viewProfile, perDay: seg.lockViewsPerDay)
+    var lockViews = streams.stream(entity: entity, purpose: .lockViews)
+    Self.drawArrivals(rates, utcOffset, until: end, using: &lockViews, appendingTo: &scratch)
+    glanceStart.removeAll(keepingCapacity: true)
+    glances.removeAll(keepingCapacity: true)
+    for w in widgetKind.indices {
+      glanceStart.append(glances.count)
+      let lock = placements[w] == .lockScreen
+      let share = scenario.model.visibility.share(placements[w])
+      let range = lock ? homeCount..<scratch.count : 0..<homeCount
+      if share >= 1 {
+        glances.append(contentsOf: scratch[range])
+      } else if share > 0 {
+        let threshold = UInt64(share * 18_446_744_073_709_551_615.0)
+        let widgetEntity = entity << 8 | UInt64(w)
+        var n: UInt64 = 0
+        for i in range {
+          if streams.counter(entity: widgetEntity, purpose: .visibility, index: n) < threshold {
+            glances.append(scratch[i])
+          }
+          n &+= 1
+        }
+      }
+    }
+    glanceStart.append(glances.count)
+
+    // Taps on interactive widgets, following the view profile.
+    tapStart.removeAll(keepingCapacity: true)
+    taps.removeAll(keepingCapacity: true)
+    fillRates(profile: seg.viewProfile, perDay: seg.tapsPerDay)
+    for w in widgetKind.indices {
+      tapStart.append(taps.count)
+      if scenario.kinds[widgetKind[w]].interactive && seg.tapsPerDay > 0 {
+        var rng = streams.stream(entity: entity << 8 | UInt64(w), purpose: .taps)
+        Self.drawArrivals(rates, utcOffset, until: end, using: &rng, appendingTo: &taps)
+      }
+    }
+    tapStart.append(taps.count)
+
+    // Foreground sessions (never overlapping) and force-quits after them.
+    sessionStart.removeAll(keepingCapacity: true)
+    sessionEnd.removeAll(keepingCapacity: true)
+    sessionForceQuit.removeAll(keepingCapacity: true)
+    fillRates(profile: seg.sessionProfile, perDay: seg.appSessionsPerDay)
+    var sessions = streams.stream(entity: entity, purpose: .appSessions)
+    Self.drawSessions(
+      rates, utcOffset, length: seg.sessionLength, until: end, using: &sessions, starts: &sessionStart,
+      ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit, recordFlags: true)
+    audioStart.removeAll(keepingCapacity: true)
+    audioEnd.removeAll(keepingCapacity: true)
+    fillRates(profile: seg.sessionProfile, perDay: seg.audioSessionsPerDay)
+    var audio = streams.stream(entity: entity, purpose: .audioSessions)
+    Self.drawSessions(
+      rates, utcOffset, length: seg.audioLength, until: end, using: &audio, starts: &audioStart,
+      ends: &audioEnd, forceQuit: 0, flags: &sessionForceQuit, recordFlags: false)
+
+    // Low Power Mode evenings.
+    lowPowerStart.removeAll(keepingCapacity: true)
+    lowPowerEnd.removeAll(keepingCapacity: true)
+    if usesLowPowerMode {
+      var lpm = streams.stream(entity: entity, purpose: .lowPowerMode)
+      let habit = seg.lowPowerMode
+      let day = SimDuration.day.milliseconds
+      let firstDay = localDay(of: .zero) - 1
+      let lastDay = localDay(of: end)
+      for d in firstDay...lastDay {
+        guard lpm.nextUnit() < habit.dailyProbability else { continue }
+        let localMidnight = Int64(d) * day - utcOffset.milliseconds
+        var s = SimTime(milliseconds: max(0, localMidnight + Int64(habit.fromHour) * 3_600_000))
+        let e = SimTime(milliseconds: min(end.milliseconds, localMidnight + Int64(habit.toHour) * 3_600_000))
+        if let last = lowPowerEnd.last, s <= last {
+          s = last
+          lowPowerEnd[lowPowerEnd.count - 1] = max(last, e)
+          continue
+        }
+        if s < e {
+          lowPowerStart.append(s)
+          lowPowerEnd.append(e)
+        }
+      }
+    }
+
+    // Locale / Dynamic Type / accessibility changes while awake.
+    settingsChanges.removeAll(keepingCapacity: true)
+    fillRates(profile: Segment.flatProfile, perDay: seg.settingsChangesPer30Days / 30)
+    var settings = streams.stream(entity: entity, purpose: .settingsChanges)
+    Self.drawArrivals(rates, utcOffset, until: end, using: &settings, appendingTo: &settingsChanges)
+
+    // Content.
+    changeStart.removeAll(keepingCapacity: true)
+    changes.removeAll(keepingCapacity: true)
+    schedules.removeAll(keepingCapacity: true)
+    measuredChanges.removeAll(keepingCapacity: true)
+    for (k, kind) in scenario.kinds.enumerated() {
+      changeStart.append(changes.count)
+      let shared = kind.scope == .shared
+      if shared {
+        schedules.append(prepared.sharedSchedules[k])
+      } else {
+        schedules.append(kind.scheduled.map { ChangeSchedule($0, clockOffset: utcOffset) })
+      }
+      guard hasKind[k] else {
+        measuredChanges.append(0)
+        continue
+      }
+      var unpredictable = 0
+      if shared {
+        unpredictable = DeviceEnvironment.count(prepared.sharedChanges[k], from: prepared.measureStart)
+      } else if let u = kind.unpredictable {
+        var rng = streams.stream(entity: entity << 8 | UInt64(k), purpose: .contentChanges)
+        let before = changes.count
+        UnpredictableChangeGenerator.generate(
+          u, rates: prepared.changeRates[k], clockOffset: utcOffset, end: end, using: &rng, into: &changes)
+        for i in before..<changes.count where changes[i] >= prepared.measureStart { unpredictable += 1 }
+      }
+      var scheduled = 0
+      if let s = schedules[k] { scheduled = s.count(from: prepared.measureStart, to: end) }
+      measuredChanges.append(unpredictable + scheduled)
+    }
+    changeStart.append(changes.count)
+  }
+
+  static func pickOffset<G: RandomNumberGenerator>(_ offsets: [WeightedOffset], _ rng: inout G) -> Double {
+    let total = offsets.reduce(0) { $0 + $1.weight }
+    var u = rng.nextUnit() * total
+    for o in offsets {
+      if u < o.weight { return o.hours }
+      u -= o.weight
+    }
+    return offsets.last?.hours ?? 0
+  }
+
+  static func count(_ sorted: [SimTime], from start: SimTime) -> Int {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < start { lo = mid + 1 } else { hi = mid }
+    }
+    return sorted.count - lo
+  }
+
+  /// Hourly rates: `perDay` spread over the awake hours by `profile`.
+  mutating func fillRates(profile: [Double], perDay: Double) {
+    var total = 0.0
+    for h in 0..<24 where awakeHours & (1 << UInt32(h)) != 0 { total += profile[h] }
+    for h in 0..<24 {
+      let awake = awakeHours & (1 << UInt32(h)) != 0
+      rates[h] = (awake && total > 0 && perDay > 0) ? perDay * profile[h] / total : 0
+    }
+  }
+
+  static func drawArrivals<G: RandomNumberGenerator>(
+    _ rates: [Double], _ offset: SimDuration, until end: SimTime, using rng: inout G,
+    appendingTo out: inout [SimTime]
+  ) {
+    var any = false
+    for r in rates where r > 0 { any = true }
+    guard any else { return }
+    rates.withUnsafeBufferPointer { r in
+      var t = SimTime.zero
+      while true {
+        t = TimeOfDayPoissonProcess.nextArrival(after: t, ratesPerHour: r, utcOffset: offset, using: &rng)
+        if t >= end { break }
+        out.append(t)
+      }
+    }
+  }
+
+  /// Sessions start as a Poisson process; a start inside the previous
+  /// session is skipped (the app is already open). `flags`, when given,
+  /// gets a force-quit flag per session.
+  static func drawSessions<G: RandomNumberGenerator>(
+    _ rates: [Double], _ offset: SimDuration, length: DurationDistribution, until end: SimTime,
+    using rng: inout G, starts: inout [SimTime], ends: inout [SimTime], forceQuit: Double,
+    flags: inout [Bool], recordFlags: Bool
+  ) {
+    var any = false
+    for r in rates where r > 0 { any = true }
+    guard any else { return }
+    rates.withUnsafeBufferPointer { r in
+      var t = SimTime.zero
+      while true {
+        t = TimeOfDayPoissonProcess.nextArrival(after: t, ratesPerHour: r, utcOffset: offset, using: &rng)
+        if t >= end { break }
+        let d = max(SimDuration.seconds(1), length.sample(using: &rng))
+        let quit = forceQuit > 0 && rng.nextUnit() < forceQuit
+        if let last = ends.last, t < last { continue }  // still in the previous session
+        starts.append(t)
+        ends.append(min(end, t + d))
+        if recordFlags { flags.append(quit) }
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import ReloadEngine
+
+/// Everything about one device that does not depend on the strategy: who
+/// the user is, when they look at each widget, open the app, tap, charge,
+/// and when the data behind each widget changes.
+///
+/// Drawn once per device from streams keyed by the device (never by
+/// simulation order) and then shared by every strategy of the scenario,
+/// which is what makes the comparison fair. The buffers are reused from
+/// device to device, so generating a device allocates nothing once warm.
+public struct DeviceEnvironment: Sendable {
+  public internal(set) var device: Int = 0
+  public internal(set) var segment: Int = 0
+  public internal(set) var utcOffset: SimDuration = .zero
+  /// Bit `h` set when the user is awake in local hour `h`.
+  public internal(set) var awakeHours: UInt32 = 0
+  public internal(set) var appSessionsPerDay: Double = 0
+  public internal(set) var backgroundRefreshOff = false
+  public internal(set) var usesLowPowerMode = false
+
+  // Widgets (structure of arrays, one entry per widget instance).
+  public internal(set) var widgetKind: [Int] = []
+  public internal(set) var widgetBudget: [Int] = []
+  public internal(set) var widgetViewsPerDay: [Double] = []
+  /// `glances[glanceStart[w] ..< glanceStart[w + 1]]` are widget `w`'s glances.
+  public internal(set) var glanceStart: [Int] = []
+  public internal(set) var glances: [SimTime] = []
+  /// Button taps of each interactive widget, same layout.
+  public internal(set) var tapStart: [Int] = []
+  public internal(set) var taps: [SimTime] = []
+
+  // App and system activity, sorted, non-overlapping intervals.
+  public internal(set) var sessionStart: [SimTime] = []
+  public internal(set) var sessionEnd: [SimTime] = []
+  public internal(set) var sessionForceQuit: [Bool] = []
+  public internal(set) var audioStart: [SimTime] = []
+  public internal(set) var audioEnd: [SimTime] = []
+  public internal(set) var lowPowerStart: [SimTime] = []
+  public internal(set) var lowPowerEnd: [SimTime] = []
+  public internal(set) var settingsChanges: [SimTime] = []
+
+  // Content, per scenario kind.
+  /// Per-user unpredictable changes: `changes[changeStart[k] ..< changeStart[k + 1]]`.
+  public internal(set) var changeStart: [Int] = []
+  public internal(set) var changes: [SimTime] = []
+  /// The schedule of each kind as this device sees it.
+  public internal(set) var schedules: [ChangeSchedule?] = []
+  /// Data changes per kind in the measured days (scheduled + unpredictable).
+  public internal(set) var measuredChanges: [Int] = []
+  /// Whether the device has a widget of each kind.
+  public internal(set) var hasKind: [Bool] = []
+
+  /// Scratch hourly rates, reused.
+  var rates: [Double] = Array(repeating: 0, count: 24)
+  var scratch: [SimTime] = []
+
+  public init() {}
+
+  public var widgetCount: Int { widgetKind.count }
+
+  /// `true` when the user is awake at `time`.
+  @inlinable
+  public func isAwake(at time: SimTime) -> Bool {
+    awakeHours & (1 << UInt32(localHour(of: time))) != 0
+  }
+
+  /// The local hour of day (0...23) at `time`.
+  @inlinable @inline(__always)
+  public func localHour(of time: SimTime) -> Int {
+    var local = (time.milliseconds &+ utcOffset.milliseconds) % 86_400_000
+    if local < 0 { local &+= 86_400_000 }
+    return Int(local / 3_600_000)
+  }
+
+  /// The local day index at `time` (day 0 starts at local midnight before UTC 0 or after).
+  @inlinable @inline(__always)
+  public func localDay(of time: SimTime) -> Int {
+    let local = time.milliseconds &+ utcOffset.milliseconds
+    return Int(ChangeSchedule.floorDiv(local, 86_400_000))
+  }
+
+  /// The next time at or after `time` when the user is awake (`time` if awake).
+  public func nextAwakeTime(atOrAfter time: SimTime) -> SimTime {
+    if awakeHours == 0 { return .never }
+    var t = time
+    for _ in 0..<25 {
+      if isAwake(at: t) { return t }
+      var local = (t.milliseconds + utcOffset.milliseconds) % 3_600_000
+      if local < 0 { local += 3_600_000 }
+      t = SimTime(milliseconds: t.milliseconds - local + 3_600_000)
+    }
+    return .never
+  }
+
+  /// The end of the low-power interval containing `time`, or nil when off.
+  public func lowPowerEnd(containing time: SimTime) -> SimTime? {
+    for i in lowPowerStart.indices where lowPowerStart[i] <= time && time < lowPowerEnd[i] {
+      return lowPowerEnd[i]
+    }
+    return nil
+  }
+
+  /// `true` while a foreground or audio session covers `time`.
+  public func isAppExempt(at time: SimTime) -> Bool {
+    contains(sessionStart, sessionEnd, time) || contains(audioStart, audioEnd, time)
+  }
+
+  private func contains(_ starts: [SimTime], _ ends: [SimTime], _ t: SimTime) -> Bool {
+    // Binary search for the last start <= t.
+    var lo = 0
+    var hi = starts.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
+    }
+    return lo > 0 && t < ends[lo - 1]
+  }
+}

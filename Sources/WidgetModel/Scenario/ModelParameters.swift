@@ -1,0 +1,242 @@
+import ReloadEngine
+
+/// The model's assumptions (MODEL.md §5), each a parameter with a documented
+/// default. Nothing here is a hidden constant: `Scenarios/README.md` lists
+/// every field with its unit, range and source tag.
+public struct ModelParameters: Sendable {
+  public var budget: BudgetParameters
+  public var reload: ReloadTiming
+  public var visibility: Visibility
+  public var silentPush: SilentPushParameters
+  public var backgroundRefresh: BackgroundRefreshParameters
+  public var widgetPush: WidgetPushParameters
+
+  public init(
+    budget: BudgetParameters = .standard, reload: ReloadTiming = .standard,
+    visibility: Visibility = .standard, silentPush: SilentPushParameters = .standard,
+    backgroundRefresh: BackgroundRefreshParameters = .standard,
+    widgetPush: WidgetPushParameters = .standard
+  ) {
+    self.budget = budget
+    self.reload = reload
+    self.visibility = visibility
+    self.silentPush = silentPush
+    self.backgroundRefresh = backgroundRefresh
+    self.widgetPush = widgetPush
+  }
+
+  public static let standard = ModelParameters()
+}
+
+/// How the reload budget accrues (MODEL.md §1, §5.1-5.4, 5.9).
+public struct BudgetParameters: Sendable, Equatable {
+  public enum Accrual: String, Sendable, CaseIterable {
+    /// At most `B` budgeted reloads in any 24 h window (ring of reload times).
+    case slidingWindow = "sliding_window"
+    /// Tokens refill continuously at `B` per 24 h, up to a burst capacity.
+    case tokenBucket = "token_bucket"
+  }
+  public enum WhenEmpty: String, Sendable, CaseIterable {
+    /// The request waits until budget returns (Apple: "withheld").
+    case withhold
+    /// The request is discarded.
+    case drop
+  }
+
+  public var accrual: Accrual
+  /// Budget of a frequently seen widget, reloads per 24 h (A: 40-70; S: ~72).
+  public var maxPerDay: Int
+  /// Budget floor for a widget that is almost never seen.
+  public var minPerDay: Int
+  /// Views per day at which a widget earns the full budget; 0 = always full.
+  public var fullBudgetViewsPerDay: Double
+  /// Budget = max x (views / full)^exponent, clamped to [min, max].
+  public var viewsExponent: Double
+  /// Token bucket capacity as a share of the daily budget.
+  public var tokenBucketBurstFraction: Double
+  /// Budget multiplier while Low Power Mode is on.
+  public var lowPowerMultiplier: Double
+  /// Minimum time between a reload and the next budgeted one.
+  public var minInterval: SimDuration
+  public var whenEmpty: WhenEmpty
+  /// Days after install with a larger budget (learning period); 0 = off.
+  public var learningDays: Double
+  public var learningMultiplier: Double
+
+  public init(
+    accrual: Accrual = .slidingWindow, maxPerDay: Int = 70, minPerDay: Int = 4,
+    fullBudgetViewsPerDay: Double = 12, viewsExponent: Double = 0.5,
+    tokenBucketBurstFraction: Double = 0.25, lowPowerMultiplier: Double = 0.5,
+    minInterval: SimDuration = .seconds(60), whenEmpty: WhenEmpty = .withhold,
+    learningDays: Double = 0, learningMultiplier: Double = 1.5
+  ) {
+    self.accrual = accrual
+    self.maxPerDay = maxPerDay
+    self.minPerDay = minPerDay
+    self.fullBudgetViewsPerDay = fullBudgetViewsPerDay
+    self.viewsExponent = viewsExponent
+    self.tokenBucketBurstFraction = tokenBucketBurstFraction
+    self.lowPowerMultiplier = lowPowerMultiplier
+    self.minInterval = minInterval
+    self.whenEmpty = whenEmpty
+    self.learningDays = learningDays
+    self.learningMultiplier = learningMultiplier
+  }
+
+  public static let standard = BudgetParameters()
+
+  /// The daily budget of a widget seen `views` times a day.
+  public func dailyBudget(viewsPerDay views: Double) -> Int {
+    if fullBudgetViewsPerDay <= 0 { return maxPerDay }
+    let share = Swift.min(1, Swift.max(0, views / fullBudgetViewsPerDay))
+    let raw = Double(maxPerDay) * _pow(share, viewsExponent)
+    return Swift.min(maxPerDay, Swift.max(minPerDay, Int(raw.rounded())))
+  }
+
+  /// The largest budget any widget can have at any time (ring capacity).
+  public var largestBudget: Int {
+    Int((Double(maxPerDay) * Swift.max(1, learningDays > 0 ? learningMultiplier : 1)).rounded(.up))
+  }
+}
+
+/// When reloads happen relative to when they were asked for.
+public struct ReloadTiming: Sendable, Equatable {
+  public enum WhileAsleep: String, Sendable, CaseIterable {
+    /// Policy reloads due while the user sleeps wait for the wake-up hour
+    /// (the budget follows when the widget is seen).
+    case deferToWake = "defer_to_wake"
+    /// The night is like the day.
+    case run
+  }
+  /// Lateness of policy reloads (`.atEnd`, `.after`) after they are due
+  /// (MODEL.md §5.5). App-requested reloads are not late.
+  public var lateness: DurationDistribution
+  public var whileAsleep: WhileAsleep
+  /// The first policy request of each widget is spread uniformly over
+  /// `[0, this)` (or over the policy's own interval when `nil`).
+  public var firstRequestSpread: SimDuration?
+
+  public init(
+    lateness: DurationDistribution = .uniform(.zero, .seconds(10)),
+    whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil
+  ) {
+    self.lateness = lateness
+    self.whileAsleep = whileAsleep
+    self.firstRequestSpread = firstRequestSpread
+  }
+
+  public static let standard = ReloadTiming()
+
+  /// Developers' measurements: `.after` reloads usually 1-2 h late,
+  /// sometimes a little early (MODEL.md §1, tag M).
+  public static let realisticLateness = DurationDistribution.lateOrEarly(
+    median: .minutes(80), sigma: 0.45, earlyProbability: 0.1, earlyMax: .minutes(15))
+}
+
+/// What share of the device's views each placement gets.
+public struct Visibility: Sendable, Equatable {
+  public var homeFirstPage: Double
+  public var homeOtherPage: Double
+  public var smartStack: Double
+  public var lockScreen: Double
+
+  public init(homeFirstPage: Double = 1, homeOtherPage: Double = 0.15, smartStack: Double = 0.4, lockScreen: Double = 1) {
+    self.homeFirstPage = homeFirstPage
+    self.homeOtherPage = homeOtherPage
+    self.smartStack = smartStack
+    self.lockScreen = lockScreen
+  }
+
+  public static let standard = Visibility()
+
+  public func share(_ placement: Placement) -> Double {
+    switch placement {
+    case .homeFirstPage: return homeFirstPage
+    case .homeOtherPage: return homeOtherPage
+    case .smartStack: return smartStack
+    case .lockScreen: return lockScreen
+    }
+  }
+}
+
+/// How the system treats silent (background) pushes (MODEL.md §2, §5.7).
+public struct SilentPushParameters: Sendable, Equatable {
+  public enum LowPower: String, Sendable, CaseIterable {
+    /// Held (newest only) until Low Power Mode ends.
+    case hold
+    /// Discarded.
+    case drop
+  }
+  /// Sustained delivery rate per device (A/T: "two or three per hour").
+  public var ratePerHour: Double
+  /// Pushes deliverable back to back before throttling.
+  public var burst: Double
+  /// Only the newest held push survives (A).
+  public var holdNewestOnly: Bool
+  public var deliveryDelay: DurationDistribution
+  public var lowPower: LowPower
+
+  public init(
+    ratePerHour: Double = 3, burst: Double = 2, holdNewestOnly: Bool = true,
+    deliveryDelay: DurationDistribution = .logNormal(median: .seconds(2), sigma: 1),
+    lowPower: LowPower = .hold
+  ) {
+    self.ratePerHour = ratePerHour
+    self.burst = burst
+    self.holdNewestOnly = holdNewestOnly
+    self.deliveryDelay = deliveryDelay
+    self.lowPower = lowPower
+  }
+
+  public static let standard = SilentPushParameters()
+}
+
+/// When the system runs a BGAppRefresh task (MODEL.md §2, §5.6).
+public struct BackgroundRefreshParameters: Sendable, Equatable {
+  /// Median delay after the earliest-begin date for an app used
+  /// `referenceSessionsPerDay` times a day.
+  public var medianDelay: SimDuration
+  /// Log-standard-deviation of the delay.
+  public var sigma: Double
+  public var referenceSessionsPerDay: Double
+  /// Delay scales as (reference / sessions per day)^elasticity.
+  public var usageElasticity: Double
+  /// Runs due while the user sleeps move to the wake-up hour.
+  public var followUsage: Bool
+
+  public init(
+    medianDelay: SimDuration = .minutes(45), sigma: Double = 0.8, referenceSessionsPerDay: Double = 5,
+    usageElasticity: Double = 0.7, followUsage: Bool = true
+  ) {
+    self.medianDelay = medianDelay
+    self.sigma = sigma
+    self.referenceSessionsPerDay = referenceSessionsPerDay
+    self.usageElasticity = usageElasticity
+    self.followUsage = followUsage
+  }
+
+  public static let standard = BackgroundRefreshParameters()
+
+  /// The median delay for a device with `sessionsPerDay` app sessions.
+  public func medianDelay(sessionsPerDay: Double) -> SimDuration {
+    let factor = _pow(referenceSessionsPerDay / Swift.max(sessionsPerDay, 0.05), usageElasticity)
+    return .saturating(Double(medianDelay.milliseconds) * factor)
+  }
+}
+
+/// WidgetKit push budget (iOS 26; size unpublished, MODEL.md §2, §5.8).
+public struct WidgetPushParameters: Sendable, Equatable {
+  /// Pushes per hour per widget kind on a device (F: ~5/h).
+  public var ratePerHour: Double
+  public var burst: Double
+  /// Whether a WidgetKit-push reload also spends the timeline budget.
+  public var sharesTimelineBudget: Bool
+
+  public init(ratePerHour: Double = 5, burst: Double = 5, sharesTimelineBudget: Bool = false) {
+    self.ratePerHour = ratePerHour
+    self.burst = burst
+    self.sharesTimelineBudget = sharesTimelineBudget
+  }
+
+  public static let standard = WidgetPushParameters()
+}

@@ -1,0 +1,140 @@
+import ReloadEngine
+
+/// A group of similar devices: their time zones, daily rhythm, how often the
+/// user looks at the widget and opens the app, Low Power Mode habits, and
+/// which widgets sit where.
+public struct Segment: Sendable {
+  public var name: String
+  /// Relative share of the scenario's devices.
+  public var weight: Double
+  /// Time-zone offsets (hours east of UTC) with relative weights.
+  public var utcOffsets: [WeightedOffset]
+  /// The local hour the user wakes up: drawn uniformly per device in
+  /// `wakeHour.lowerBound ... wakeHour.upperBound` (whole hours).
+  public var wakeHour: ClosedRange<Int>
+  /// The local hour the user goes to sleep (may exceed 24: 25 = 01:00).
+  public var sleepHour: ClosedRange<Int>
+  /// Home Screen views per day (while awake).
+  public var homeViewsPerDay: Double
+  /// Lock Screen views per day (while awake).
+  public var lockViewsPerDay: Double
+  /// Relative weight of each local hour for views and taps (24 values).
+  public var viewProfile: [Double]
+  /// Foreground app sessions per day.
+  public var appSessionsPerDay: Double
+  /// Relative weight of each local hour for app sessions (24 values).
+  public var sessionProfile: [Double]
+  public var sessionLength: DurationDistribution
+  /// Audio or navigation sessions per day (the app runs, reloads are free).
+  public var audioSessionsPerDay: Double
+  public var audioLength: DurationDistribution
+  /// Button taps per day on each interactive widget.
+  public var tapsPerDay: Double
+  public var lowPowerMode: LowPowerHabit
+  /// Share of devices with Background App Refresh switched off.
+  public var backgroundRefreshOffShare: Double
+  /// Share of devices whose users force-quit the app from the switcher.
+  public var forceQuitShare: Double
+  /// For those users, the probability of force-quitting after a session.
+  public var forceQuitProbability: Double
+  /// Locale, Dynamic Type or accessibility changes per 30 days (free reloads).
+  public var settingsChangesPer30Days: Double
+  /// The widgets on each device of the segment.
+  public var widgets: [WidgetSlot]
+
+  public init(
+    name: String, weight: Double = 1, utcOffsets: [WeightedOffset] = [.init(hours: 0, weight: 1)],
+    wakeHour: ClosedRange<Int> = 7...7, sleepHour: ClosedRange<Int> = 23...23,
+    homeViewsPerDay: Double = 40, lockViewsPerDay: Double = 60,
+    viewProfile: [Double] = Segment.flatProfile, appSessionsPerDay: Double = 5,
+    sessionProfile: [Double] = Segment.flatProfile,
+    sessionLength: DurationDistribution = .logNormal(median: .minutes(2), sigma: 0.8),
+    audioSessionsPerDay: Double = 0,
+    audioLength: DurationDistribution = .logNormal(median: .minutes(30), sigma: 0.5),
+    tapsPerDay: Double = 0, lowPowerMode: LowPowerHabit = .none,
+    backgroundRefreshOffShare: Double = 0, forceQuitShare: Double = 0,
+    forceQuitProbability: Double = 0.5, settingsChangesPer30Days: Double = 0,
+    widgets: [WidgetSlot]
+  ) {
+    self.name = name
+    self.weight = weight
+    self.utcOffsets = utcOffsets
+    self.wakeHour = wakeHour
+    self.sleepHour = sleepHour
+    self.homeViewsPerDay = homeViewsPerDay
+    self.lockViewsPerDay = lockViewsPerDay
+    self.viewProfile = viewProfile
+    self.appSessionsPerDay = appSessionsPerDay
+    self.sessionProfile = sessionProfile
+    self.sessionLength = sessionLength
+    self.audioSessionsPerDay = audioSessionsPerDay
+    self.audioLength = audioLength
+    self.tapsPerDay = tapsPerDay
+    self.lowPowerMode = lowPowerMode
+    self.backgroundRefreshOffShare = backgroundRefreshOffShare
+    self.forceQuitShare = forceQuitShare
+    self.forceQuitProbability = forceQuitProbability
+    self.settingsChangesPer30Days = settingsChangesPer30Days
+    self.widgets = widgets
+  }
+
+  /// Every hour weighs the same.
+  public static let flatProfile = [Double](repeating: 1, count: 24)
+}
+
+/// A time-zone offset and how common it is.
+public struct WeightedOffset: Sendable, Equatable {
+  public var hours: Double
+  public var weight: Double
+  public init(hours: Double, weight: Double) {
+    self.hours = hours
+    self.weight = weight
+  }
+}
+
+/// When Low Power Mode is on.
+public struct LowPowerHabit: Sendable, Equatable {
+  /// Share of devices that ever use Low Power Mode.
+  public var share: Double
+  /// On a given day, the probability that such a device turns it on.
+  public var dailyProbability: Double
+  /// Local hour it turns on, and the local hour it goes off (charging);
+  /// `toHour` may exceed 24 for "until 01:00".
+  public var fromHour: Int
+  public var toHour: Int
+
+  public init(share: Double, dailyProbability: Double = 1, fromHour: Int = 19, toHour: Int = 23) {
+    self.share = share
+    self.dailyProbability = dailyProbability
+    self.fromHour = fromHour
+    self.toHour = toHour
+  }
+
+  public static let none = LowPowerHabit(share: 0)
+}
+
+/// Where a widget sits, which sets how often it is seen.
+public enum Placement: String, Sendable, CaseIterable {
+  case homeFirstPage = "home_first_page"
+  case homeOtherPage = "home_other_page"
+  case smartStack = "smart_stack"
+  case lockScreen = "lock_screen"
+}
+
+/// Widgets of one kind at one placement on a segment's devices.
+public struct WidgetSlot: Sendable, Equatable {
+  /// Index into `Scenario.kinds`.
+  public var kind: Int
+  public var placement: Placement
+  /// Instances on a device that has this slot.
+  public var count: Int
+  /// Probability that a device has this slot at all.
+  public var probability: Double
+
+  public init(kind: Int, placement: Placement = .homeFirstPage, count: Int = 1, probability: Double = 1) {
+    self.kind = kind
+    self.placement = placement
+    self.count = count
+    self.probability = probability
+  }
+}

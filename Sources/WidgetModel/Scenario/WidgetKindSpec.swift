@@ -1,0 +1,108 @@
+import ReloadEngine
+
+/// A widget kind and the data behind it: what changes, when, and whether
+/// the provider can see a change coming.
+public struct WidgetKindSpec: Sendable {
+  public var name: String
+  /// Per user (each device has its own data) or shared by every user of the
+  /// kind (one news feed: every device sees the same change at once).
+  public var scope: ContentScope
+  /// Changes on a known schedule (hourly forecast, calendar), visible to the
+  /// provider up to a horizon ahead.
+  public var scheduled: ScheduledChanges?
+  /// Changes nobody can predict.
+  public var unpredictable: UnpredictableChanges?
+  /// Staleness that still counts as acceptable at a glance.
+  public var tolerance: SimDuration
+  /// Whether the widget has buttons or toggles (App Intents).
+  public var interactive: Bool
+
+  public init(
+    name: String, scope: ContentScope = .perUser, scheduled: ScheduledChanges? = nil,
+    unpredictable: UnpredictableChanges? = nil, tolerance: SimDuration = .minutes(30),
+    interactive: Bool = false
+  ) {
+    self.name = name
+    self.scope = scope
+    self.scheduled = scheduled
+    self.unpredictable = unpredictable
+    self.tolerance = tolerance
+    self.interactive = interactive
+  }
+}
+
+public enum ContentScope: String, Sendable {
+  case perUser = "per_user"
+  case shared
+}
+
+/// Changes at `offset + k * every` (in the content's clock), only inside
+/// the active local hours.
+public struct ScheduledChanges: Sendable, Equatable {
+  public var every: SimDuration
+  public var offset: SimDuration
+  /// Active local hours `[fromHour, toHour)`; `0, 24` is all day.
+  public var fromHour: Int
+  public var toHour: Int
+  /// How far ahead the provider knows the schedule's data.
+  public var horizon: SimDuration
+  /// For shared content: the clock of the schedule (hours east of UTC).
+  /// Per-user content follows each device's local time.
+  public var sharedUTCOffsetHours: Double
+
+  public init(
+    every: SimDuration, offset: SimDuration = .zero, fromHour: Int = 0, toHour: Int = 24,
+    horizon: SimDuration = .hours(24), sharedUTCOffsetHours: Double = 0
+  ) {
+    self.every = every
+    self.offset = offset
+    self.fromHour = fromHour
+    self.toHour = toHour
+    self.horizon = horizon
+    self.sharedUTCOffsetHours = sharedUTCOffsetHours
+  }
+}
+
+/// Unpredictable changes: a Poisson process with a time-of-day rate, plus
+/// occasional bursts (a live match, breaking news).
+public struct UnpredictableChanges: Sendable, Equatable {
+  public var perDay: Double
+  /// Relative weight of each local hour (24 values).
+  public var profile: [Double]
+  public var bursts: Bursts?
+  /// For shared content: the clock of the profile (hours east of UTC).
+  public var sharedUTCOffsetHours: Double
+
+  public init(perDay: Double, profile: [Double] = Segment.flatProfile, bursts: Bursts? = nil, sharedUTCOffsetHours: Double = 0) {
+    self.perDay = perDay
+    self.profile = profile
+    self.bursts = bursts
+    self.sharedUTCOffsetHours = sharedUTCOffsetHours
+  }
+
+  /// Hourly rates: `perDay` spread over the hours by `profile`.
+  public var ratesPerHour: [Double] {
+    let total = profile.reduce(0, +)
+    if total <= 0 { return Array(repeating: 0, count: 24) }
+    return profile.map { perDay * $0 / total }
+  }
+}
+
+/// On some days, a window of frequent changes.
+public struct Bursts: Sendable, Equatable {
+  /// Probability that a given day has a burst.
+  public var dailyProbability: Double
+  /// The burst starts uniformly in `[fromHour, toHour)` local.
+  public var fromHour: Int
+  public var toHour: Int
+  public var duration: SimDuration
+  public var perHour: Double
+
+  public init(dailyProbability: Double, fromHour: Int, toHour: Int, duration: SimDuration, perHour: Double) {
+    self.dailyProbability = dailyProbability
+    self.fromHour = fromHour
+    self.toHour = toHour
+    self.duration = duration
+    self.perHour = perHour
+  }
+}

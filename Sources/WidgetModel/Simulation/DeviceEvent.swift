@@ -1,0 +1,54 @@
+import ReloadEngine
+
+/// The kinds of events a device simulation schedules. Packed with an index
+/// (widget or kind) and a generation into an `Event`'s 32-bit payload.
+@usableFromInline
+enum DeviceEvent: UInt32 {
+  /// A policy reload is due (`.atEnd` / `.after`): budget check, then exec.
+  case policyRequest = 0
+  /// An app-requested reload that waited for the minimum interval.
+  case appRequest
+  /// A reload executes (after lateness, or when withheld budget returns).
+  case exec
+  case sessionStart
+  case sessionEnd
+  case audioStart
+  case audioEnd
+  case tap
+  case lowPowerStart
+  case lowPowerEnd
+  case settingsChange
+  case silentPushSend
+  case silentPushDeliver
+  case silentPushRelease
+  case widgetPushSend
+  case backgroundRefreshRun
+  case changeWhileRunning
+  case learningEnd
+  /// Event-by-event mode only.
+  case glance
+  case change
+
+  /// Priority classes at the same millisecond: data changes first, then the
+  /// model's events, glances last (a glance sees everything that happened
+  /// at its millisecond). The elided path follows the same rule.
+  @usableFromInline static let changePriority: UInt8 = 0
+  @usableFromInline static let modelPriority: UInt8 = 1
+  @usableFromInline static let glancePriority: UInt8 = 2
+
+  @inlinable @inline(__always)
+  static func pack(_ kind: DeviceEvent, index: Int, generation: UInt32 = 0) -> UInt32 {
+    kind.rawValue | UInt32(truncatingIfNeeded: index) << 5 | (generation & 0x7FFFF) << 13
+  }
+
+  @inlinable @inline(__always)
+  static func unpack(_ payload: UInt32) -> (kind: DeviceEvent, index: Int, generation: UInt32) {
+    (DeviceEvent(rawValue: payload & 31).unsafelyUnwrapped, Int((payload >> 5) & 0xFF), payload >> 13)
+  }
+}
+
+/// Why a reload happened, for the wake-up funnel.
+@usableFromInline
+enum ReloadCause: UInt8 {
+  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running
+}

@@ -1,0 +1,143 @@
+import ReloadEngine
+import ReloadMetrics
+
+extension DeviceSimulator {
+  /// Accounts widget `w`'s glances and hourly budget samples before `t`
+  /// against its current state. Called just before anything changes that
+  /// state, so each glance sees exactly what an event-by-event run shows.
+  @inline(__always)
+  mutating func catchUp(_ w: Int, before t: SimTime, _ env: DeviceEnvironment) {
+    if !eventMode {
+      var i = glanceCursor[w]
+      let stop = env.glanceStart[w &+ 1]
+      if i < stop && env.glances[i] < t {
+        repeat {
+          accountGlance(w, at: env.glances[i], env)
+          i &+= 1
+        } while i < stop && env.glances[i] < t
+        glanceCursor[w] = i
+      }
+    }
+    while tickNext[w] < t {
+      let tick = tickNext[w]
+      let left = min(prepared.ringCapacity, budgetLeft(w, at: tick, env))
+      let hour = env.localHour(of: tick)
+      tally.segments[seg].budgetLeft[hour &* tally.segments[seg].budgetLeftWidth &+ left] &+= 1
+      tickNext[w] = tick + .hour
+    }
+  }
+
+  /// Catches every widget up before a device-wide change (Low Power Mode,
+  /// learning period) and settles token buckets at the old rate.
+  mutating func catchUpAll(before t: SimTime, _ env: DeviceEnvironment) {
+    for w in 0..<env.widgetCount {
+      catchUp(w, before: t, env)
+      if params.budget.accrual == .tokenBucket { refreshTokens(w, at: t, env) }
+    }
+  }
+
+  /// One glance at widget `w` at `g`: fresh, or stale since the first
+  /// change it does not show.
+  @inline(__always)
+  mutating func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
+    guard g >= measureStart else { return }
+    let first = firstUnshownChange(w, at: g, env)
+    let hour = env.localHour(of: g)
+    let runHour = hourIndex(g)
+    tally.series.glances[runHour] &+= 1
+    if first <= g {
+      let staleness = UInt64(g.milliseconds &- first.milliseconds)
+      recordStale(staleness, acceptable: Int64(staleness) <= tolerance[w], hour: hour, &tally.segments[seg])
+      tally.series.staleGlances[runHour] &+= 1
+    } else {
+      recordFresh(hour: hour, &tally.segments[seg])
+    }
+  }
+
+  @inline(__always)
+  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int, _ s: inout SegmentTally) {
+    s.glances &+= 1
+    s.staleGlances &+= 1
+    s.staleSumMs &+= staleness
+    s.staleness.record(staleness)
+    if acceptable { s.acceptableGlances &+= 1 }
+    s.glancesByLocalHour[hour] &+= 1
+    s.staleByLocalHour[hour] &+= 1
+  }
+
+  @inline(__always)
+  func recordFresh(hour: Int, _ s: inout SegmentTally) {
+    s.glances &+= 1
+    s.freshGlances &+= 1
+    s.acceptableGlances &+= 1
+    s.staleness.record(0)
+    s.glancesByLocalHour[hour] &+= 1
+  }
+
+  /// Event-by-event mode: an unpredictable change of `kind` at `t`.
+  mutating func changeHappened(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    for w in 0..<env.widgetCount where env.widgetKind[w] == k && unpredictableNext[w] == .never {
+      unpredictableNext[w] = t
+    }
+    var c = eventChangeCursor[k]
+    let next = firstUnpredictable(kind: k, after: t, cursor: &c, env)
+    eventChangeCursor[k] = c
+    if next < end {
+      sim.schedule(payload: DeviceEvent.pack(.change, index: k), at: next, priority: DeviceEvent.changePriority)
+    }
+  }
+
+  // MARK: - Dry spells
+
+  /// A budgeted request found the budget empty at `t`; it returns at `until`.
+  mutating func openDry(_ w: Int, at t: SimTime, until: SimTime, _ env: DeviceEnvironment) {
+    if drySince[w] != .never {
+      if t < dryUntil[w] {
+        dryUntil[w] = max(dryUntil[w], until)
+        return
+      }
+      closeDry(w, at: t, env)
+    }
+    drySince[w] = t
+    dryUntil[w] = until
+    markDryDay(w, at: t, env)
+  }
+
+  /// Ends widget `w`'s dry spell at `min(its budget's return, t)`.
+  mutating func closeDry(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    let start = drySince[w]
+    guard start != .never else { return }
+    let stop = min(min(dryUntil[w], t), end)
+    drySince[w] = .never
+    dryUntil[w] = .never
+    // Local days the spell runs into after its first are dry from midnight.
+    var day = env.localDay(of: start) + 1
+    while true {
+      let midnight = SimTime(milliseconds: Int64(day) * 86_400_000 - env.utcOffset.milliseconds)
+      if midnight >= stop { break }
+      markDryDay(w, at: midnight, env)
+      day += 1
+    }
+    var a = max(start, measureStart)
+    while a < stop {
+      let hour = hourIndex(a)
+      let hourEnd = SimTime(milliseconds: measureStart.milliseconds + Int64(hour + 1) * 3_600_000)
+      let b = min(stop, hourEnd)
+      let ms = UInt64(b.milliseconds - a.milliseconds)
+      tally.segments[seg].dryMs &+= ms
+      tally.series.dryMs[hour] &+= ms
+      a = b
+    }
+  }
+
+  mutating func markDryDay(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    let day = env.localDay(of: t)
+    guard day > lastDryDay[w] else { return }
+    lastDryDay[w] = day
+    guard measured(t) else { return }
+    var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
+    if local < 0 { local += 86_400_000 }
+    tally.segments[seg].dryWidgetDays &+= 1
+    tally.segments[seg].firstDryTenths[min(239, Int(local / 360_000))] &+= 1
+  }
+}

@@ -1,0 +1,219 @@
+import ReloadEngine
+import ReloadMetrics
+
+/// Turns merged tallies into the results model every report reads.
+public enum ResultsBuilder {
+  /// - Parameters:
+  ///   - replications: per replication, one tally per strategy.
+  public static func build(
+    _ scenario: Scenario, replications: [[StrategyTally]], facts: RunFacts, parameters: [ParameterFact]
+  ) -> ScenarioResults {
+    precondition(!replications.isEmpty, "no replication to build results from")
+    var pooled = replications[0]
+    for r in replications.dropFirst() {
+      for s in pooled.indices { pooled[s].merge(r[s]) }
+    }
+    let reps = Double(replications.count)
+    let segmentNames = scenario.segments.map(\.name) + ["all"]
+    var rows: [ResultRow] = []
+    var series: [StrategySeries] = []
+    let ctx = Context(scenario: scenario, replications: reps)
+
+    for (s, strategy) in scenario.strategies.enumerated() {
+      for g in 0...scenario.segments.count {
+        let tally = g < scenario.segments.count ? pooled[s].segments[g] : merged(pooled[s].segments)
+        let values = ctx.metrics(tally)
+        var ci: [Double?]? = nil
+        if replications.count >= 2 {
+          let perRep = replications.map { r -> [Double?] in
+            let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
+            return Context(scenario: scenario, replications: 1).metrics(t)
+          }
+          ci = SummaryMetrics.all.indices.map { i -> Double? in
+            guard SummaryMetrics.all[i].headline else { return nil }
+            let xs = perRep.compactMap { $0[i] }
+            return xs.count >= 2 ? ReplicationSummary(xs).halfWidth95 : nil
+          }
+        }
+        rows.append(
+          ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
+      }
+      series.append(ctx.series(strategy.name, pooled[s]))
+    }
+    return ScenarioResults(
+      facts: facts, parameters: parameters, summary: ResultTable(columns: SummaryMetrics.all, rows: rows),
+      series: series)
+  }
+
+  static func merged(_ segments: [SegmentTally]) -> SegmentTally {
+    var all = segments[0]
+    for t in segments.dropFirst() { all.merge(t) }
+    return all
+  }
+
+  struct Context {
+    let scenario: Scenario
+    let replications: Double
+    var scale: Double { scenario.fleetDevices / Double(max(1, scenario.devices)) / replications }
+
+    func metrics(_ t: SegmentTally) -> [Double?] {
+      let days = scenario.measuredDays
+      let widgetDays = Double(t.widgets) * days
+      let deviceDays = Double(t.devices) * days
+      func per(_ x: UInt64, _ d: Double) -> Double? { d > 0 ? Double(x) / d : nil }
+      func pct(_ x: UInt64, _ of: UInt64) -> Double? { of > 0 ? 100 * Double(x) / Double(of) : nil }
+      let reloads = t.budgetedReloads &+ t.freeReloads
+      let fetchCost = Double(t.backendRequests) * scenario.energy.fetchMillijoules
+      let energy =
+        Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
+        * scenario.energy.appWakeMillijoules + fetchCost
+      let minutes = 60_000.0
+      let peakSecond = t.backendPerSecond.max().map { Double($0) * scale } ?? 0
+      var peakMinute = 0.0
+      var i = 0
+      while i < t.backendPerSecond.count {
+        let j = min(t.backendPerSecond.count, i + 60)
+        var sum: UInt64 = 0
+        for k in i..<j { sum &+= UInt64(t.backendPerSecond[k]) }
+        peakMinute = max(peakMinute, Double(sum) / 60 * scale)
+        i = j
+      }
+      let seconds = Double(t.backendPerSecond.count)
+      let values: [Double?] = [
+        Double(t.devices) / replications,
+        Double(t.widgets) / replications,
+        widgetDays / replications,
+        Double(t.glances) / replications,
+        pct(t.freshGlances, t.glances),
+        pct(t.acceptableGlances, t.glances),
+        t.glances > 0 ? Double(t.staleSumMs) / Double(t.glances) / minutes : nil,
+        t.glances > 0 ? t.staleness.quantile(0.50) / minutes : nil,
+        t.glances > 0 ? t.staleness.quantile(0.95) / minutes : nil,
+        t.glances > 0 ? t.staleness.quantile(0.99) / minutes : nil,
+        per(t.budgetedReloads, widgetDays),
+        per(t.freeReloads, widgetDays),
+        pct(t.wastedReloads, reloads),
+        widgetDays > 0 ? 100 * Double(t.dryWidgetDays) / widgetDays : nil,
+        widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil,
+        t.dryWidgetDays > 0 ? tenthsQuantile(t.firstDryTenths, 0.5) : nil,
+        per(reloads, widgetDays),
+        per(t.appWakes, deviceDays),
+        Double(t.funnel.silentPushesSent) / replications,
+        pct(t.funnel.silentPushesDelivered, t.funnel.silentPushesSent),
+        per(t.funnel.bgRefreshRuns, deviceDays),
+        per(t.backendRequests, widgetDays),
+        peakSecond,
+        deviceDays > 0 ? energy / deviceDays : nil,
+        t.staleGlances > 0 ? Double(t.staleSumMs) / Double(t.staleGlances) / minutes : nil,
+        per(reloads, widgetDays),
+        per(t.withheldRequests, widgetDays),
+        per(t.dataChanges, widgetDays),
+        Double(t.funnel.widgetPushesSent) / replications,
+        pct(t.funnel.widgetPushesAccepted, t.funnel.widgetPushesSent),
+        seconds > 0 ? Double(t.backendRequests) / seconds * scale : nil,
+        peakMinute,
+        per(t.events, widgetDays),
+      ]
+      precondition(values.count == SummaryMetrics.all.count, "metric list out of step with SummaryMetrics.all")
+      return values
+    }
+
+    func series(_ name: String, _ tally: StrategyTally) -> StrategySeries {
+      let all = ResultsBuilder.merged(tally.segments)
+      let width = all.budgetLeftWidth
+      let bands = (0..<24).map { h -> QuantileBand in
+        let counts = Array(all.budgetLeft[(h * width)..<((h + 1) * width)])
+        return QuantileBand(
+          p10: countsQuantile(counts, 0.1), p50: countsQuantile(counts, 0.5), p90: countsQuantile(counts, 0.9))
+      }
+      var hourly = HourlySeries()
+      let s = tally.series
+      hourly.budgetedReloads = s.budgetedReloads
+      hourly.freeReloads = s.freeReloads
+      hourly.glances = s.glances
+      hourly.staleGlances = s.staleGlances
+      hourly.silentPushesSent = s.silentPushesSent
+      hourly.silentPushesDelivered = s.silentPushesDelivered
+      let widgets = Double(all.widgets)
+      hourly.widgetsDryPct = s.dryMs.map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
+      hourly.backendRps = s.backendRequests.map { Double($0) / 3600 * scale }
+      var peakPerHour: [Double] = []
+      var peak = 0.0
+      var peakIndex = 0
+      let perSecond = all.backendPerSecond
+      var i = 0
+      while i < perSecond.count {
+        let j = min(perSecond.count, i + 3600)
+        var m: UInt32 = 0
+        for k in i..<j where perSecond[k] > m {
+          m = perSecond[k]
+          if Double(m) * scale > peak {
+            peak = Double(m) * scale
+            peakIndex = k
+          }
+        }
+        peakPerHour.append(Double(m) * scale)
+        i = j
+      }
+      hourly.backendPeakRps = peakPerHour
+      var buckets: [DistributionBucket] = []
+      var cumulative: UInt64 = 0
+      let total = all.staleness.count
+      for b in all.staleness.nonEmptyBuckets {
+        cumulative += b.count
+        buckets.append(
+          DistributionBucket(
+            upperMinutes: b.lower == 0 ? 0 : Double(b.upper) / 60_000, count: b.count,
+            cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
+      }
+      let dry: QuantileBand? =
+        all.dryWidgetDays > 0
+        ? QuantileBand(
+          p10: tenthsQuantile(all.firstDryTenths, 0.1), p50: tenthsQuantile(all.firstDryTenths, 0.5),
+          p90: tenthsQuantile(all.firstDryTenths, 0.9)) : nil
+      var funnel = all.funnel
+      funnel.silentPushesSent /= UInt64(replications)
+      funnel.silentPushesDelivered /= UInt64(replications)
+      funnel.silentPushReloads /= UInt64(replications)
+      funnel.bgRefreshRequested /= UInt64(replications)
+      funnel.bgRefreshRuns /= UInt64(replications)
+      funnel.bgRefreshReloads /= UInt64(replications)
+      funnel.widgetPushesSent /= UInt64(replications)
+      funnel.widgetPushesAccepted /= UInt64(replications)
+      funnel.widgetPushReloads /= UInt64(replications)
+      return StrategySeries(
+        strategy: name, budgetLeftByLocalHour: bands, glancesByLocalHour: all.glancesByLocalHour,
+        staleGlancesByLocalHour: all.staleByLocalHour, hourly: hourly, staleness: buckets, funnel: funnel,
+        backendPeakHour: Double(peakIndex) / 3600, backendPeakRps: peak, firstDryHour: dry)
+    }
+  }
+
+  /// Quantile of a histogram with one bin per integer value.
+  static func countsQuantile(_ counts: [UInt64], _ q: Double) -> Double {
+    let total = counts.reduce(0, &+)
+    if total == 0 { return 0 }
+    let target = q * Double(total)
+    var seen = 0.0
+    for (v, c) in counts.enumerated() {
+      seen += Double(c)
+      if seen >= target && c > 0 { return Double(v) }
+    }
+    return Double(counts.count - 1)
+  }
+
+  /// Quantile (in hours) of the first-dry-hour histogram (tenths of an hour),
+  /// interpolated within the bin.
+  static func tenthsQuantile(_ counts: [UInt64], _ q: Double) -> Double {
+    let total = counts.reduce(0, &+)
+    if total == 0 { return 0 }
+    let target = q * Double(total)
+    var seen = 0.0
+    for (bin, c) in counts.enumerated() where c > 0 {
+      if seen + Double(c) >= target {
+        return (Double(bin) + (target - seen) / Double(c)) / 10
+      }
+      seen += Double(c)
+    }
+    return 24
+  }
+}
