@@ -55,7 +55,7 @@ public enum SummaryMetrics {
     definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")
   public static let firstDryHourMedian = Metric(
     "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
-    definition: "Median local hour at which a dry widget-day first ran dry (empty when no day ran dry).")
+    definition: "Median local hour at which a budget first ran out on a day (the start of a new dry spell; empty when none did).")
   public static let extensionLaunchesPerWidgetDay = Metric(
     "extension_launches_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
     definition: "Widget extension launches (one per executed reload, budgeted or free).")

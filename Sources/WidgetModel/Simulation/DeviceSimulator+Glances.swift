@@ -100,7 +100,7 @@ extension DeviceSimulator {
     }
     drySince[w] = t
     dryUntil[w] = until
-    markDryDay(w, at: t, env)
+    markDryDay(w, at: t, episodeStart: true, env)
   }
 
   /// Ends widget `w`'s dry spell at `min(its budget's return, t)`.
@@ -115,7 +115,7 @@ extension DeviceSimulator {
     while true {
       let midnight = SimTime(milliseconds: Int64(day) * 86_400_000 - env.utcOffset.milliseconds)
       if midnight >= stop { break }
-      markDryDay(w, at: midnight, env)
+      markDryDay(w, at: midnight, episodeStart: false, env)
       day += 1
     }
     var a = max(start, measureStart)
@@ -130,14 +130,23 @@ extension DeviceSimulator {
     }
   }
 
-  mutating func markDryDay(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+  /// Counts the local day of `t` as dry (once per widget and day). A new
+  /// dry spell (`episodeStart`) also records the hour the budget ran out;
+  /// a spell carried over from the day before does not, so the median
+  /// first-dry hour says when budgets run out, not that they were still out
+  /// at midnight.
+  mutating func markDryDay(_ w: Int, at t: SimTime, episodeStart: Bool, _ env: DeviceEnvironment) {
     let day = env.localDay(of: t)
-    guard day > lastDryDay[w] else { return }
-    lastDryDay[w] = day
+    let newDay = day > lastDryDay[w]
+    let firstEpisodeToday = episodeStart && day > lastEpisodeDay[w]
+    if newDay { lastDryDay[w] = day }
+    if firstEpisodeToday { lastEpisodeDay[w] = day }
     guard measured(t) else { return }
-    var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
-    if local < 0 { local += 86_400_000 }
-    tally.segments[seg].dryWidgetDays &+= 1
-    tally.segments[seg].firstDryTenths[min(239, Int(local / 360_000))] &+= 1
+    if newDay { tally.segments[seg].dryWidgetDays &+= 1 }
+    if firstEpisodeToday {
+      var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
+      if local < 0 { local += 86_400_000 }
+      tally.segments[seg].firstDryTenths[min(239, Int(local / 360_000))] &+= 1
+    }
   }
 }

@@ -18,7 +18,8 @@ extension DeviceSimulator {
   /// A policy reload (`.atEnd` / `.after`) is due.
   mutating func policyRequest(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
     if params.reload.whileAsleep == .deferToWake && !env.isAwake(at: t) {
-      let wake = env.nextAwakeTime(atOrAfter: t)
+      // The user wakes some time in their first awake hour.
+      let wake = env.nextAwakeTime(atOrAfter: t) + .milliseconds(Int64(latenessRNG.nextUnit() * 3_600_000))
       if wake < end { setPending(w, .policyRequest, at: wake, cause: .policy) }
       return
     }

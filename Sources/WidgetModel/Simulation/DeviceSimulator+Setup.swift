@@ -30,6 +30,7 @@ extension DeviceSimulator {
     resetArray(&drySince, .never, n)
     resetArray(&dryUntil, .never, n)
     resetArray(&lastDryDay, Int.min, n)
+    resetArray(&lastEpisodeDay, Int.min, n)
     resetArray(&tokens, 0, n)
     resetArray(&tokensAt, .zero, n)
     resetArray(&tolerance, 0, n)

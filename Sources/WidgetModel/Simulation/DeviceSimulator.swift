@@ -46,6 +46,7 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   var drySince: [SimTime] = []
   var dryUntil: [SimTime] = []
   var lastDryDay: [Int] = []
+  var lastEpisodeDay: [Int] = []
   var tapCursor: [Int] = []
   var tolerance: [Int64] = []
   var rings = RingBuffers()

@@ -95,7 +95,7 @@ public enum ResultsBuilder {
         pct(t.wastedReloads, reloads),
         widgetDays > 0 ? 100 * Double(t.dryWidgetDays) / widgetDays : nil,
         widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil,
-        t.dryWidgetDays > 0 ? tenthsQuantile(t.firstDryTenths, 0.5) : nil,
+        t.firstDryTenths.contains { $0 > 0 } ? tenthsQuantile(t.firstDryTenths, 0.5) : nil,
         per(reloads, widgetDays),
         per(t.appWakes, deviceDays),
         Double(t.funnel.silentPushesSent) / replications,
@@ -167,7 +167,7 @@ public enum ResultsBuilder {
             cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
       }
       let dry: QuantileBand? =
-        all.dryWidgetDays > 0
+        all.firstDryTenths.contains { $0 > 0 }
         ? QuantileBand(
           p10: tenthsQuantile(all.firstDryTenths, 0.1), p50: tenthsQuantile(all.firstDryTenths, 0.5),
           p90: tenthsQuantile(all.firstDryTenths, 0.9)) : nil

@@ -1,0 +1,32 @@
+import Foundation
+import ReloadPolicies
+
+/// `reloadbench list`: the strategy presets and the scenario files.
+enum ListCommand {
+  static let help = """
+    USAGE: reloadbench list
+
+    Lists the strategy presets (usable by name in a scenario's "strategies") and
+    the scenario files in Scenarios/.
+    """
+
+  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+    let parsed = try ArgumentParser.parse(arguments, options: [], command: "list")
+    if parsed.has("--help") {
+      Terminal.out(help + "\n")
+      return ExitStatus.success
+    }
+    var out = "Strategy presets:\n"
+    let width = (StrategyCatalog.names.map(\.count).max() ?? 0) + 2
+    for p in StrategyCatalog.presets {
+      out += "  " + p.name + String(repeating: " ", count: width - p.name.count) + p.summary + "\n"
+    }
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: "Scenarios")) ?? [])
+      .filter { $0.hasSuffix(".json") && $0 != "scenario.schema.json" }.sorted()
+    if !files.isEmpty {
+      out += "\nScenarios:\n" + files.map { "  Scenarios/\($0)" }.joined(separator: "\n") + "\n"
+    }
+    Terminal.out(out)
+    return ExitStatus.success
+  }
+}

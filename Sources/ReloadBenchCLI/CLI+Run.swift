@@ -1,0 +1,175 @@
+import Foundation
+import ReloadEngine
+import ReloadMetrics
+import ReloadReports
+import WidgetModel
+
+/// `reloadbench run [SCENARIO ...]`: simulate and write reports.
+enum RunCommand {
+  static let options: [OptionSpec] = [
+    OptionSpec("--out", "DIR", "Write reports to DIR (default Reports/<scenario name>; with several scenarios, DIR/<name>)."),
+    OptionSpec("--seed", "N", "Override the scenario's seed."),
+    OptionSpec("--threads", "N", "Worker threads (default: all cores). Results do not depend on it."),
+    OptionSpec("--replications", "N", "Override the scenario's replications (2+ adds _ci95 columns)."),
+    OptionSpec("--engine", "MODE", "Override the scenario's engine: elided or event_by_event."),
+    OptionSpec("--quiet", nil, "Print nothing but errors."),
+    OptionSpec("--dry-run", nil, "Check the scenarios and print what would run; simulate nothing."),
+  ]
+
+  static let help = """
+    USAGE: reloadbench run [SCENARIO ...] [OPTIONS]
+
+    Simulates each scenario file (default: Scenarios/default.json) and writes
+    summary.csv, timeseries.csv, staleness.csv and report.html to Reports/<name>/.
+    Prints a comparison table and findings on stdout; on a terminal, a progress
+    line with simulated days per second on stderr.
+
+    OPTIONS:
+    \(ArgumentParser.describe(options))
+
+    EXIT STATUS: 0 success; 2 bad input (scenario, flags, unwritable --out).
+    """
+
+  struct Settings {
+    var out: String?
+    var seed: UInt64?
+    var threads: Int
+    var replications: Int?
+    var engine: EngineMode?
+    var quiet: Bool
+  }
+
+  static func settings(_ parsed: ParsedArguments, command: String) throws(CLIError) -> Settings {
+    var engine: EngineMode? = nil
+    if let e = parsed.value("--engine") {
+      guard let mode = EngineMode(rawValue: e) else {
+        throw .badInput("--engine expects elided or event_by_event, got '\(e)'")
+      }
+      engine = mode
+    }
+    let seed = try parsed.number("--seed", in: 0...9_007_199_254_740_991, command: command).map { UInt64($0) }
+    return Settings(
+      out: parsed.value("--out"), seed: seed,
+      threads: try parsed.integer("--threads", in: 1...256, command: command) ?? ProcessInfo.processInfo.activeProcessorCount,
+      replications: try parsed.integer("--replications", in: 1...100, command: command), engine: engine,
+      quiet: parsed.has("--quiet"))
+  }
+
+  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+    let parsed = try ArgumentParser.parse(arguments, options: options, command: "run")
+    if parsed.has("--help") {
+      Terminal.out(help + "\n")
+      return ExitStatus.success
+    }
+    let s = try settings(parsed, command: "run")
+    let paths = parsed.positionals.isEmpty ? [ScenarioLoader.defaultPath] : parsed.positionals
+    // Load and check every scenario before simulating any.
+    var loaded: [LoadedScenario] = []
+    for path in paths { loaded.append(try apply(s, to: ScenarioLoader.load(path))) }
+    let dirs = loaded.map { outputDirectory(for: $0.scenario, settings: s, several: loaded.count > 1) }
+    if Set(dirs).count < dirs.count {
+      throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
+    }
+    for l in loaded { try MemoryEstimate.check(l.scenario) }
+    if parsed.has("--dry-run") {
+      for (l, dir) in zip(loaded, dirs) { Terminal.out(plan(l.scenario, dir: dir, threads: s.threads) + "\n") }
+      return ExitStatus.success
+    }
+    for dir in dirs { try OutputWriter.prepare(dir) }
+    for (l, dir) in zip(loaded, dirs) {
+      let report = simulate(l, settings: s)
+      try write(report, to: dir, quiet: s.quiet)
+    }
+    return ExitStatus.success
+  }
+
+  static func apply(_ s: Settings, to loaded: LoadedScenario) -> LoadedScenario {
+    var l = loaded
+    if let seed = s.seed { l.scenario.seed = seed }
+    if let r = s.replications { l.scenario.replications = r }
+    if let e = s.engine { l.scenario.engine = e }
+    return l
+  }
+
+  static func outputDirectory(for scenario: Scenario, settings: Settings, several: Bool) -> String {
+    guard let out = settings.out else { return "Reports/\(scenario.name)" }
+    return several ? (out as NSString).appendingPathComponent(scenario.name) : out
+  }
+
+  static func plan(_ scenario: Scenario, dir: String, threads: Int) -> String {
+    let prepared = PreparedScenario(scenario)
+    let sizes = zip(scenario.segments, prepared.segmentSizes).map { "\($0.name) \($1)" }.joined(separator: ", ")
+    return """
+      \(scenario.name): \(NumberFormat.trim(NumberFormat.fixed(scenario.days, decimals: 2))) days \
+      (\(NumberFormat.trim(NumberFormat.fixed(scenario.warmupDays, decimals: 2))) warm-up), \(scenario.devices) devices \
+      [\(sizes)], seed \(scenario.seed), \(scenario.replications) replication(s), engine \(scenario.engine.rawValue)
+        strategies: \(scenario.strategies.map(\.name).joined(separator: ", "))
+        threads: \(threads); reports to \(dir)/
+      """
+  }
+
+  /// A finished run, rendered and ready to write.
+  struct Report {
+    let results: ScenarioResults
+    let files: [(name: String, contents: String)]
+    let outcome: RunOutcome
+    let reportSeconds: Double
+  }
+
+  static func simulate(_ loaded: LoadedScenario, settings s: Settings) -> Report {
+    let scenario = loaded.scenario
+    let clock = ContinuousClock()
+    let start = clock.now
+    let progress = ProgressLine(label: scenario.name, enabled: !s.quiet && Terminal.stderrIsTerminal)
+    let outcome = ExperimentRunner.run(scenario, threads: s.threads, progress: progress)
+    let reportStart = clock.now
+    var facts = RunFacts(
+      scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
+      seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
+      widgets: outcome.replications[0].first.map { $0.segments.reduce(0) { $0 + Int($1.widgets) } } ?? 0,
+      fleetDevices: scenario.fleetDevices, replications: scenario.replications,
+      strategies: scenario.strategies.map(\.name), segments: scenario.segments.map(\.name),
+      toleranceMinutes: scenario.kinds.map(\.tolerance.minutes).min() ?? 30)
+    facts.threads = s.threads
+    facts.events = outcome.events
+    var results = ResultsBuilder.build(
+      scenario, replications: outcome.replications, facts: facts, parameters: ParameterListing.facts(loaded.json))
+    var files: [(name: String, contents: String)] = [
+      ("summary.csv", CSVReport.summary(results.summary)),
+      ("timeseries.csv", CSVReport.timeseries(results)),
+      ("staleness.csv", CSVReport.staleness(results)),
+    ]
+    let end = clock.now
+    results.facts.wallSeconds = ProgressLine.seconds(end - start)
+    results.facts.phaseSeconds = [
+      "setup": outcome.setupSeconds, "simulation": outcome.simulationSeconds, "merge": outcome.mergeSeconds,
+      "report": ProgressLine.seconds(end - reportStart),
+    ]
+    files.append(("results.json", ResultsJSON.encode(results)))
+    return Report(results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart))
+  }
+
+  static func write(_ report: Report, to dir: String, quiet: Bool) throws(CLIError) {
+    try OutputWriter.write(report.files, to: dir)
+    guard !quiet else { return }
+    let f = report.results.facts
+    var text = """
+      \(f.scenario): \(NumberFormat.trim(NumberFormat.fixed(f.days - f.warmupDays, decimals: 2))) measured days, \
+      \(f.devices) devices, \(f.widgets) widgets, \(f.strategies.count) strategies, seed \(f.seed)\
+      \(f.replications > 1 ? ", \(f.replications) replications" : "")
+
+      """
+    text += TextTable.render(report.results.summary) + "\n"
+    for sentence in Findings.compute(report.results) { text += "- " + sentence + "\n" }
+    if let rec = Recommendation.compute(report.results.summary) {
+      text += "\nRecommended: \(rec.strategy): \(rec.reason).\n"
+    }
+    let names = report.files.map(\.name).joined(separator: ", ")
+    text += "\nWrote \(dir)/{\(names)}\n"
+    text += String(
+      format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%d thread%@).\n",
+      NumberFormat.short(f.simulatedWidgetDays), f.wallSeconds, NumberFormat.short(f.widgetDaysPerSecond),
+      NumberFormat.short(f.eventsPerSecond), f.threads, f.threads == 1 ? "" : "s")
+    Terminal.out(text)
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import ReloadEngine
+import ReloadPolicies
+import WidgetModel
+
+/// Scenario files to `Scenario` values: parse with Foundation, validate
+/// against `ScenarioSchema`, read typed values with the schema's defaults,
+/// then check what the schema alone cannot (names that must match, ranges
+/// that depend on other fields).
+enum ScenarioDecoder {
+  /// Decodes `data`; errors carry the JSON path of the offending field.
+  static func decode(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> (Scenario, JSONValue) {
+    let json: JSONValue
+    do {
+      json = try JSONValue.parse(data)
+    } catch {
+      throw ScenarioError(
+        path: "$", message: "not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"),
+        fix: "check for a missing comma, quote or bracket near there (\(error.detail))")
+    }
+    try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
+    let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
+    return (try scenario(root), json)
+  }
+
+  static func scenario(_ r: SchemaReader) throws(ScenarioError) -> Scenario {
+    _ = r.value("$schema")
+    let name = r.string("name")
+    let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+    if name.isEmpty || name.count > 100 || name.unicodeScalars.contains(where: { !allowed.contains($0) })
+      || name.hasPrefix(".")
+    {
+      throw ScenarioError(
+        path: "$.name", message: "\"\(name.prefix(60))\" cannot name a report folder",
+        fix: "use 1-100 letters, digits, '-', '_' or '.', not starting with '.'")
+    }
+    let days = r.number("days")
+    let warmup = r.number("warmup_days")
+    if warmup >= days {
+      throw ScenarioError(
+        path: "$.warmup_days", message: "warm-up (\(fmt(warmup)) days) leaves nothing of a \(fmt(days))-day run",
+        fix: "make warmup_days smaller than days")
+    }
+    let kinds = try r.array("kinds").enumerated().map { (i, v) throws(ScenarioError) in
+      try kind(SchemaReader(v, ScenarioSchema.kind, path: "$.kinds[\(i)]", log: r.log))
+    }
+    try unique(kinds.map(\.name), path: "$.kinds", what: "kind")
+    var segments: [Segment] = []
+    for (i, v) in r.array("segments").enumerated() {
+      segments.append(try segment(SchemaReader(v, ScenarioSchema.segment, path: "$.segments[\(i)]", log: r.log), kinds: kinds))
+    }
+    try unique(segments.map(\.name), path: "$.segments", what: "segment")
+    if let i = segments.firstIndex(where: { $0.name == "all" }) {
+      throw ScenarioError(path: "$.segments[\(i)].name", message: "\"all\" is reserved for the whole population", fix: "choose another segment name")
+    }
+    let hasWidgets = segments.contains { s in s.widgets.contains { $0.probability > 0 } }
+    if !hasWidgets {
+      throw ScenarioError(
+        path: "$.segments", message: "no device can have a widget (every slot has probability 0)",
+        fix: "give at least one widget slot a probability above 0")
+    }
+    var strategies: [Strategy] = []
+    for (i, v) in r.array("strategies").enumerated() {
+      strategies.append(try strategy(v, path: "$.strategies[\(i)]", log: r.log))
+    }
+    try unique(strategies.map(\.name), path: "$.strategies", what: "strategy")
+    let devices = r.int("devices")
+    return Scenario(
+      name: name, description: r.string("description"), seed: UInt64(r.number("seed")), days: days,
+      warmupDays: warmup, devices: devices, fleetDevices: r.optionalNumber("fleet_devices"),
+      replications: r.int("replications"), segments: segments, kinds: kinds, strategies: strategies,
+      model: try model(r.object("model", ScenarioSchema.model)!),
+      energy: energy(r.object("energy", ScenarioSchema.energy)!),
+      engine: EngineMode(rawValue: r.string("engine")) ?? .elided)
+  }
+
+  static func unique(_ names: [String], path: String, what: String) throws(ScenarioError) {
+    var seen: Set<String> = []
+    for (i, n) in names.enumerated() {
+      if n.isEmpty { throw ScenarioError(path: "\(path)[\(i)].name", message: "is empty", fix: "give the \(what) a name") }
+      if !seen.insert(n).inserted {
+        throw ScenarioError(path: "\(path)[\(i)].name", message: "\"\(n)\" names two \(what)s", fix: "give each \(what) its own name")
+      }
+    }
+  }
+
+  static func fmt(_ d: Double) -> String { SchemaValidator.format(d) }
+
+  // MARK: - Parts
+
+  static func kind(_ r: SchemaReader) throws(ScenarioError) -> WidgetKindSpec {
+    var scheduled: ScheduledChanges? = nil
+    if let s = r.object("scheduled", ScenarioSchema.scheduled) {
+      let from = s.int("from_hour")
+      let to = s.int("to_hour")
+      if to <= from {
+        throw ScenarioError(path: "\(s.path).to_hour", message: "\(to) is not after from_hour \(from)", fix: "make to_hour greater than from_hour")
+      }
+      scheduled = ScheduledChanges(
+        every: .minutes(s.number("every_min")), offset: .minutes(s.number("offset_min")), fromHour: from, toHour: to,
+        horizon: .hours(s.number("horizon_h")), sharedUTCOffsetHours: s.number("utc_offset_h"))
+    }
+    var unpredictable: UnpredictableChanges? = nil
+    if let u = r.object("unpredictable", ScenarioSchema.unpredictable) {
+      var bursts: Bursts? = nil
+      if let b = u.object("bursts", ScenarioSchema.bursts) {
+        let from = b.int("from_hour")
+        let to = b.int("to_hour")
+        if to <= from {
+          throw ScenarioError(path: "\(b.path).to_hour", message: "\(to) is not after from_hour \(from)", fix: "make to_hour greater than from_hour")
+        }
+        bursts = Bursts(
+          dailyProbability: b.number("daily_probability"), fromHour: from, toHour: to,
+          duration: .minutes(b.number("duration_min")), perHour: b.number("per_hour"))
+      }
+      unpredictable = UnpredictableChanges(
+        perDay: u.number("per_day"), profile: try profile(u, "profile"), bursts: bursts,
+        sharedUTCOffsetHours: u.number("utc_offset_h"))
+    }
+    return WidgetKindSpec(
+      name: r.string("name"), scope: ContentScope(rawValue: r.string("scope")) ?? .perUser, scheduled: scheduled,
+      unpredictable: unpredictable, tolerance: .minutes(r.number("tolerance_min")), interactive: r.bool("interactive"))
+  }
+
+  static func profile(_ r: SchemaReader, _ key: String) throws(ScenarioError) -> [Double] {
+    switch r.value(key) {
+    case .string(let s): return DailyProfile(rawValue: s)?.weights ?? DailyProfile.flat.weights
+    case .array(let a):
+      let w = a.map { v -> Double in if case .number(let d) = v { return d } else { return 0 } }
+      if w.reduce(0, +) <= 0 {
+        throw ScenarioError(path: "\(r.path).\(key)", message: "all 24 weights are 0", fix: "give at least one hour a positive weight")
+      }
+      return w
+    default: return DailyProfile.flat.weights
+    }
+  }
+
+  static func distribution(_ v: JSONValue, path: String, log: SchemaAccessLog?) throws(ScenarioError) -> DurationDistribution {
+    guard case .object(let o) = v, case .string(let tag)? = o["dist"],
+      let variant = ScenarioSchema.distributionVariants.first(where: { $0.tag == tag })
+    else { return .constant(.zero) }
+    let r = SchemaReader(v, variant.object, path: path, log: log)
+    _ = r.value("dist")
+    switch tag {
+    case "constant": return .constant(.seconds(r.number("value_s")))
+    case "uniform":
+      let lo = r.number("min_s")
+      let hi = r.number("max_s")
+      if hi < lo {
+        throw ScenarioError(path: "\(path).max_s", message: "\(fmt(hi)) is below min_s \(fmt(lo))", fix: "make max_s >= min_s")
+      }
+      return .uniform(.seconds(lo), .seconds(hi))
+    case "exponential": return .exponential(mean: .seconds(r.number("mean_s")))
+    case "lognormal": return .logNormal(median: .seconds(r.number("median_s")), sigma: r.number("sigma"))
+    default:
+      return .lateOrEarly(
+        median: .seconds(r.number("median_s")), sigma: r.number("sigma"),
+        earlyProbability: r.number("early_probability"), earlyMax: .seconds(r.number("early_max_s")))
+    }
+  }
+
+  static func hourRange(_ r: SchemaReader, _ key: String) -> ClosedRange<Int> {
+    let a = r.array(key).map { v -> Int in if case .number(let d) = v { return Int(d) } else { return 0 } }
+    return min(a[0], a[1])...max(a[0], a[1])
+  }
+
+  static func segment(_ r: SchemaReader, kinds: [WidgetKindSpec]) throws(ScenarioError) -> Segment {
+    let wake = hourRange(r, "wake_hour")
+    let sleep = hourRange(r, "sleep_hour")
+    if sleep.lowerBound <= wake.upperBound || sleep.upperBound - wake.lowerBound > 24 {
+      throw ScenarioError(
+        path: "\(r.path).sleep_hour", message: "sleep hours \(sleep) must come after wake hours \(wake), within 24 h",
+        fix: "use a later sleep hour (e.g. 23, or 25 for 01:00)")
+    }
+    let offsets = r.array("utc_offsets").enumerated().map { (i, v) in
+      let o = SchemaReader(v, ScenarioSchema.offset, path: "\(r.path).utc_offsets[\(i)]", log: r.log)
+      return WeightedOffset(hours: o.number("hours"), weight: o.number("weight"))
+    }
+    var slots: [WidgetSlot] = []
+    var perDevice = 0
+    for (i, v) in r.array("widgets").enumerated() {
+      let w = SchemaReader(v, ScenarioSchema.widgetSlot, path: "\(r.path).widgets[\(i)]", log: r.log)
+      let name = w.string("kind")
+      guard let k = kinds.firstIndex(where: { $0.name == name }) else {
+        let hint = SchemaValidator.nearest(name, in: kinds.map(\.name)).map { "did you mean \"\($0)\"?" }
+          ?? "use one of " + kinds.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        throw ScenarioError(path: "\(w.path).kind", message: "\"\(name)\" is not a kind in $.kinds", fix: hint)
+      }
+      let count = w.int("count")
+      perDevice += count
+      slots.append(
+        WidgetSlot(kind: k, placement: Placement(rawValue: w.string("placement")) ?? .homeFirstPage, count: count,
+          probability: w.number("probability")))
+    }
+    if perDevice > 64 {
+      throw ScenarioError(path: "\(r.path).widgets", message: "up to \(perDevice) widgets per device", fix: "keep the counts' sum at or below 64")
+    }
+    let lpm = r.object("low_power_mode", ScenarioSchema.lowPower)!
+    if lpm.int("to_hour") <= lpm.int("from_hour") {
+      throw ScenarioError(path: "\(lpm.path).to_hour", message: "is not after from_hour", fix: "make to_hour greater than from_hour (25 = 01:00 next day)")
+    }
+    return Segment(
+      name: r.string("name"), weight: r.number("weight"), utcOffsets: offsets, wakeHour: wake, sleepHour: sleep,
+      homeViewsPerDay: r.number("home_views_per_day"), lockViewsPerDay: r.number("lock_views_per_day"),
+      viewProfile: try profile(r, "view_profile"), appSessionsPerDay: r.number("app_sessions_per_day"),
+      sessionProfile: try profile(r, "session_profile"),
+      sessionLength: try distribution(r.value("session_length"), path: "\(r.path).session_length", log: r.log),
+      audioSessionsPerDay: r.number("audio_sessions_per_day"),
+      audioLength: try distribution(r.value("audio_length"), path: "\(r.path).audio_length", log: r.log),
+      tapsPerDay: r.number("taps_per_day"),
+      lowPowerMode: LowPowerHabit(
+        share: lpm.number("share"), dailyProbability: lpm.number("daily_probability"), fromHour: lpm.int("from_hour"),
+        toHour: lpm.int("to_hour")),
+      backgroundRefreshOffShare: r.number("background_refresh_off_share"), forceQuitShare: r.number("force_quit_share"),
+      forceQuitProbability: r.number("force_quit_probability"),
+      settingsChangesPer30Days: r.number("settings_changes_per_30_days"), widgets: slots)
+  }
+}

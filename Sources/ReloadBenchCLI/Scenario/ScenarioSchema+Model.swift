@@ -1,0 +1,134 @@
+import ReloadEngine
+import ReloadPolicies
+import WidgetModel
+
+extension ScenarioSchema {
+  // MARK: - Strategies
+
+  static let timeline = SchemaObject("Timeline", doc: "What the timeline provider returns on each reload. Keys override the preset's.", [
+    integer("entries", "Entries per timeline.", min: 1, max: 500),
+    number("spacing_min", "Spacing of `spaced` entries (and of `content` entries when the content has no schedule).", unit: "minutes", min: 0, exclusiveMin: true),
+    choice("dating", "`content`: the next entries at the content's scheduled changes; `spaced`: every `spacing_min`; `now`: all dated now (the anti-pattern).", EntryTimeline.Dating.allCases.map(\.rawValue)),
+    choice("policy", "`TimelineReloadPolicy`: `at_end` (after the last entry), `after` (`after_min` after the reload), `never`.", ["at_end", "after", "never"]),
+    number("after_min", "For `policy: after`: the interval.", unit: "minutes", min: 0, exclusiveMin: true),
+  ])
+
+  static let app = SchemaObject("App behaviour", doc: "What the app does with WidgetCenter while it runs. Keys override the preset's.", [
+    SchemaField("reload_on_foreground", .boolean, "`reloadAllTimelines()` when the app comes to the foreground (free)."),
+    SchemaField("reload_on_silent_push", .boolean, "`reloadTimelines(ofKind:)` after a silent push wakes the app (budgeted)."),
+    SchemaField("bg_refresh_min", .anyOf([.number(min: 0, max: nil, exclusiveMin: true), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
+    SchemaField("reload_kind_on_tap", .boolean, "A button's App Intent also reloads the kind's other instances (budgeted unless the app is in the foreground)."),
+    SchemaField("reload_on_change_while_running", .boolean, "While in the foreground or an audio session, reload the kind on every data change (free)."),
+  ])
+
+  static let pushTrigger = SchemaObject("Push trigger", doc: "When the backend pushes.", [
+    choice("on", "`all` changes, or only `unpredictable` ones (the schedule is already in the timeline).", ["all", "unpredictable"], default: "all"),
+    number("coalesce_min", "After a push, changes within this window ride on one push at its end.", unit: "minutes", default: 0, min: 0),
+  ])
+
+  static let backend = SchemaObject("Backend behaviour", doc: "What the backend pushes. Keys override the preset's.", [
+    SchemaField("silent_push", .anyOf([.object(pushTrigger), .null]), "Silent (background) pushes on data change, or null."),
+    SchemaField("widget_push", .anyOf([.object(pushTrigger), .null]), "WidgetKit pushes (iOS 26) on data change, or null."),
+  ])
+
+  static let strategy = SchemaObject("Strategy", doc: "A reload strategy: a preset, with any part overridden. A plain string names a preset.", [
+    SchemaField("name", .string(choices: nil), "Name in reports; defaults to the preset's."),
+    choice("preset", "Start from this preset (see the preset list).", StrategyCatalog.names),
+    SchemaField("timeline", .object(timeline), "Timeline overrides."),
+    SchemaField("app", .object(app), "App behaviour overrides."),
+    SchemaField("backend", .object(backend), "Backend overrides."),
+  ])
+
+  // MARK: - Model
+
+  static let budget = SchemaObject("Budget", doc: "How the reload budget works (MODEL.md §1, §5.1-5.4, §5.9).", [
+    choice("accrual", "`sliding_window`: at most B budgeted reloads in any 24 h (a ring of reload times); `token_bucket`: tokens refill continuously at B per 24 h up to a burst capacity.", BudgetParameters.Accrual.allCases.map(\.rawValue), default: BudgetParameters.standard.accrual.rawValue, source: "assumed"),
+    integer("max_per_day", "B for a frequently seen widget (Apple: 40-70 a day; Apple staff: about 72).", unit: "reloads per 24 h", default: BudgetParameters.standard.maxPerDay, min: 1, max: 1440, source: "A, S"),
+    integer("min_per_day", "Floor of B for a widget that is almost never seen.", unit: "reloads per 24 h", default: BudgetParameters.standard.minPerDay, min: 1, max: 1440, source: "assumed"),
+    number("full_budget_views_per_day", "Views per day that earn the full budget; 0 gives every widget the full budget.", unit: "views per day", default: BudgetParameters.standard.fullBudgetViewsPerDay, min: 0, source: "A (depends on views), value assumed"),
+    number("views_exponent", "B = max_per_day x (views / full)^exponent, clamped to [min, max].", default: BudgetParameters.standard.viewsExponent, min: 0, max: 4, source: "assumed"),
+    number("token_bucket_burst_fraction", "Token bucket capacity as a share of B.", default: BudgetParameters.standard.tokenBucketBurstFraction, min: 0, max: 1, exclusiveMin: true, source: "assumed"),
+    number("low_power_multiplier", "B is multiplied by this while Low Power Mode is on (developers report fewer reloads).", default: BudgetParameters.standard.lowPowerMultiplier, min: 0, max: 1, source: "M (direction), value assumed"),
+    number("min_interval_s", "Minimum time from a reload to the next budgeted one (.after(+15 s) is never honoured; +15 min is).", unit: "seconds", default: BudgetParameters.standard.minInterval.seconds, min: 0, max: 86_400, source: "A, M"),
+    choice("when_empty", "A request with no budget left is `withhold`-en until budget returns (Apple's wording) or `drop`-ped.", BudgetParameters.WhenEmpty.allCases.map(\.rawValue), default: BudgetParameters.standard.whenEmpty.rawValue, source: "A"),
+    number("learning_days", "Days after install with a larger budget (learning period); 0 = off.", unit: "days", default: BudgetParameters.standard.learningDays, min: 0, max: 60, source: "F"),
+    number("learning_multiplier", "B is multiplied by this during the learning period.", default: BudgetParameters.standard.learningMultiplier, min: 1, max: 10, source: "F"),
+  ])
+
+  static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (MODEL.md §5.5).", [
+    SchemaField("lateness", .anyOf([.string(choices: ["small", "realistic"]), distribution]), "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, sometimes up to 15 min early, as developers measured), or a distribution.", default: .string("small"), source: "A (a request, not a schedule), M (realistic)"),
+    choice("while_asleep", "`defer_to_wake`: policy reloads due while the user sleeps wait for the wake-up hour (the budget follows when the widget is seen); `run`: the night is like the day.", ReloadTiming.WhileAsleep.allCases.map(\.rawValue), default: ReloadTiming.standard.whileAsleep.rawValue, source: "A (depends on when seen), rule assumed"),
+    SchemaField("first_request_spread_min", nullableNumber(0), "The first policy request of each widget is spread uniformly over this many minutes; null spreads it over the policy's own interval.", unit: "minutes", default: .null, source: "assumed"),
+  ])
+
+  static let visibility = SchemaObject("Visibility", doc: "Share of the device's views each placement gets: a widget on another Home Screen page or deep in a Smart Stack is rarely seen (Apple: rarely seen widgets get fewer reloads).", [
+    number("home_first_page", "Share of Home Screen views.", default: Visibility.standard.homeFirstPage, min: 0, max: 1, source: "assumed"),
+    number("home_other_page", "Share of Home Screen views.", default: Visibility.standard.homeOtherPage, min: 0, max: 1, source: "A (rarely seen), value assumed"),
+    number("smart_stack", "Share of Home Screen views (the widget is on top of its stack).", default: Visibility.standard.smartStack, min: 0, max: 1, source: "assumed"),
+    number("lock_screen", "Share of Lock Screen views.", default: Visibility.standard.lockScreen, min: 0, max: 1, source: "assumed"),
+  ])
+
+  static let silentPush = SchemaObject("Silent push", doc: "How the system treats silent (background, priority 5) pushes (MODEL.md §2, §5.7).", [
+    number("rate_per_hour", "Sustained deliveries per hour per device (Apple: \"no more than two or three per hour\").", unit: "per hour", default: SilentPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "A, T"),
+    number("burst", "Deliveries possible back to back before throttling.", default: SilentPushParameters.standard.burst, min: 1, max: 100, source: "assumed"),
+    flag("hold_newest_only", "Pushes over the limit are held and only the newest held push survives.", default: SilentPushParameters.standard.holdNewestOnly, source: "A"),
+    SchemaField("delivery_delay", distribution, "Delay between send and delivery.", default: distributionJSON(SilentPushParameters.standard.deliveryDelay), source: "assumed"),
+    choice("low_power", "In Low Power Mode pushes are `hold`-en until it ends, or `drop`-ped.", SilentPushParameters.LowPower.allCases.map(\.rawValue), default: SilentPushParameters.standard.lowPower.rawValue, source: "T (suppressed), rule assumed"),
+  ])
+
+  static let backgroundRefresh = SchemaObject("Background refresh", doc: "When the system runs a BGAppRefresh task (MODEL.md §2, §5.6). Never in Low Power Mode, with Background App Refresh off, or after a force-quit until the next launch.", [
+    number("median_delay_min", "Median delay after the earliest-begin date, for an app used `reference_sessions_per_day` times a day (\"can be many hours\").", unit: "minutes", default: BackgroundRefreshParameters.standard.medianDelay.minutes, min: 0, exclusiveMin: true, source: "A, M"),
+    number("sigma", "Log-standard-deviation of the delay.", default: BackgroundRefreshParameters.standard.sigma, min: 0, max: 5, source: "assumed"),
+    number("reference_sessions_per_day", "App sessions per day at which the median applies.", unit: "per day", default: BackgroundRefreshParameters.standard.referenceSessionsPerDay, min: 0, exclusiveMin: true, source: "assumed"),
+    number("usage_elasticity", "The delay scales as (reference / sessions per day)^elasticity: rarely used apps wait longer.", default: BackgroundRefreshParameters.standard.usageElasticity, min: 0, max: 5, source: "T (follows usage), value assumed"),
+    flag("follow_usage", "Runs due while the user sleeps move to the wake-up hour.", default: BackgroundRefreshParameters.standard.followUsage, source: "T"),
+  ])
+
+  static let widgetPush = SchemaObject("Widget push", doc: "The WidgetKit push budget (iOS 26; Apple publishes no size) (MODEL.md §2, §5.8).", [
+    number("rate_per_hour", "Accepted pushes per hour per widget kind on a device (folklore: about 5).", unit: "per hour", default: WidgetPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "F"),
+    number("burst", "Pushes accepted back to back.", default: WidgetPushParameters.standard.burst, min: 1, max: 100, source: "F"),
+    flag("shares_timeline_budget", "A WidgetKit-push reload also spends the timeline budget.", default: WidgetPushParameters.standard.sharesTimelineBudget, source: "A (budgeted), rule assumed"),
+  ])
+
+  static let model = SchemaObject("Model", doc: "The model's assumptions (MODEL.md §5). Every field has a default; change them to test how much an answer depends on them.", [
+    SchemaField("budget", .object(budget), "The reload budget.", default: .object([:])),
+    SchemaField("reload", .object(reload), "Reload timing.", default: .object([:])),
+    SchemaField("visibility", .object(visibility), "Views per placement.", default: .object([:])),
+    SchemaField("silent_push", .object(silentPush), "Silent push throttling.", default: .object([:])),
+    SchemaField("background_refresh", .object(backgroundRefresh), "BGAppRefresh scheduling.", default: .object([:])),
+    SchemaField("widget_push", .object(widgetPush), "WidgetKit push budget.", default: .object([:])),
+  ])
+
+  static let energy = SchemaObject("Energy", doc: "The energy proxy: a cost per unit of work. Orders of magnitude, not measurements; sweep them if energy drives a decision.", [
+    number("extension_launch_mj", "Per widget extension launch (every reload).", unit: "millijoules", default: EnergyModel.standard.extensionLaunchMillijoules, min: 0, source: "assumed"),
+    number("app_wake_mj", "Per background app launch (push or BGAppRefresh).", unit: "millijoules", default: EnergyModel.standard.appWakeMillijoules, min: 0, source: "assumed"),
+    number("fetch_mj", "Per backend request (timeline or background fetch).", unit: "millijoules", default: EnergyModel.standard.fetchMillijoules, min: 0, source: "assumed"),
+  ])
+
+  // MARK: - Top level
+
+  /// The longest run a scenario may ask for.
+  static let maxDays = 366.0
+
+  static var scenarioFields: [SchemaField] {
+    [
+      SchemaField("$schema", .string(choices: nil), "Path or URL of the JSON Schema, for editors; ignored."),
+      SchemaField("name", .string(choices: nil), "Scenario name: letters, digits, `-`, `_`, `.`; reports go to `Reports/<name>/`.", required: true),
+      SchemaField("description", .string(choices: nil), "One or two sentences for the report's headline.", default: .string("")),
+      integer("seed", "Seed of every random stream; same scenario + seed = same bytes.", default: 1, min: 0, max: 9_007_199_254_740_991),
+      number("days", "Simulated days, warm-up included.", unit: "days", default: 7, min: 0, max: maxDays, exclusiveMin: true),
+      number("warmup_days", "Leading days left out of every metric (budgets start full).", unit: "days", default: 1, min: 0, max: maxDays),
+      integer("devices", "Simulated devices.", default: 1000, min: 1, max: 50_000_000),
+      SchemaField("fleet_devices", nullableNumber(0), "The real fleet size backend figures are scaled to; null = `devices`.", unit: "devices", default: .null),
+      integer("replications", "Independent repetitions with derived seeds; 2 or more add `_ci95` columns.", default: 1, min: 1, max: 100),
+      choice("engine", "`elided`: glances and data changes are read in bulk between state changes (exact, fast); `event_by_event`: every one goes through the event queue (the reference).", EngineMode.allCases.map(\.rawValue), default: EngineMode.elided.rawValue),
+      SchemaField("kinds", .array(of: .object(kind), minItems: 1, maxItems: 32), "Widget kinds and their content.", required: true),
+      SchemaField("segments", .array(of: .object(segment), minItems: 1, maxItems: 64), "Device segments.", required: true),
+      SchemaField("strategies", .array(of: .anyOf([.string(choices: StrategyCatalog.names), .object(strategy)]), minItems: 1, maxItems: 32), "Strategies to compare: preset names or strategy objects.", required: true),
+      SchemaField("model", .object(model), "The model's assumptions.", default: .object([:])),
+      SchemaField("energy", .object(energy), "The energy proxy.", default: .object([:])),
+    ]
+  }
+
+  static let root = SchemaObject("Scenario", doc: "A scenario file: the top-level object.", scenarioFields)
+}

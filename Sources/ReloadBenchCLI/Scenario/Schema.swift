@@ -1,0 +1,116 @@
+/// A declarative description of a JSON format: the one table from which
+/// the scenario decoder validates input, `Scenarios/scenario.schema.json`
+/// is generated, and `Scenarios/README.md`'s field reference is written.
+/// Keeping all three on one table is what keeps them in step.
+indirect enum SchemaType: Sendable {
+  case string(choices: [String]?)
+  case integer(min: Double?, max: Double?)
+  /// `exclusiveMin`: the value must be greater than `min`.
+  case number(min: Double?, max: Double?, exclusiveMin: Bool)
+  case boolean
+  case object(SchemaObject)
+  case array(of: SchemaType, minItems: Int?, maxItems: Int?)
+  /// The first alternative whose JSON kind matches is used.
+  case anyOf([SchemaType])
+  /// An object whose `key` picks its shape.
+  case tagged(key: String, variants: [(tag: String, object: SchemaObject)])
+  case null
+
+  /// A short human description of the type ("number > 0", "one of a, b").
+  var summary: String {
+    switch self {
+    case .string(let choices):
+      guard let choices else { return "string" }
+      return choices.map { "`\($0)`" }.joined(separator: ", ")
+    case .integer(let lo, let hi): return "integer" + SchemaType.range(lo, hi, false)
+    case .number(let lo, let hi, let ex): return "number" + SchemaType.range(lo, hi, ex)
+    case .boolean: return "boolean"
+    case .object(let o): return "object ([\(o.title)](#\(o.anchor)))"
+    case .array(let item, let lo, let hi):
+      var s = "array of \(item.summary)"
+      if let lo, let hi, lo == hi { s += ", exactly \(lo)" } else if let lo { s += ", at least \(lo)" }
+      return s
+    case .anyOf(let alts): return alts.map(\.summary).joined(separator: " or ")
+    case .tagged(let key, let variants):
+      return "object selected by `\(key)`: " + variants.map { "[\($0.tag)](#\($0.object.anchor))" }.joined(separator: ", ")
+    case .null: return "null"
+    }
+  }
+
+  static func range(_ lo: Double?, _ hi: Double?, _ exclusive: Bool) -> String {
+    func f(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)" }
+    switch (lo, hi) {
+    case let (lo?, hi?): return " in \(exclusive ? "(" : "[")\(f(lo)), \(f(hi))]"
+    case let (lo?, nil): return exclusive ? " > \(f(lo))" : " >= \(f(lo))"
+    case let (nil, hi?): return " <= \(f(hi))"
+    default: return ""
+    }
+  }
+}
+
+/// One object shape of the format.
+final class SchemaObject: Sendable {
+  let title: String
+  let doc: String
+  let fields: [SchemaField]
+
+  init(_ title: String, doc: String, _ fields: [SchemaField]) {
+    self.title = title
+    self.doc = doc
+    self.fields = fields
+  }
+
+  var anchor: String { title.lowercased().replacingOccurrences(of: " ", with: "-") }
+  func field(_ key: String) -> SchemaField? { fields.first { $0.key == key } }
+}
+
+/// One key of an object.
+struct SchemaField: Sendable {
+  let key: String
+  let type: SchemaType
+  let doc: String
+  /// The unit, spelled out ("minutes", "per day").
+  let unit: String?
+  /// The value used when the key is absent; `nil` means "no default"
+  /// (then `required` says whether the key may be absent).
+  let defaultValue: JSONValue?
+  let required: Bool
+  /// MODEL.md source tag for model assumptions: A, T, S, M, F, assumed.
+  let source: String?
+
+  init(
+    _ key: String, _ type: SchemaType, _ doc: String, unit: String? = nil, default defaultValue: JSONValue? = nil,
+    required: Bool = false, source: String? = nil
+  ) {
+    self.key = key
+    self.type = type
+    self.doc = doc
+    self.unit = unit
+    self.defaultValue = defaultValue
+    self.required = required
+    self.source = source
+  }
+}
+
+/// Every object reachable from `root`, depth first, each once.
+func allObjects(_ root: SchemaObject) -> [SchemaObject] {
+  var seen: [ObjectIdentifier: Bool] = [:]
+  var out: [SchemaObject] = []
+  func visit(_ o: SchemaObject) {
+    guard seen[ObjectIdentifier(o)] == nil else { return }
+    seen[ObjectIdentifier(o)] = true
+    out.append(o)
+    for f in o.fields { visitType(f.type) }
+  }
+  func visitType(_ t: SchemaType) {
+    switch t {
+    case .object(let o): visit(o)
+    case .array(let item, _, _): visitType(item)
+    case .anyOf(let alts): alts.forEach(visitType)
+    case .tagged(_, let variants): variants.forEach { visit($0.object) }
+    default: break
+    }
+  }
+  visit(root)
+  return out
+}

@@ -1,0 +1,169 @@
+/// Checks a JSON value against a `SchemaType`, reporting the first problem
+/// with its JSON path and a fix.
+enum SchemaValidator {
+  static func validate(_ value: JSONValue, _ type: SchemaType, path: String) throws(ScenarioError) {
+    switch type {
+    case .null:
+      guard case .null = value else { throw wrongType(path, "null", value) }
+    case .boolean:
+      guard case .bool = value else { throw wrongType(path, "true or false", value, example: "true") }
+    case .string(let choices):
+      guard case .string(let s) = value else { throw wrongType(path, "a string", value, example: "\"...\"") }
+      if let choices, !choices.contains(s) {
+        let hint = nearest(s, in: choices).map { "did you mean \"\($0)\"?" }
+          ?? "use one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
+        throw ScenarioError(path: path, message: "\"\(s)\" is not a valid value", fix: hint)
+      }
+    case .integer(let lo, let hi):
+      guard case .number(let d) = value else { throw wrongType(path, "a whole number", value, example: "10") }
+      guard d == d.rounded(), abs(d) < 9e15 else {
+        throw ScenarioError(path: path, message: "must be a whole number, got \(format(d))", fix: "use an integer such as \(format(d.rounded(.down)))")
+      }
+      try checkRange(d, lo, hi, false, path)
+    case .number(let lo, let hi, let exclusive):
+      guard case .number(let d) = value else { throw wrongType(path, "a number", value, example: "1.5") }
+      guard d.isFinite else { throw ScenarioError(path: path, message: "must be finite", fix: "use an ordinary number") }
+      try checkRange(d, lo, hi, exclusive, path)
+    case .array(let item, let lo, let hi):
+      guard case .array(let items) = value else { throw wrongType(path, "an array", value, example: "[...]") }
+      if let lo, items.count < lo {
+        throw ScenarioError(
+          path: path, message: "has \(items.count) item\(items.count == 1 ? "" : "s"), needs at least \(lo)",
+          fix: lo == hi ? "give exactly \(lo) values" : "add \(lo - items.count) more")
+      }
+      if let hi, items.count > hi {
+        throw ScenarioError(
+          path: path, message: "has \(items.count) items, allows at most \(hi)",
+          fix: lo == hi ? "give exactly \(hi) values" : "remove \(items.count - hi)")
+      }
+      for (i, v) in items.enumerated() { try validate(v, item, path: "\(path)[\(i)]") }
+    case .object(let spec):
+      try validateObject(value, spec, path: path)
+    case .tagged(let key, let variants):
+      guard case .object(let o) = value else { throw wrongType(path, "an object", value, example: "{\"\(key)\": ...}") }
+      let tags = variants.map(\.tag)
+      guard case .string(let tag)? = o[key] else {
+        throw ScenarioError(
+          path: "\(path).\(key)", message: "missing or not a string",
+          fix: "add \"\(key)\": one of " + tags.map { "\"\($0)\"" }.joined(separator: ", "))
+      }
+      guard let variant = variants.first(where: { $0.tag == tag }) else {
+        let hint = nearest(tag, in: tags).map { "did you mean \"\($0)\"?" }
+          ?? "use one of " + tags.map { "\"\($0)\"" }.joined(separator: ", ")
+        throw ScenarioError(path: "\(path).\(key)", message: "\"\(tag)\" is not a valid value", fix: hint)
+      }
+      try validateObject(value, variant.object, path: path)
+    case .anyOf(let alternatives):
+      for alt in alternatives where kindMatches(value, alt) {
+        try validate(value, alt, path: path)
+        return
+      }
+      throw ScenarioError(
+        path: path, message: "is \(value.kindName); expected " + alternatives.map(kindPhrase).joined(separator: " or "),
+        fix: "see the field reference in Scenarios/README.md")
+    }
+  }
+
+  static func validateObject(_ value: JSONValue, _ spec: SchemaObject, path: String) throws(ScenarioError) {
+    guard case .object(let o) = value else { throw wrongType(path, "an object", value, example: "{...}") }
+    let keys = spec.fields.map(\.key)
+    for key in o.keys.sorted() where spec.field(key) == nil {
+      let hint = nearest(key, in: keys).map { "did you mean \"\($0)\"?" }
+        ?? "valid keys here: " + keys.joined(separator: ", ")
+      throw ScenarioError(path: "\(path).\(key)", message: "unknown key", fix: hint)
+    }
+    for field in spec.fields {
+      guard let v = o[field.key] else {
+        if field.required {
+          throw ScenarioError(
+            path: "\(path).\(field.key)", message: "is missing", fix: "add \"\(field.key)\" (\(field.type.summary))")
+        }
+        continue
+      }
+      try validate(v, field.type, path: "\(path).\(field.key)")
+    }
+  }
+
+  static func kindMatches(_ value: JSONValue, _ type: SchemaType) -> Bool {
+    switch (value, type) {
+    case (.null, .null), (.bool, .boolean), (.string, .string), (.number, .integer), (.number, .number),
+      (.array, .array), (.object, .object), (.object, .tagged):
+      return true
+    default:
+      return false
+    }
+  }
+
+  static func kindPhrase(_ type: SchemaType) -> String {
+    switch type {
+    case .null: return "null"
+    case .boolean: return "a boolean"
+    case .string: return "a string"
+    case .integer, .number: return "a number"
+    case .array: return "an array"
+    case .object, .tagged: return "an object"
+    case .anyOf: return "a value"
+    }
+  }
+
+  static func checkRange(_ d: Double, _ lo: Double?, _ hi: Double?, _ exclusive: Bool, _ path: String) throws(ScenarioError) {
+    if let lo {
+      if exclusive && d <= lo {
+        throw ScenarioError(
+          path: path, message: "must be greater than \(format(lo)), got \(format(d))",
+          fix: lo == 0 ? "use a positive value" : "use a value above \(format(lo))")
+      }
+      if !exclusive && d < lo {
+        throw ScenarioError(
+          path: path, message: "must be at least \(format(lo)), got \(format(d))",
+          fix: "use a value" + SchemaType.range(lo, hi, false))
+      }
+    }
+    if let hi, d > hi {
+      throw ScenarioError(
+        path: path, message: "must be at most \(format(hi)), got \(format(d))",
+        fix: "use a value" + SchemaType.range(lo, hi, exclusive))
+    }
+  }
+
+  static func wrongType(_ path: String, _ expected: String, _ value: JSONValue, example: String? = nil) -> ScenarioError {
+    var fix = "write \(expected)"
+    if let example { fix += ", e.g. \(example)" }
+    if case .string(let s) = value, Double(s) != nil, expected.contains("number") { fix = "remove the quotes: \(s)" }
+    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.jsonText.prefix(40)))", fix: fix)
+  }
+
+  static func format(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+  }
+
+  /// The closest candidate by edit distance, if close enough to be a typo.
+  static func nearest(_ word: String, in candidates: [String]) -> String? {
+    var best: (String, Int)? = nil
+    for c in candidates {
+      let d = editDistance(word.lowercased(), c.lowercased())
+      if best == nil || d < best!.1 { best = (c, d) }
+    }
+    guard let (c, d) = best else { return nil }
+    return d <= max(2, word.count / 3) ? c : nil
+  }
+
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = Array(repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        // Transposition (Damerau): "dya" vs "day".
+      }
+      swap(&previous, &current)
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,115 @@
+import ReloadMetrics
+
+/// The CSV files: pure functions from results to text (RFC 4180, `.`
+/// decimal point, fixed precision per column, stable row order). Writing
+/// them to disk is the CLI's job.
+public enum CSVReport {
+  /// `summary.csv`: one row per strategy x segment (segments in scenario
+  /// order, then `all`), the columns of `SummaryMetrics.all`, then `_ci95`
+  /// columns for the headline metrics when the run had replications.
+  public static func summary(_ table: ResultTable) -> String {
+    let withCI = table.rows.contains { $0.ci95 != nil }
+    let ciColumns = withCI ? table.columns.enumerated().filter { $0.element.headline } : []
+    var header = SummaryMetrics.labelColumns + table.columns.map(\.name)
+    header += ciColumns.map { $0.element.name + "_ci95" }
+    var out = line(header)
+    for row in table.rows {
+      var fields = [row.scenario, row.policy, row.segment]
+      for (i, metric) in table.columns.enumerated() {
+        fields.append(row.values[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
+      }
+      for (i, metric) in ciColumns {
+        fields.append(row.ci95?[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
+      }
+      out += line(fields)
+    }
+    return out
+  }
+
+  /// The columns of `timeseries.csv`, in order.
+  public static let timeseriesColumns = [
+    "scenario", "policy", "hour", "utc_day", "utc_hour", "budgeted_reloads", "free_reloads", "glances",
+    "stale_glance_pct", "widgets_dry_pct", "backend_rps", "backend_peak_rps", "silent_pushes_sent",
+    "silent_pushes_delivered",
+  ]
+
+  /// `timeseries.csv`: per strategy and hour of the measured days (UTC).
+  public static func timeseries(_ results: ScenarioResults) -> String {
+    var out = line(timeseriesColumns)
+    let firstHour = Int((results.facts.warmupDays * 24).rounded(.down))
+    for s in results.series {
+      let h = s.hourly
+      for i in 0..<h.count {
+        let stale = h.glances[i] > 0 ? 100 * Double(h.staleGlances[i]) / Double(h.glances[i]) : Double.nan
+        let absolute = firstHour + i
+        out += line([
+          results.facts.scenario, s.strategy, String(i), String(absolute / 24), String(absolute % 24),
+          String(h.budgetedReloads[i]), String(h.freeReloads[i]), String(h.glances[i]),
+          NumberFormat.fixed(stale, decimals: 2), NumberFormat.fixed(h.widgetsDryPct[i], decimals: 3),
+          NumberFormat.fixed(h.backendRps[i], decimals: 4), NumberFormat.fixed(h.backendPeakRps[i], decimals: 2),
+          String(h.silentPushesSent[i]), String(h.silentPushesDelivered[i]),
+        ])
+      }
+    }
+    return out
+  }
+
+  public static let stalenessColumns = ["scenario", "policy", "bucket_upper_min", "count", "cumulative_pct"]
+
+  /// `staleness.csv`: per strategy, the staleness histogram: bucket upper
+  /// bound in minutes (0 = fresh), glances in the bucket, cumulative share.
+  public static func staleness(_ results: ScenarioResults) -> String {
+    var out = line(stalenessColumns)
+    for s in results.series {
+      for b in s.staleness {
+        out += line([
+          results.facts.scenario, s.strategy, NumberFormat.fixed(b.upperMinutes, decimals: 4), String(b.count),
+          NumberFormat.fixed(b.cumulativePct, decimals: 4),
+        ])
+      }
+    }
+    return out
+  }
+
+  /// One CSV record, quoted where RFC 4180 requires, CRLF-free (`\n`).
+  public static func line(_ fields: [String]) -> String {
+    fields.map(quote).joined(separator: ",") + "\n"
+  }
+
+  public static func quote(_ field: String) -> String {
+    if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+      return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+    return field
+  }
+}
+
+extension String {
+  /// `replacingOccurrences` without Foundation.
+  func replacingOccurrences(of target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var out = ""
+    var rest = self[...]
+    while let r = rest.range(of: target) {
+      out += rest[..<r.lowerBound]
+      out += replacement
+      rest = rest[r.upperBound...]
+    }
+    out += rest
+    return out
+  }
+}
+
+extension Substring {
+  func range(of target: String) -> Range<Substring.Index>? {
+    guard !target.isEmpty, target.count <= count else { return nil }
+    var i = startIndex
+    while i < endIndex {
+      if self[i...].hasPrefix(target) {
+        return i..<index(i, offsetBy: target.count)
+      }
+      i = index(after: i)
+    }
+    return nil
+  }
+}

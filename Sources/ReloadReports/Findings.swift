@@ -1,0 +1,72 @@
+import ReloadMetrics
+
+/// Two to four sentences computed from the numbers, never canned: who is
+/// freshest and at what cost, who runs dry and when, what that does to the
+/// glances afterwards, and the backend's peak.
+public enum Findings {
+  public static func compute(_ results: ScenarioResults) -> [String] {
+    let table = results.summary
+    let rows = table.overallRows
+    guard !rows.isEmpty else { return [] }
+    func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
+    var out: [String] = []
+
+    let freshest = rows.max { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
+    let cheapestFresh = rows.filter { v("fresh_glance_pct", $0) >= v("fresh_glance_pct", freshest) - 2 }
+      .min { v("budgeted_reloads_per_widget_day", $0) < v("budgeted_reloads_per_widget_day", $1) }!
+    out.append(
+      "\(freshest.policy) shows current data at \(pct(v("fresh_glance_pct", freshest))) of glances "
+        + "(\(NumberFormat.short(v("budgeted_reloads_per_widget_day", freshest))) budgeted reloads per widget-day)"
+        + (cheapestFresh.policy != freshest.policy
+          ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v("budgeted_reloads_per_widget_day", cheapestFresh)))."
+          : "."))
+
+    let stalest = rows.min { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
+    if stalest.policy != freshest.policy {
+      out.append(
+        "\(stalest.policy) is the stalest: \(pct(v("fresh_glance_pct", stalest))) fresh, p95 staleness "
+          + "\(NumberFormat.minutes(v("staleness_p95_min", stalest))).")
+    }
+
+    // The strategy that runs dry most often, when, and what follows.
+    if let dry = rows.filter({ v("dry_widget_day_pct", $0) >= 10 }).max(by: { v("dry_widget_day_pct", $0) < v("dry_widget_day_pct", $1) }),
+      let s = results.series(for: dry.policy), let hour = s.firstDryHour?.p50
+    {
+      let from = Int(hour.rounded(.up)) % 24
+      var glances: UInt64 = 0
+      var stale: UInt64 = 0
+      for h in from..<24 {
+        glances += s.glancesByLocalHour[h]
+        stale += s.staleGlancesByLocalHour[h]
+      }
+      var sentence =
+        "\(dry.policy) runs dry on \(pct(v("dry_widget_day_pct", dry))) of widget-days, at \(NumberFormat.clock(hour)) "
+        + "local time on a median dry day"
+      if glances > 0 && from > 0 {
+        sentence += "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of its glances are stale"
+      }
+      out.append(sentence + ".")
+    }
+
+    let peak = rows.max { v("backend_peak_rps", $0) < v("backend_peak_rps", $1) }!
+    let low = rows.min { v("backend_peak_rps", $0) < v("backend_peak_rps", $1) }!
+    if v("backend_peak_rps", peak) > 0 {
+      var sentence =
+        "Backend peak: \(peak.policy) reaches \(NumberFormat.short(v("backend_peak_rps", peak))) requests/s "
+        + "across \(NumberFormat.short(results.facts.fleetDevices)) devices"
+      if let s = results.series(for: peak.policy) {
+        let hour = s.backendPeakHour + results.facts.warmupDays * 24
+        sentence += " (day \(Int(hour / 24)), \(NumberFormat.clock(hour.truncatingRemainder(dividingBy: 24))) UTC)"
+      }
+      if low.policy != peak.policy {
+        sentence += ", \(low.policy) only \(NumberFormat.short(v("backend_peak_rps", low)))"
+      }
+      out.append(sentence + ".")
+    }
+    return out
+  }
+
+  static func pct(_ x: Double) -> String {
+    x.isFinite ? NumberFormat.trim(NumberFormat.fixed(x, decimals: x < 10 ? 1 : 0)) + " %" : "–"
+  }
+}

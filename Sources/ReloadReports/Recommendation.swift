@@ -1,0 +1,41 @@
+import ReloadMetrics
+
+/// The strategy a scenario's results recommend, and why: the cheapest
+/// strategy (fewest budgeted reloads, then fewest backend requests) among
+/// those that keep at least `target` % of glances within the freshness
+/// tolerance; if none does, the freshest one.
+public struct Recommendation: Sendable, Equatable {
+  public let strategy: String
+  public let reason: String
+  public let meetsTarget: Bool
+
+  public static let defaultTargetPct = 90.0
+
+  public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
+    let rows = table.overallRows
+    guard !rows.isEmpty else { return nil }
+    func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
+    let acceptable = "acceptable_glance_pct"
+    let qualifying = rows.filter { v(acceptable, $0) >= targetPct }
+    if !qualifying.isEmpty {
+      let best = qualifying.min {
+        (v("budgeted_reloads_per_widget_day", $0), v("backend_requests_per_widget_day", $0), v("staleness_mean_min", $0))
+          < (v("budgeted_reloads_per_widget_day", $1), v("backend_requests_per_widget_day", $1), v("staleness_mean_min", $1))
+      }!
+      let others = qualifying.count - 1
+      let reason =
+        "keeps \(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) % of glances within "
+        + "tolerance (target \(NumberFormat.short(targetPct)) %) at "
+        + "\(NumberFormat.short(v("budgeted_reloads_per_widget_day", best))) budgeted reloads and "
+        + "\(NumberFormat.short(v("backend_requests_per_widget_day", best))) backend requests per widget-day, "
+        + (others == 0 ? "the only strategy that meets the target" : "the cheapest of the \(qualifying.count) that meet it")
+      return Recommendation(strategy: best.policy, reason: reason, meetsTarget: true)
+    }
+    let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
+    return Recommendation(
+      strategy: best.policy,
+      reason: "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
+        + "(\(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) %)",
+      meetsTarget: false)
+  }
+}
