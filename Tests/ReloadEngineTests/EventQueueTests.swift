@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadEngine
+import ReloadEngine
 
 /// Pops everything from `queue` and returns the events in order.
 private func drain<Q: EventSet>(_ queue: inout Q) -> [Event] {

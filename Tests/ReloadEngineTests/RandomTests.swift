@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadEngine
+import ReloadEngine
 
 /// Sample mean and variance of `n` draws.
 private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance: Double) {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadEngine
+import ReloadEngine
 
 @Suite struct RingBuffersTests {
   @Test func keepsTheLastCapacityTimesPerRing() {

@@ -73,7 +73,7 @@ enum JSONValue: Equatable, Sendable {
     case .null: return "null"
     case .bool(let b): return b ? "true" : "false"
     case .number(let d):
-      if d == d.rounded() && abs(d) < 1e15 { return String(Int64(d)) }
+      if d == d.rounded() && abs(d) <= 9_007_199_254_740_992 { return String(Int64(d)) }
       return "\(d)"
     case .string(let s): return JSONValue.quote(s)
     case .array(let a): return "[" + a.map(\.jsonText).joined(separator: ", ") + "]"

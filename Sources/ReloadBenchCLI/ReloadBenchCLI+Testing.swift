@@ -1,0 +1,38 @@
+import Foundation
+
+/// Hooks for the test suite, with `package` access so that
+/// `swift test -c release` works without `@testable`.
+package enum CLITesting {
+  /// The JSON Schema as `reloadbench schema` writes it.
+  package static func jsonSchema() -> String { SchemaExport.jsonSchema() }
+
+  /// `readme` with its generated blocks refreshed (nil without markers).
+  package static func refreshedReadme(_ readme: String) -> String? { SchemaExport.updatingReadme(readme) }
+
+  /// Every field of the format, as `Object.key`.
+  package static var allFields: Set<String> {
+    Set(allObjects(ScenarioSchema.root).flatMap { o in o.fields.map { "\(o.title).\($0.key)" } })
+  }
+
+  /// Decodes a scenario and returns the fields the decoder read, or the
+  /// error line.
+  package static func decodeFields(_ data: Data) -> Result<Set<String>, Error> {
+    let log = SchemaAccessLog()
+    do {
+      _ = try ScenarioDecoder.decode(data, log: log)
+      return .success(log.fields)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The one-line error for `data`, or nil when it decodes.
+  package static func errorLine(_ data: Data, file: String = "test.json") -> String? {
+    do {
+      _ = try ScenarioDecoder.decode(data)
+      return nil
+    } catch {
+      return error.line(file: file)
+    }
+  }
+}

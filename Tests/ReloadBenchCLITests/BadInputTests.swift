@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Each class of bad input is refused with exit status 2, one line on
+/// stderr naming the file, the field and a fix, and no report written.
+@Suite struct BadInputTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let label: String
+    let json: String
+    /// Text the error line must contain (the JSON path, the hint).
+    let mentions: [String]
+    var testDescription: String { label }
+  }
+
+  static let base = smallScenario(name: "bad")
+
+  static func replacing(_ a: String, _ b: String) -> String {
+    precondition(base.contains(a), "fixture lacks \(a)")
+    return base.replacingOccurrences(of: a, with: b)
+  }
+
+  static let cases: [Case] = [
+    Case(label: "malformed JSON", json: replacing(#""seed": 3,"#, #""seed": 3"#), mentions: ["not valid JSON", "line"]),
+    Case(label: "unknown key with a suggestion", json: replacing(#""devices": 60"#, #""devicez": 60"#),
+      mentions: ["$.devicez", "unknown key", "did you mean \"devices\"?"]),
+    Case(label: "unknown nested key", json: replacing(#""force_quit_share": 0.2"#, #""force_quit_shar": 0.2"#),
+      mentions: ["$.segments[0].force_quit_shar", "force_quit_share"]),
+    Case(label: "wrong type", json: replacing(#""days": 2"#, #""days": "2""#), mentions: ["$.days", "expected a number", "remove the quotes"]),
+    Case(label: "negative rate", json: replacing(#""per_day": 4"#, #""per_day": -4"#),
+      mentions: ["$.kinds[0].unpredictable.per_day", "greater than 0"]),
+    Case(label: "zero rate", json: replacing(#""per_day": 12"#, #""per_day": 0"#),
+      mentions: ["$.kinds[1].unpredictable.per_day", "greater than 0"]),
+    Case(label: "zero devices", json: replacing(#""devices": 60"#, #""devices": 0"#), mentions: ["$.devices", "at least 1"]),
+    Case(label: "zero widgets", json: replacing(#"{ "kind": "forecast", "placement": "smart_stack" }"#, #"{ "kind": "forecast", "probability": 0 }"#)
+      .replacingOccurrences(of: #"[{ "kind": "forecast" }, { "kind": "news", "probability": 0.5 }]"#, with: #"[{ "kind": "forecast", "probability": 0 }]"#),
+      mentions: ["$.segments", "no device can have a widget"]),
+    Case(label: "duration over the limit", json: replacing(#""days": 2"#, #""days": 5000"#), mentions: ["$.days", "at most 366"]),
+    Case(label: "unknown policy name", json: replacing(#""poll-15m""#, #""poll-10m""#),
+      mentions: ["$.strategies[0]", "did you mean \"poll-15m\"?"]),
+    Case(label: "unknown kind in a widget slot", json: replacing(#"{ "kind": "forecast" }"#, #"{ "kind": "forcast" }"#),
+      mentions: ["$.segments[0].widgets[0].kind", "did you mean \"forecast\"?"]),
+    Case(label: "warm-up as long as the run", json: replacing(#""warmup_days": 0.5"#, #""warmup_days": 2"#), mentions: ["$.warmup_days"]),
+  ]
+
+  @Test(arguments: cases)
+  func refusedWithExitTwoAndNoOutput(_ c: Case) throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try c.json.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["run", "bad.json", "--quiet"], in: dir)
+    #expect(r.status == 2)
+    let lines = r.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "one line on stderr, got: \(r.stderr)")
+    #expect(r.stderr.hasPrefix("error: bad.json: "), "names the file: \(r.stderr)")
+    #expect(r.stderr.contains("(fix: "), "offers a fix: \(r.stderr)")
+    for m in c.mentions { #expect(r.stderr.contains(m), "'\(m)' not in: \(r.stderr)") }
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path), "wrote a report")
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test func unwritableOutputPathIsRefusedBeforeRunning() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.base.write(to: dir.appendingPathComponent("ok.json"), atomically: true, encoding: .utf8)
+    try "not a folder".write(to: dir.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["run", "ok.json", "--out", "file/sub", "--quiet"], in: dir)
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("file/sub"), "names the path: \(r.stderr)")
+    #expect(r.stderr.contains("fix:"))
+    let r2 = try Binary.run(["run", "ok.json", "--out", "file", "--quiet"], in: dir)
+    #expect(r2.status == 2 && r2.stderr.contains("is a file"))
+    // The good file next to it is untouched.
+    #expect(try String(contentsOf: dir.appendingPathComponent("file"), encoding: .utf8) == "not a folder")
+  }
+
+  @Test func aRejectedScenarioLeavesAnEarlierGoodReportAlone() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.base.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    #expect(try Binary.run(["run", "s.json", "--quiet", "--out", "out"], in: dir).status == 0)
+    let before = try Data(contentsOf: dir.appendingPathComponent("out/summary.csv"))
+    let broken = Self.replacing(#""devices": 60"#, #""devices": -1"#)
+    try broken.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    #expect(try Binary.run(["run", "s.json", "--quiet", "--out", "out"], in: dir).status == 2)
+    #expect(try Data(contentsOf: dir.appendingPathComponent("out/summary.csv")) == before)
+  }
+
+  @Test func unknownFlagGetsExitTwoAndASuggestion() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try Binary.run(["run", "--thread", "2"], in: dir)
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("unknown option '--thread'") && r.stderr.contains("did you mean --threads?"))
+    let r2 = try Binary.run(["rnu"], in: dir)
+    #expect(r2.status == 2 && r2.stderr.contains("did you mean 'run'?"))
+    let r3 = try Binary.run(["run", "--threads", "zero"], in: dir)
+    #expect(r3.status == 2 && r3.stderr.contains("--threads"))
+  }
+
+  @Test func missingScenarioFileIsBadInput() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try Binary.run(["run", "nope.json"], in: dir)
+    #expect(r.status == 2 && r.stderr.contains("nope.json") && r.stderr.contains("no such file"))
+    let r2 = try Binary.run([], in: dir)
+    #expect(r2.status == 2 && r2.stderr.contains("Scenarios/default.json"))
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@Suite struct RunCommandTests {
+  /// Same scenario and seed: byte-identical CSV files whatever the thread
+  /// count, and across two runs.
+  @Test func csvFilesAreByteIdenticalAcrossThreadCountsAndRuns() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "det", devices: 700).write(to: dir.appendingPathComponent("det.json"), atomically: true, encoding: .utf8)
+    var outputs: [[Data]] = []
+    for (i, threads) in ["1", "2", "4", "4"].enumerated() {
+      let r = try Binary.run(["run", "det.json", "--threads", threads, "--out", "out\(i)", "--quiet"], in: dir)
+      #expect(r.status == 0, "\(r.stderr)")
+      outputs.append(try ["summary.csv", "timeseries.csv", "staleness.csv"].map {
+        try Data(contentsOf: dir.appendingPathComponent("out\(i)/\($0)"))
+      })
+    }
+    for o in outputs.dropFirst() { #expect(o == outputs[0]) }
+    #expect(outputs[0][0].count > 500)
+  }
+
+  @Test func aDifferentSeedChangesTheResults() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "seeded").write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    _ = try Binary.run(["run", "s.json", "--out", "a", "--quiet"], in: dir)
+    _ = try Binary.run(["run", "s.json", "--out", "b", "--quiet", "--seed", "4"], in: dir)
+    let a = try Data(contentsOf: dir.appendingPathComponent("a/summary.csv"))
+    let b = try Data(contentsOf: dir.appendingPathComponent("b/summary.csv"))
+    #expect(a != b)
+  }
+
+  @Test func runWritesTheReportsAndPrintsTheTable() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
+    try smallScenario(name: "default").write(
+      to: dir.appendingPathComponent("Scenarios/default.json"), atomically: true, encoding: .utf8)
+    // No argument: Scenarios/default.json into Reports/default/.
+    let r = try Binary.run([], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    for f in ["summary.csv", "timeseries.csv", "staleness.csv"] {
+      #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports/default/\(f)").path), "\(f)")
+    }
+    #expect(r.stdout.contains("strategy") && r.stdout.contains("hybrid") && r.stdout.contains("on-demand"))
+    #expect(r.stdout.contains("Recommended:"))
+    // Not a terminal: no progress line on stderr.
+    #expect(r.stderr.isEmpty)
+    let header = try String(contentsOf: dir.appendingPathComponent("Reports/default/summary.csv"), encoding: .utf8)
+      .split(separator: "\n")[0]
+    #expect(header.hasPrefix("scenario,policy,segment,devices,widgets,widget_days,glances,fresh_glance_pct"))
+  }
+
+  @Test func helpAndVersion() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let h = try Binary.run(["--help"], in: dir)
+    #expect(h.status == 0 && h.stdout.contains("USAGE") && h.stdout.contains("EXIT STATUS"))
+    let rh = try Binary.run(["run", "--help"], in: dir)
+    for option in ["--out", "--seed", "--threads", "--quiet", "--replications"] {
+      #expect(rh.stdout.contains(option), "run --help lacks \(option)")
+    }
+    let v = try Binary.run(["--version"], in: dir)
+    #expect(v.status == 0 && v.stdout.hasPrefix("reloadbench "))
+  }
+
+  @Test func dryRunChecksWithoutSimulating() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "plan").write(to: dir.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["run", "p.json", "--dry-run"], in: dir)
+    #expect(r.status == 0 && r.stdout.contains("plan:") && r.stdout.contains("hybrid"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path))
+  }
+}

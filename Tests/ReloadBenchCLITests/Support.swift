@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Runs the built `reloadbench` binary, as a user would.
+struct Binary {
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  /// The `reloadbench` next to the test bundle (same build folder).
+  static let path: String = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent("reloadbench").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    for config in ["debug", "release"] {
+      let candidate = root.appendingPathComponent(".build/\(config)/reloadbench").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return "reloadbench"
+  }()
+
+  /// Runs `arguments` in `directory`, with an optional extra environment.
+  @discardableResult
+  static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+}
+
+/// A fresh temporary folder, removed by the caller's `defer`.
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("reloadbench-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// The repository root (for committed files such as Scenarios/).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+func fixture(_ name: String) -> URL {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+}
+
+/// A small valid scenario, as JSON text, with `overrides` applied to the top level.
+func smallScenario(name: String = "small", devices: Int = 60, days: Double = 2, strategies: String = #"["poll-15m", "hybrid", "on-demand"]"#) -> String {
+  """
+  {
+    "name": "\(name)",
+    "seed": 3,
+    "days": \(days == days.rounded() ? String(Int(days)) : String(days)),
+    "warmup_days": 0.5,
+    "devices": \(devices),
+    "kinds": [
+      { "name": "forecast", "scheduled": { "every_min": 60 }, "unpredictable": { "per_day": 4 } },
+      { "name": "news", "scope": "shared", "unpredictable": { "per_day": 12 } }
+    ],
+    "segments": [
+      { "name": "a", "weight": 2, "utc_offsets": [{ "hours": 1 }, { "hours": -5 }],
+        "low_power_mode": { "share": 0.3 }, "force_quit_share": 0.2,
+        "widgets": [{ "kind": "forecast" }, { "kind": "news", "probability": 0.5 }] },
+      { "name": "b", "app_sessions_per_day": 1, "home_views_per_day": 10,
+        "widgets": [{ "kind": "forecast", "placement": "smart_stack" }] }
+    ],
+    "strategies": \(strategies)
+  }
+  """
+}
