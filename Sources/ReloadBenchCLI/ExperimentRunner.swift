@@ -90,7 +90,7 @@ final class TallyBox: @unchecked Sendable {
   func merged() -> [StrategyTally] {
     lock.lock()
     defer { lock.unlock() }
-    var total = parts[0]
+    let total = parts[0].map { $0.copy() }
     for p in parts.dropFirst() {
       for s in total.indices { total[s].merge(p[s]) }
     }

@@ -14,10 +14,12 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   @inlinable @inline(__always)
   public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
+  // NOTE: computed, not `static let`, so that uses compile to a constant
+  // instead of a lazy-global accessor call, for performance.
   /// The start of the run.
-  public static let zero = SimTime(milliseconds: 0)
+  @inlinable public static var zero: SimTime { SimTime(milliseconds: 0) }
   /// A time later than any event of a run; used for "never".
-  public static let never = SimTime(milliseconds: Int64.max / 4)
+  @inlinable public static var never: SimTime { SimTime(milliseconds: Int64.max / 4) }
 
   @inlinable @inline(__always)
   public static func < (a: SimTime, b: SimTime) -> Bool { a.milliseconds < b.milliseconds }
@@ -73,9 +75,9 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   @inlinable @inline(__always)
   public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-  public static let zero = SimDuration(milliseconds: 0)
+  @inlinable public static var zero: SimDuration { SimDuration(milliseconds: 0) }
   /// The longest span that can still be added to any run time.
-  public static let max = SimDuration(milliseconds: Int64.max / 4)
+  @inlinable public static var max: SimDuration { SimDuration(milliseconds: Int64.max / 4) }
 
   @inlinable @inline(__always)
   public static func < (a: SimDuration, b: SimDuration) -> Bool {
@@ -132,8 +134,8 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
 
 extension SimDuration {
   /// One second, minute, hour and day, for index arithmetic on time.
-  public static let second = SimDuration(milliseconds: 1_000)
-  public static let minute = SimDuration(milliseconds: 60_000)
-  public static let hour = SimDuration(milliseconds: 3_600_000)
-  public static let day = SimDuration(milliseconds: 86_400_000)
+  @inlinable public static var second: SimDuration { SimDuration(milliseconds: 1_000) }
+  @inlinable public static var minute: SimDuration { SimDuration(milliseconds: 60_000) }
+  @inlinable public static var hour: SimDuration { SimDuration(milliseconds: 3_600_000) }
+  @inlinable public static var day: SimDuration { SimDuration(milliseconds: 86_400_000) }
 }

@@ -215,12 +215,7 @@ extension DeviceEnvironment {
     for r in rates where r > 0 { any = true }
     guard any else { return }
     rates.withUnsafeBufferPointer { r in
-      var t = SimTime.zero
-      while true {
-        t = TimeOfDayPoissonProcess.nextArrival(after: t, ratesPerHour: r, utcOffset: offset, using: &rng)
-        if t >= end { break }
-        out.append(t)
-      }
+      TimeOfDayPoissonProcess.appendArrivals(from: .zero, until: end, ratesPerHour: r, utcOffset: offset, using: &rng, into: &out)
     }
   }
 

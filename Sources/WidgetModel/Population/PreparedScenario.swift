@@ -101,12 +101,8 @@ public enum UnpredictableChangeGenerator {
     let base = out.count
     if spec.perDay > 0 {
       rates.withUnsafeBufferPointer { r in
-        var t = SimTime.zero
-        while true {
-          t = TimeOfDayPoissonProcess.nextArrival(after: t, ratesPerHour: r, utcOffset: clockOffset, using: &rng)
-          if t >= end { break }
-          out.append(t)
-        }
+        TimeOfDayPoissonProcess.appendArrivals(
+          from: .zero, until: end, ratesPerHour: r, utcOffset: clockOffset, using: &rng, into: &out)
       }
     }
     guard let bursts = spec.bursts, bursts.perHour > 0, bursts.dailyProbability > 0 else { return }

@@ -10,10 +10,10 @@ extension DeviceSimulator {
   /// Today's budget of widget `w`, reloads per 24 h.
   @inline(__always)
   func budgetCap(_ w: Int, _ env: DeviceEnvironment) -> Int {
-    var b = Double(env.widgetBudget[w])
+    var b = Double(baseBudget[w])
     if lowPower { b *= params.budget.lowPowerMultiplier }
     if learning { b *= params.budget.learningMultiplier }
-    return max(1, min(prepared.ringCapacity, Int(b)))
+    return max(1, min(ringCapacity, Int(b)))
   }
 
   @inline(__always)
@@ -43,10 +43,13 @@ extension DeviceSimulator {
     let cap = budgetCap(w, env)
     switch params.budget.accrual {
     case .slidingWindow:
-      let used = rings.countNewer(than: t - Self.window, in: w)
-      if used < cap { return t }
+      // Fewer than `cap` reloads in (t - 24 h, t] exactly when the cap-th
+      // newest one (if any) is at or before t - 24 h: O(1), no search.
+      if rings.count(of: w) < cap { return t }
+      let capth = rings.time(ofRing: w, fromNewest: cap &- 1)
+      if capth <= t - Self.window { return t }
       // The cap-th newest reload must leave the window.
-      return rings.time(ofRing: w, fromNewest: cap &- 1) + Self.window
+      return capth + Self.window
     case .tokenBucket:
       refreshTokens(w, at: t, env)
       if tokens[w] >= 1 { return t }

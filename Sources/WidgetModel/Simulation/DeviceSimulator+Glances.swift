@@ -20,9 +20,9 @@ extension DeviceSimulator {
     }
     while tickNext[w] < t {
       let tick = tickNext[w]
-      let left = min(prepared.ringCapacity, budgetLeft(w, at: tick, env))
+      let left = min(ringCapacity, budgetLeft(w, at: tick, env))
       let hour = env.localHour(of: tick)
-      tally.segments[seg].budgetLeft[hour &* tally.segments[seg].budgetLeftWidth &+ left] &+= 1
+      counters[layout.budgetLeft &+ hour &* layout.budgetLeftWidth &+ left] &+= 1
       tickNext[w] = tick + .hour
     }
   }
@@ -30,7 +30,7 @@ extension DeviceSimulator {
   /// Catches every widget up before a device-wide change (Low Power Mode,
   /// learning period) and settles token buckets at the old rate.
   mutating func catchUpAll(before t: SimTime, _ env: DeviceEnvironment) {
-    for w in 0..<env.widgetCount {
+    for w in 0..<widgetCount {
       catchUp(w, before: t, env)
       if params.budget.accrual == .tokenBucket { refreshTokens(w, at: t, env) }
     }
@@ -44,39 +44,39 @@ extension DeviceSimulator {
     let first = firstUnshownChange(w, at: g, env)
     let hour = env.localHour(of: g)
     let runHour = hourIndex(g)
-    tally.series.glances[runHour] &+= 1
+    countHourly(.glances, runHour)
     if first <= g {
       let staleness = UInt64(g.milliseconds &- first.milliseconds)
-      recordStale(staleness, acceptable: Int64(staleness) <= tolerance[w], hour: hour, &tally.segments[seg])
-      tally.series.staleGlances[runHour] &+= 1
+      recordStale(staleness, acceptable: Int64(staleness) <= tolerance[w], hour: hour)
+      countHourly(.staleGlances, runHour)
     } else {
-      recordFresh(hour: hour, &tally.segments[seg])
+      recordFresh(hour: hour)
     }
   }
 
   @inline(__always)
-  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int, _ s: inout SegmentTally) {
-    s.glances &+= 1
-    s.staleGlances &+= 1
-    s.staleSumMs &+= staleness
-    s.staleness.record(staleness)
-    if acceptable { s.acceptableGlances &+= 1 }
-    s.glancesByLocalHour[hour] &+= 1
-    s.staleByLocalHour[hour] &+= 1
+  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int) {
+    count(.glances)
+    count(.staleGlances)
+    count(.staleSumMs, staleness)
+    counters[layout.staleness &+ LogHistogram.bucket(of: staleness)] &+= 1
+    if acceptable { count(.acceptableGlances) }
+    counters[layout.glancesByHour &+ hour] &+= 1
+    counters[layout.staleByHour &+ hour] &+= 1
   }
 
   @inline(__always)
-  func recordFresh(hour: Int, _ s: inout SegmentTally) {
-    s.glances &+= 1
-    s.freshGlances &+= 1
-    s.acceptableGlances &+= 1
-    s.staleness.record(0)
-    s.glancesByLocalHour[hour] &+= 1
+  func recordFresh(hour: Int) {
+    count(.glances)
+    count(.freshGlances)
+    count(.acceptableGlances)
+    counters[layout.staleness] &+= 1
+    counters[layout.glancesByHour &+ hour] &+= 1
   }
 
   /// Event-by-event mode: an unpredictable change of `kind` at `t`.
   mutating func changeHappened(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
-    for w in 0..<env.widgetCount where env.widgetKind[w] == k && unpredictableNext[w] == .never {
+    for w in 0..<widgetCount where widgetKind[w] == k && unpredictableNext[w] == .never {
       unpredictableNext[w] = t
     }
     var c = eventChangeCursor[k]
@@ -124,8 +124,8 @@ extension DeviceSimulator {
       let hourEnd = SimTime(milliseconds: measureStart.milliseconds + Int64(hour + 1) * 3_600_000)
       let b = min(stop, hourEnd)
       let ms = UInt64(b.milliseconds - a.milliseconds)
-      tally.segments[seg].dryMs &+= ms
-      tally.series.dryMs[hour] &+= ms
+      count(.dryMs, ms)
+      countHourly(.dryMs, hour, ms)
       a = b
     }
   }
@@ -142,11 +142,11 @@ extension DeviceSimulator {
     if newDay { lastDryDay[w] = day }
     if firstEpisodeToday { lastEpisodeDay[w] = day }
     guard measured(t) else { return }
-    if newDay { tally.segments[seg].dryWidgetDays &+= 1 }
+    if newDay { count(.dryWidgetDays) }
     if firstEpisodeToday {
       var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
       if local < 0 { local += 86_400_000 }
-      tally.segments[seg].firstDryTenths[min(239, Int(local / 360_000))] &+= 1
+      counters[layout.firstDryTenths &+ min(239, Int(local / 360_000))] &+= 1
     }
   }
 }

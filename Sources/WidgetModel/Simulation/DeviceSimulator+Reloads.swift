@@ -41,8 +41,8 @@ extension DeviceSimulator {
     let available = budgetAvailable(w, at: t, env)
     if available > t {
       if measured(t) {
-        tally.segments[seg].withheldRequests &+= 1
-        tally.segments[seg].events &+= 1
+        count(.withheldRequests)
+        count(.events)
       }
       openDry(w, at: t, until: available, env)
       if params.budget.whenEmpty == .drop { return }
@@ -84,9 +84,9 @@ extension DeviceSimulator {
     _ w: Int, at t: SimTime, budgeted: Bool, chargeTimeline: Bool, cause: ReloadCause, _ env: DeviceEnvironment
   ) {
     catchUp(w, before: t, env)
-    let k = env.widgetKind[w]
+    let k = widgetKind[w]
     let schedule = env.schedules[k]
-    let newPlan = policy.plan(reloadAt: t, schedule: schedule, horizon: horizon(k))
+    let newPlan = policy.plan(reloadAt: t, schedule: schedule, horizon: kindHorizon[k])
     if measured(t) {
       // Wasted: the widget already showed current data and the new timeline
       // adds no scheduled change the old one lacked.
@@ -95,9 +95,9 @@ extension DeviceSimulator {
         let from = max(t, plans[w].coverageEnd)
         if schedule.next(after: from) <= newPlan.coverageEnd { wasted = false }
       }
-      countReload(budgeted: budgeted, wasted: wasted, cause: cause, &tally.segments[seg])
+      countReload(budgeted: budgeted, wasted: wasted, cause: cause)
       let hour = hourIndex(t)
-      if budgeted { tally.series.budgetedReloads[hour] &+= 1 } else { tally.series.freeReloads[hour] &+= 1 }
+      if budgeted { countHourly(.budgetedReloads, hour) } else { countHourly(.freeReloads, hour) }
     }
     recordBackendRequest(at: t)
     if budgeted && chargeTimeline { consumeBudget(w, at: t, env) }
@@ -120,14 +120,14 @@ extension DeviceSimulator {
   }
 
   @inline(__always)
-  func countReload(budgeted: Bool, wasted: Bool, cause: ReloadCause, _ s: inout SegmentTally) {
-    if budgeted { s.budgetedReloads &+= 1 } else { s.freeReloads &+= 1 }
-    if wasted { s.wastedReloads &+= 1 }
-    s.events &+= 1
+  func countReload(budgeted: Bool, wasted: Bool, cause: ReloadCause) {
+    count(budgeted ? .budgetedReloads : .freeReloads)
+    if wasted { count(.wastedReloads) }
+    count(.events)
     switch cause {
-    case .silentPush: s.funnel.silentPushReloads &+= 1
-    case .backgroundRefresh: s.funnel.bgRefreshReloads &+= 1
-    case .widgetPush: s.funnel.widgetPushReloads &+= 1
+    case .silentPush: count(.silentPushReloads)
+    case .backgroundRefresh: count(.bgRefreshReloads)
+    case .widgetPush: count(.widgetPushReloads)
     default: break
     }
   }
@@ -142,9 +142,9 @@ extension DeviceSimulator {
   mutating func recordBackendRequest(at t: SimTime) {
     guard measured(t) else { return }
     let offset = t.milliseconds &- measureStart.milliseconds
-    tally.segments[seg].backendRequests &+= 1
-    tally.segments[seg].backendPerSecond[Int(offset / 1000)] &+= 1
-    tally.series.backendRequests[Int(offset / 3_600_000)] &+= 1
+    count(.backendRequests)
+    perSecond[Int(offset / 1000)] &+= 1
+    countHourly(.backendRequests, Int(offset / 3_600_000))
   }
 
   // MARK: - Content
@@ -153,12 +153,13 @@ extension DeviceSimulator {
   /// only moves forward (times asked for never decrease per cursor).
   @inline(__always)
   func firstUnpredictable(kind k: Int, after t: SimTime, cursor: inout Int, _ env: DeviceEnvironment) -> SimTime {
-    if prepared.scenario.kinds[k].scope == .shared {
-      let shared = prepared.sharedChanges[k]
+    if kindShared[k] {
+      let shared = sharedStart[k]
+      let n = sharedCount[k]
       var c = cursor
-      while c < shared.count && shared[c] <= t { c &+= 1 }
+      while c < n && shared[c] <= t { c &+= 1 }
       cursor = c
-      return c < shared.count ? shared[c] : .never
+      return c < n ? shared[c] : .never
     }
     let lo = env.changeStart[k]
     let hi = env.changeStart[k + 1]
@@ -182,7 +183,7 @@ extension DeviceSimulator {
   func firstUnshownChange(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) -> SimTime {
     var first = unpredictableNext[w]
     let plan = plans[w]
-    if case .grid = plan.coverage, let schedule = env.schedules[env.widgetKind[w]] {
+    if case .grid = plan.coverage, let schedule = env.schedules[widgetKind[w]] {
       first = min(first, schedule.next(after: plan.coveredUntil(g)))
     } else if g >= plan.coverageEnd {
       first = min(first, predictedNext[w])

@@ -13,39 +13,41 @@ extension DeviceSimulator {
     pushRNG = streams.stream(entity: deviceEntity, purpose: .pushDelivery)
     refreshRNG = streams.stream(entity: deviceEntity, purpose: .backgroundRefresh)
 
-    func resetArray<T>(_ a: inout [T], _ value: T, _ count: Int) {
-      a.removeAll(keepingCapacity: true)
-      a.append(contentsOf: repeatElement(value, count: count))
+    precondition(n <= Self.maxWidgetsPerDevice, "a device has \(n) widgets; at most \(Self.maxWidgetsPerDevice) are supported")
+    widgetCount = n
+    counters = tally.segments[seg].counters.base
+    perSecond = tally.segments[seg].perSecond.base
+    for w in 0..<n {
+      gen[w] = 0
+      pendingAt[w] = .never
+      pendingKind[w] = .exec
+      pendingCause[w] = .policy
+      withheld[w] = false
+      lastReload[w] = SimTime(milliseconds: -(1 << 40))
+      unpredictableNext[w] = .never
+      changeCursor[w] = 0
+      predictedNext[w] = .never
+      tickNext[w] = .never
+      drySince[w] = .never
+      dryUntil[w] = .never
+      lastDryDay[w] = Int.min
+      lastEpisodeDay[w] = Int.min
+      tokens[w] = 0
+      tokensAt[w] = .zero
+      glanceCursor[w] = env.glanceStart[w]
+      tapCursor[w] = env.tapStart[w]
+      widgetKind[w] = env.widgetKind[w]
+      baseBudget[w] = env.widgetBudget[w]
     }
-    resetArray(&gen, 0, n)
-    resetArray(&pendingAt, .never, n)
-    resetArray(&pendingKind, .exec, n)
-    resetArray(&pendingCause, .policy, n)
-    resetArray(&withheld, false, n)
-    resetArray(&lastReload, SimTime(milliseconds: -(1 << 40)), n)
-    resetArray(&unpredictableNext, .never, n)
-    resetArray(&changeCursor, 0, n)
-    resetArray(&predictedNext, .never, n)
-    resetArray(&tickNext, .never, n)
-    resetArray(&drySince, .never, n)
-    resetArray(&dryUntil, .never, n)
-    resetArray(&lastDryDay, Int.min, n)
-    resetArray(&lastEpisodeDay, Int.min, n)
-    resetArray(&tokens, 0, n)
-    resetArray(&tokensAt, .zero, n)
-    resetArray(&tolerance, 0, n)
-    glanceCursor.removeAll(keepingCapacity: true)
-    glanceCursor.append(contentsOf: env.glanceStart.prefix(n))
-    tapCursor.removeAll(keepingCapacity: true)
-    tapCursor.append(contentsOf: env.tapStart.prefix(n))
-    plans.removeAll(keepingCapacity: true)
-    rings.reset(rings: n, capacity: prepared.ringCapacity)
-    resetArray(&pushCursor, 0, kindCount)
-    resetArray(&widgetPushCursor, 0, kindCount)
-    resetArray(&runningCursor, 0, kindCount)
-    resetArray(&eventChangeCursor, 0, kindCount)
-    resetArray(&widgetPushTokens, params.widgetPush.burst, kindCount)
-    resetArray(&widgetPushTokensAt, .zero, kindCount)
+    rings.reset(rings: n, capacity: ringCapacity)
+    for k in 0..<kindCount {
+      pushCursor[k] = 0
+      widgetPushCursor[k] = 0
+      runningCursor[k] = 0
+      eventChangeCursor[k] = 0
+      widgetPushTokens[k] = params.widgetPush.burst
+      widgetPushTokensAt[k] = .zero
+    }
 
     foreground = false
     audio = false
@@ -69,11 +71,11 @@ extension DeviceSimulator {
     // the first policy request is spread over the policy's interval.
     let spread = params.reload.firstRequestSpread ?? policy.naturalInterval
     for w in 0..<n {
-      let k = env.widgetKind[w]
+      let k = widgetKind[w]
       tolerance[w] = kinds[k].tolerance.milliseconds
       if params.budget.accrual == .tokenBucket { tokens[w] = tokenCapacity(w, env) }
-      let plan = policy.plan(reloadAt: .zero, schedule: env.schedules[k], horizon: horizon(k))
-      plans.append(plan)
+      let plan = policy.plan(reloadAt: .zero, schedule: env.schedules[k], horizon: kindHorizon[k])
+      plans[w] = plan
       predictedNext[w] = env.schedules[k]?.next(after: plan.coverageEnd) ?? .never
       if !eventMode {
         var cursor = changeCursor[w]
@@ -142,15 +144,15 @@ extension DeviceSimulator {
     var changes: UInt64 = 0
     for w in 0..<n { changes &+= UInt64(env.measuredChanges[env.widgetKind[w]]) }
     let measuredGlances = UInt64(n) == 0 ? 0 : countMeasuredGlances(env)
-    tally.segments[seg].devices &+= 1
-    tally.segments[seg].widgets &+= UInt64(n)
-    tally.segments[seg].dataChanges &+= changes
-    tally.segments[seg].events &+= changes &+ measuredGlances
+    count(.devices)
+    count(.widgets, UInt64(n))
+    count(.dataChanges, changes)
+    count(.events, changes &+ measuredGlances)
   }
 
   func countMeasuredGlances(_ env: DeviceEnvironment) -> UInt64 {
     var c: UInt64 = 0
-    for w in 0..<env.widgetCount {
+    for w in 0..<widgetCount {
       var lo = env.glanceStart[w]
       var hi = env.glanceStart[w + 1]
       let stop = hi
@@ -161,11 +163,6 @@ extension DeviceSimulator {
       c &+= UInt64(stop - lo)
     }
     return c
-  }
-
-  @inline(__always)
-  func horizon(_ kind: Int) -> SimDuration {
-    prepared.scenario.kinds[kind].scheduled?.horizon ?? .zero
   }
 
   /// The first local hour boundary strictly after `t`.

@@ -8,11 +8,11 @@ extension DeviceSimulator {
   // MARK: - Sessions
 
   mutating func sessionStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if measured(t) { tally.segments[seg].events &+= 1 }
+    if measured(t) { count(.events) }
     foreground = true
     forceQuit = false  // launching the app undoes a force-quit
     if strategy.app.reloadOnForeground {
-      for w in 0..<env.widgetCount {
+      for w in 0..<widgetCount {
         executeReload(w, at: t, budgeted: false, chargeTimeline: false, cause: .foreground, env)
       }
     }
@@ -34,7 +34,7 @@ extension DeviceSimulator {
   }
 
   mutating func audioStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if measured(t) { tally.segments[seg].events &+= 1 }
+    if measured(t) { count(.events) }
     audio = true
     if strategy.app.reloadOnChangeWhileRunning && !foreground { startWatchingChanges(at: t, env) }
     schedule(.audioEnd, 0, at: env.audioEnd[audioCursor])
@@ -62,7 +62,7 @@ extension DeviceSimulator {
 
   mutating func changedWhileRunning(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
     guard foreground || audio else { return }
-    for w in 0..<env.widgetCount where env.widgetKind[w] == k {
+    for w in 0..<widgetCount where widgetKind[w] == k {
       executeReload(w, at: t, budgeted: false, chargeTimeline: false, cause: .running, env)
     }
     scheduleRunningChange(kind: k, after: t, env)
@@ -72,11 +72,11 @@ extension DeviceSimulator {
 
   /// An App Intent button: the tapped widget reloads at once, for free (A).
   mutating func tapped(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
-    if measured(t) { tally.segments[seg].events &+= 1 }
+    if measured(t) { count(.events) }
     executeReload(w, at: t, budgeted: false, chargeTimeline: false, cause: .tap, env)
     if strategy.app.reloadKindOnTap {
-      let k = env.widgetKind[w]
-      for other in 0..<env.widgetCount where other != w && env.widgetKind[other] == k {
+      let k = widgetKind[w]
+      for other in 0..<env.widgetCount where other != w && widgetKind[other] == k {
         appReload(other, at: t, cause: .tap, env)
       }
     }
@@ -86,8 +86,8 @@ extension DeviceSimulator {
 
   /// Locale, Dynamic Type or accessibility change: every widget reloads, free (A).
   mutating func settingsChanged(at t: SimTime, _ env: DeviceEnvironment) {
-    if measured(t) { tally.segments[seg].events &+= 1 }
-    for w in 0..<env.widgetCount {
+    if measured(t) { count(.events) }
+    for w in 0..<widgetCount {
       executeReload(w, at: t, budgeted: false, chargeTimeline: false, cause: .settings, env)
     }
     settingsCursor += 1
@@ -97,11 +97,11 @@ extension DeviceSimulator {
   }
 
   mutating func lowPowerStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if measured(t) { tally.segments[seg].events &+= 1 }
+    if measured(t) { count(.events) }
     catchUpAll(before: t, env)
     lowPower = true
     if params.budget.accrual == .tokenBucket {
-      for w in 0..<env.widgetCount { tokens[w] = min(tokens[w], tokenCapacity(w, env)) }
+      for w in 0..<widgetCount { tokens[w] = min(tokens[w], tokenCapacity(w, env)) }
     }
     schedule(.lowPowerEnd, 0, at: env.lowPowerEnd[lowPowerCursor])
   }
@@ -110,7 +110,7 @@ extension DeviceSimulator {
     catchUpAll(before: t, env)
     lowPower = false
     // A larger budget may release withheld reloads early.
-    for w in 0..<env.widgetCount where withheld[w] && pendingAt[w] > t {
+    for w in 0..<widgetCount where withheld[w] && pendingAt[w] > t {
       let available = budgetAvailable(w, at: t, env)
       if available < pendingAt[w] {
         if dryUntil[w] != .never { dryUntil[w] = min(dryUntil[w], available) }
@@ -136,9 +136,9 @@ extension DeviceSimulator {
   mutating func silentPushSent(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
     guard let trigger = strategy.backend.silentPush else { return }
     if measured(t) {
-      tally.segments[seg].funnel.silentPushesSent &+= 1
-      tally.segments[seg].events &+= 1
-      tally.series.silentPushesSent[hourIndex(t)] &+= 1
+      count(.silentPushesSent)
+      count(.events)
+      countHourly(.silentPushesSent, hourIndex(t))
     }
     receiveSilentPush(kind: k, at: t, env)
     var c = pushCursor[k]
@@ -217,13 +217,13 @@ extension DeviceSimulator {
   mutating func silentPushDelivered(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
     if forceQuit { return }
     if measured(t) {
-      tally.segments[seg].funnel.silentPushesDelivered &+= 1
-      tally.segments[seg].appWakes &+= 1
-      tally.series.silentPushesDelivered[hourIndex(t)] &+= 1
+      count(.silentPushesDelivered)
+      count(.appWakes)
+      countHourly(.silentPushesDelivered, hourIndex(t))
     }
     recordBackendRequest(at: t)
     guard strategy.app.reloadOnSilentPush else { return }
-    for w in 0..<env.widgetCount where env.widgetKind[w] == k {
+    for w in 0..<widgetCount where widgetKind[w] == k {
       appReload(w, at: t, cause: .silentPush, env)
     }
   }
@@ -235,8 +235,8 @@ extension DeviceSimulator {
   mutating func widgetPushSent(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
     guard let trigger = strategy.backend.widgetPush else { return }
     if measured(t) {
-      tally.segments[seg].funnel.widgetPushesSent &+= 1
-      tally.segments[seg].events &+= 1
+      count(.widgetPushesSent)
+      count(.events)
     }
     let p = params.widgetPush
     let dt = Double(t.milliseconds - widgetPushTokensAt[k].milliseconds)
@@ -244,8 +244,8 @@ extension DeviceSimulator {
     widgetPushTokensAt[k] = t
     if widgetPushTokens[k] >= 1 {
       widgetPushTokens[k] -= 1
-      if measured(t) { tally.segments[seg].funnel.widgetPushesAccepted &+= 1 }
-      for w in 0..<env.widgetCount where env.widgetKind[w] == k {
+      if measured(t) { count(.widgetPushesAccepted) }
+      for w in 0..<widgetCount where widgetKind[w] == k {
         if p.sharesTimelineBudget {
           budgetedRequest(w, at: t, late: false, cause: .widgetPush, env)
         } else {
@@ -266,7 +266,7 @@ extension DeviceSimulator {
   /// that grows the less the app is used, and not while the user sleeps.
   mutating func submitBackgroundRefresh(earliest: SimTime, now t: SimTime, _ env: DeviceEnvironment) {
     let p = params.backgroundRefresh
-    if measured(t) { tally.segments[seg].funnel.bgRefreshRequested &+= 1 }
+    if measured(t) { count(.bgRefreshRequested) }
     let median = p.medianDelay(sessionsPerDay: env.appSessionsPerDay)
     let delay = DurationDistribution.logNormal(median: median, sigma: p.sigma).sample(using: &refreshRNG)
     var run = max(t, earliest + delay)
@@ -289,12 +289,12 @@ extension DeviceSimulator {
       return
     }
     if measured(t) {
-      tally.segments[seg].funnel.bgRefreshRuns &+= 1
-      tally.segments[seg].appWakes &+= 1
-      tally.segments[seg].events &+= 1
+      count(.bgRefreshRuns)
+      count(.appWakes)
+      count(.events)
     }
     recordBackendRequest(at: t)
-    for w in 0..<env.widgetCount { appReload(w, at: t, cause: .backgroundRefresh, env) }
+    for w in 0..<widgetCount { appReload(w, at: t, cause: .backgroundRefresh, env) }
     if let interval = strategy.app.backgroundRefreshInterval {
       submitBackgroundRefresh(earliest: t + interval, now: t, env)
     }

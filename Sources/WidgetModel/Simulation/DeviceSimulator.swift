@@ -2,8 +2,8 @@ import ReloadEngine
 import ReloadMetrics
 
 /// Simulates one strategy on one device at a time, accumulating into its
-/// `tally`. Reused for every device a worker handles: its arrays keep their
-/// capacity, so the hot loop allocates nothing once warm.
+/// `tally`. Reused for every device a worker handles; its state lives in a
+/// fixed arena allocated once, so the hot loop allocates nothing.
 ///
 /// Each device has its own small event queue: the devices of a fleet do
 /// not interact (shared content and backend load are functions of time that
@@ -17,7 +17,8 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   public let prepared: PreparedScenario
   public let strategy: Strategy
   public let policy: Policy
-  public var tally: StrategyTally
+  /// What this simulator has counted so far (its blocks are its own).
+  public let tally: StrategyTally
 
   // Settings, unpacked once.
   let params: ModelParameters
@@ -26,40 +27,56 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   let end: SimTime
   let minInterval: SimDuration
   let kindCount: Int
+  let ringCapacity: Int
+  let layout: TallyLayout
+  let seriesHours: Int
 
   var sim = Simulator<EventQueue>()
   var seg = 0
+  var widgetCount = 0
+  /// Counters of the current device's segment (NOTE: raw pointers into the
+  /// tally's blocks, for performance).
+  var counters: UnsafeMutablePointer<UInt64>
+  var perSecond: UnsafeMutablePointer<UInt32>
+  let series: UnsafeMutablePointer<UInt64>
 
-  // Per widget (structure of arrays).
-  var gen: [UInt32] = []
-  var pendingAt: [SimTime] = []
-  var pendingKind: [DeviceEvent] = []
-  var pendingCause: [ReloadCause] = []
-  var withheld: [Bool] = []
-  var lastReload: [SimTime] = []
-  var plans: [TimelinePlan] = []
-  var unpredictableNext: [SimTime] = []
-  var changeCursor: [Int] = []
-  var predictedNext: [SimTime] = []
-  var glanceCursor: [Int] = []
-  var tickNext: [SimTime] = []
-  var drySince: [SimTime] = []
-  var dryUntil: [SimTime] = []
-  var lastDryDay: [Int] = []
-  var lastEpisodeDay: [Int] = []
-  var tapCursor: [Int] = []
-  var tolerance: [Int64] = []
+  // Per widget (structure of arrays in the arena).
+  let arena = _Arena()
+  let gen: UnsafeMutablePointer<UInt32>
+  let pendingAt: UnsafeMutablePointer<SimTime>
+  let pendingKind: UnsafeMutablePointer<DeviceEvent>
+  let pendingCause: UnsafeMutablePointer<ReloadCause>
+  let withheld: UnsafeMutablePointer<Bool>
+  let lastReload: UnsafeMutablePointer<SimTime>
+  let plans: UnsafeMutablePointer<TimelinePlan>
+  let unpredictableNext: UnsafeMutablePointer<SimTime>
+  let changeCursor: UnsafeMutablePointer<Int>
+  let predictedNext: UnsafeMutablePointer<SimTime>
+  let glanceCursor: UnsafeMutablePointer<Int>
+  let tickNext: UnsafeMutablePointer<SimTime>
+  let drySince: UnsafeMutablePointer<SimTime>
+  let dryUntil: UnsafeMutablePointer<SimTime>
+  let lastDryDay: UnsafeMutablePointer<Int>
+  let lastEpisodeDay: UnsafeMutablePointer<Int>
+  let tapCursor: UnsafeMutablePointer<Int>
+  let tolerance: UnsafeMutablePointer<Int64>
+  let tokens: UnsafeMutablePointer<Double>
+  let tokensAt: UnsafeMutablePointer<SimTime>
+  let widgetKind: UnsafeMutablePointer<Int>
+  let baseBudget: UnsafeMutablePointer<Int>
   var rings = RingBuffers()
-  var tokens: [Double] = []
-  var tokensAt: [SimTime] = []
 
   // Per kind.
-  var pushCursor: [Int] = []
-  var widgetPushCursor: [Int] = []
-  var runningCursor: [Int] = []
-  var eventChangeCursor: [Int] = []
-  var widgetPushTokens: [Double] = []
-  var widgetPushTokensAt: [SimTime] = []
+  let pushCursor: UnsafeMutablePointer<Int>
+  let widgetPushCursor: UnsafeMutablePointer<Int>
+  let runningCursor: UnsafeMutablePointer<Int>
+  let eventChangeCursor: UnsafeMutablePointer<Int>
+  let widgetPushTokens: UnsafeMutablePointer<Double>
+  let widgetPushTokensAt: UnsafeMutablePointer<SimTime>
+  let kindHorizon: UnsafeMutablePointer<SimDuration>
+  let kindShared: UnsafeMutablePointer<Bool>
+  let sharedStart: UnsafeMutablePointer<UnsafeMutablePointer<SimTime>>
+  let sharedCount: UnsafeMutablePointer<Int>
 
   // Device state.
   var foreground = false
@@ -85,6 +102,9 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   var pushRNG = Xoshiro256StarStar(seed: 0)
   var refreshRNG = Xoshiro256StarStar(seed: 0)
 
+  /// The most widgets one device can have.
+  public static var maxWidgetsPerDevice: Int { 64 }
+
   public init(prepared: PreparedScenario, strategy: Strategy, policy: Policy) {
     self.prepared = prepared
     self.strategy = strategy
@@ -96,9 +116,60 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
     end = prepared.end
     minInterval = scenario.model.budget.minInterval
     kindCount = scenario.kinds.count
+    ringCapacity = prepared.ringCapacity
     let seconds = Int((prepared.end.milliseconds - prepared.measureStart.milliseconds + 999) / 1000)
-    tally = StrategyTally(
-      segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measuredSeconds: seconds)
+    tally = StrategyTally(segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measuredSeconds: seconds)
+    layout = tally.segments[0].layout
+    seriesHours = tally.series.hours
+    counters = tally.segments[0].counters.base
+    perSecond = tally.segments[0].perSecond.base
+    series = tally.series.block.base
+
+    let w = Self.maxWidgetsPerDevice
+    gen = arena.make(w, 0)
+    pendingAt = arena.make(w, .never)
+    pendingKind = arena.make(w, .exec)
+    pendingCause = arena.make(w, .policy)
+    withheld = arena.make(w, false)
+    lastReload = arena.make(w, .zero)
+    plans = arena.make(
+      w, TimelinePlan(reloadTime: .zero, lastEntry: .zero, horizonEnd: .zero, coverage: .captureOnly, nextRequest: .never))
+    unpredictableNext = arena.make(w, .never)
+    changeCursor = arena.make(w, 0)
+    predictedNext = arena.make(w, .never)
+    glanceCursor = arena.make(w, 0)
+    tickNext = arena.make(w, .never)
+    drySince = arena.make(w, .never)
+    dryUntil = arena.make(w, .never)
+    lastDryDay = arena.make(w, Int.min)
+    lastEpisodeDay = arena.make(w, Int.min)
+    tapCursor = arena.make(w, 0)
+    tolerance = arena.make(w, 0)
+    tokens = arena.make(w, 0)
+    tokensAt = arena.make(w, .zero)
+    widgetKind = arena.make(w, 0)
+    baseBudget = arena.make(w, 1)
+
+    let k = max(1, kindCount)
+    pushCursor = arena.make(k, 0)
+    widgetPushCursor = arena.make(k, 0)
+    runningCursor = arena.make(k, 0)
+    eventChangeCursor = arena.make(k, 0)
+    widgetPushTokens = arena.make(k, 0)
+    widgetPushTokensAt = arena.make(k, .zero)
+    kindHorizon = arena.make(k, .zero)
+    kindShared = arena.make(k, false)
+    sharedStart = arena.make(k, arena.make(1, SimTime.zero))
+    sharedCount = arena.make(k, 0)
+    for (i, kind) in scenario.kinds.enumerated() {
+      kindHorizon[i] = kind.scheduled?.horizon ?? .zero
+      kindShared[i] = kind.scope == .shared
+      let changes = prepared.sharedChanges[i]
+      let copy = arena.make(changes.count, SimTime.zero)
+      for (j, t) in changes.enumerated() { copy[j] = t }
+      sharedStart[i] = copy
+      sharedCount[i] = changes.count
+    }
   }
 
   /// Simulates the strategy on `env`'s device and adds what happened to `tally`.
@@ -112,6 +183,16 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
 
   @inline(__always)
   func measured(_ t: SimTime) -> Bool { t >= measureStart }
+
+  /// Adds `n` to a scalar counter of the current segment.
+  @inline(__always)
+  func count(_ c: Counter, _ n: UInt64 = 1) { counters[c.rawValue] &+= n }
+
+  /// Adds `n` to an hourly series of the strategy at run hour `hour`.
+  @inline(__always)
+  func countHourly(_ f: SeriesTally.Field, _ hour: Int, _ n: UInt64 = 1) {
+    series[f.rawValue &* seriesHours &+ hour] &+= n
+  }
 
   @inline(__always)
   mutating func schedule(_ kind: DeviceEvent, _ index: Int, at t: SimTime, generation: UInt32 = 0) {

@@ -9,7 +9,7 @@ public enum ResultsBuilder {
     _ scenario: Scenario, replications: [[StrategyTally]], facts: RunFacts, parameters: [ParameterFact]
   ) -> ScenarioResults {
     precondition(!replications.isEmpty, "no replication to build results from")
-    var pooled = replications[0]
+    let pooled = replications[0].map { $0.copy() }
     for r in replications.dropFirst() {
       for s in pooled.indices { pooled[s].merge(r[s]) }
     }
@@ -46,7 +46,7 @@ public enum ResultsBuilder {
   }
 
   static func merged(_ segments: [SegmentTally]) -> SegmentTally {
-    var all = segments[0]
+    let all = segments[0].copy()
     for t in segments.dropFirst() { all.merge(t) }
     return all
   }
@@ -68,17 +68,20 @@ public enum ResultsBuilder {
         Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
         * scenario.energy.appWakeMillijoules + fetchCost
       let minutes = 60_000.0
-      let peakSecond = t.backendPerSecond.max().map { Double($0) * scale } ?? 0
+      let perSecond = t.backendPerSecond
+      let staleness = t.staleness
+      let firstDry = t.firstDryTenths
+      let peakSecond = perSecond.max().map { Double($0) * scale } ?? 0
       var peakMinute = 0.0
       var i = 0
-      while i < t.backendPerSecond.count {
-        let j = min(t.backendPerSecond.count, i + 60)
+      while i < perSecond.count {
+        let j = min(perSecond.count, i + 60)
         var sum: UInt64 = 0
-        for k in i..<j { sum &+= UInt64(t.backendPerSecond[k]) }
+        for k in i..<j { sum &+= UInt64(perSecond[k]) }
         peakMinute = max(peakMinute, Double(sum) / 60 * scale)
         i = j
       }
-      let seconds = Double(t.backendPerSecond.count)
+      let seconds = Double(perSecond.count)
       let values: [Double?] = [
         Double(t.devices) / replications,
         Double(t.widgets) / replications,
@@ -87,15 +90,15 @@ public enum ResultsBuilder {
         pct(t.freshGlances, t.glances),
         pct(t.acceptableGlances, t.glances),
         t.glances > 0 ? Double(t.staleSumMs) / Double(t.glances) / minutes : nil,
-        t.glances > 0 ? t.staleness.quantile(0.50) / minutes : nil,
-        t.glances > 0 ? t.staleness.quantile(0.95) / minutes : nil,
-        t.glances > 0 ? t.staleness.quantile(0.99) / minutes : nil,
+        t.glances > 0 ? staleness.quantile(0.50) / minutes : nil,
+        t.glances > 0 ? staleness.quantile(0.95) / minutes : nil,
+        t.glances > 0 ? staleness.quantile(0.99) / minutes : nil,
         per(t.budgetedReloads, widgetDays),
         per(t.freeReloads, widgetDays),
         pct(t.wastedReloads, reloads),
         widgetDays > 0 ? 100 * Double(t.dryWidgetDays) / widgetDays : nil,
         widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil,
-        t.firstDryTenths.contains { $0 > 0 } ? tenthsQuantile(t.firstDryTenths, 0.5) : nil,
+        firstDry.contains { $0 > 0 } ? tenthsQuantile(firstDry, 0.5) : nil,
         per(reloads, widgetDays),
         per(t.appWakes, deviceDays),
         Double(t.funnel.silentPushesSent) / replications,
@@ -121,8 +124,11 @@ public enum ResultsBuilder {
     func series(_ name: String, _ tally: StrategyTally) -> StrategySeries {
       let all = ResultsBuilder.merged(tally.segments)
       let width = all.budgetLeftWidth
+      let budgetLeft = all.budgetLeft
+      let firstDry = all.firstDryTenths
+      let staleness = all.staleness
       let bands = (0..<24).map { h -> QuantileBand in
-        let counts = Array(all.budgetLeft[(h * width)..<((h + 1) * width)])
+        let counts = Array(budgetLeft[(h * width)..<((h + 1) * width)])
         return QuantileBand(
           p10: countsQuantile(counts, 0.1), p50: countsQuantile(counts, 0.5), p90: countsQuantile(counts, 0.9))
       }
@@ -158,8 +164,8 @@ public enum ResultsBuilder {
       hourly.backendPeakRps = peakPerHour
       var buckets: [DistributionBucket] = []
       var cumulative: UInt64 = 0
-      let total = all.staleness.count
-      for b in all.staleness.nonEmptyBuckets {
+      let total = staleness.count
+      for b in staleness.nonEmptyBuckets {
         cumulative += b.count
         buckets.append(
           DistributionBucket(
@@ -167,10 +173,10 @@ public enum ResultsBuilder {
             cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
       }
       let dry: QuantileBand? =
-        all.firstDryTenths.contains { $0 > 0 }
+        firstDry.contains { $0 > 0 }
         ? QuantileBand(
-          p10: tenthsQuantile(all.firstDryTenths, 0.1), p50: tenthsQuantile(all.firstDryTenths, 0.5),
-          p90: tenthsQuantile(all.firstDryTenths, 0.9)) : nil
+          p10: tenthsQuantile(firstDry, 0.1), p50: tenthsQuantile(firstDry, 0.5),
+          p90: tenthsQuantile(firstDry, 0.9)) : nil
       var funnel = all.funnel
       funnel.silentPushesSent /= UInt64(replications)
       funnel.silentPushesDelivered /= UInt64(replications)

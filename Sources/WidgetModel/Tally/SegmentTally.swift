@@ -1,124 +1,162 @@
 import ReloadEngine
 import ReloadMetrics
 
-/// What one strategy did on one segment: integer counters and histograms
-/// only, so tallies from different threads merge exactly in any order.
-public struct SegmentTally: Sendable {
-  public var devices: UInt64 = 0
-  public var widgets: UInt64 = 0
-  public var glances: UInt64 = 0
-  public var freshGlances: UInt64 = 0
-  public var acceptableGlances: UInt64 = 0
-  public var staleGlances: UInt64 = 0
-  public var staleSumMs: UInt64 = 0
-  /// Staleness of every glance in ms (fresh glances as 0).
-  public var staleness = LogHistogram()
-  public var budgetedReloads: UInt64 = 0
-  public var freeReloads: UInt64 = 0
-  public var wastedReloads: UInt64 = 0
-  public var withheldRequests: UInt64 = 0
-  public var dryWidgetDays: UInt64 = 0
-  public var dryMs: UInt64 = 0
-  /// Local hour a dry widget-day first ran dry, in tenths of an hour (240 bins).
-  public var firstDryTenths: [UInt64] = Array(repeating: 0, count: 240)
-  public var appWakes: UInt64 = 0
-  public var funnel = WakeFunnel()
-  public var backendRequests: UInt64 = 0
-  public var dataChanges: UInt64 = 0
-  public var events: UInt64 = 0
-  public var glancesByLocalHour: [UInt64] = Array(repeating: 0, count: 24)
-  public var staleByLocalHour: [UInt64] = Array(repeating: 0, count: 24)
-  /// Budget left sampled at every local hour: `budgetLeft[h * (cap + 1) + left]`.
-  public var budgetLeft: [UInt64]
+/// The named scalar counters of a `SegmentTally`, in block order.
+@usableFromInline
+enum Counter: Int, CaseIterable {
+  case devices, widgets, glances, freshGlances, acceptableGlances, staleGlances, staleSumMs
+  case budgetedReloads, freeReloads, wastedReloads, withheldRequests, dryWidgetDays, dryMs
+  case appWakes, silentPushesSent, silentPushesDelivered, silentPushReloads
+  case bgRefreshRequested, bgRefreshRuns, bgRefreshReloads
+  case widgetPushesSent, widgetPushesAccepted, widgetPushReloads
+  case backendRequests, dataChanges, events
+}
+
+/// Where each part of a segment tally sits in its counter block.
+@frozen
+public struct TallyLayout: Sendable, Equatable {
+  public let staleness: Int
+  public let firstDryTenths: Int
+  public let glancesByHour: Int
+  public let staleByHour: Int
+  public let budgetLeft: Int
+  /// Budget-left values per hour (`ringCapacity + 1`).
   public let budgetLeftWidth: Int
+  public let count: Int
+
+  public init(ringCapacity: Int) {
+    staleness = Counter.allCases.count
+    firstDryTenths = staleness + LogHistogram.bucketCount
+    glancesByHour = firstDryTenths + 240
+    staleByHour = glancesByHour + 24
+    budgetLeft = staleByHour + 24
+    budgetLeftWidth = ringCapacity + 1
+    count = budgetLeft + 24 * budgetLeftWidth
+  }
+}
+
+/// What one strategy did on one segment: integer counters only, so tallies
+/// from different threads merge exactly, in any order.
+///
+/// Backed by `CounterBlock`s that the simulator increments through raw
+/// pointers; `copy()` before merging into a tally you do not own.
+public struct SegmentTally: Sendable {
+  public let layout: TallyLayout
+  /// Scalars, histograms and per-hour arrays (see `TallyLayout`).
+  public let counters: CounterBlock<UInt64>
   /// Backend requests per UTC second of the measured days.
-  public var backendPerSecond: [UInt32]
+  public let perSecond: CounterBlock<UInt32>
 
   public init(ringCapacity: Int, measuredSeconds: Int) {
-    budgetLeftWidth = ringCapacity + 1
-    budgetLeft = Array(repeating: 0, count: 24 * (ringCapacity + 1))
-    backendPerSecond = Array(repeating: 0, count: max(0, measuredSeconds))
+    layout = TallyLayout(ringCapacity: ringCapacity)
+    counters = CounterBlock(count: layout.count)
+    perSecond = CounterBlock(count: max(0, measuredSeconds))
   }
 
-  public mutating func merge(_ o: SegmentTally) {
-    devices &+= o.devices
-    widgets &+= o.widgets
-    glances &+= o.glances
-    freshGlances &+= o.freshGlances
-    acceptableGlances &+= o.acceptableGlances
-    staleGlances &+= o.staleGlances
-    staleSumMs &+= o.staleSumMs
-    staleness.merge(o.staleness)
-    budgetedReloads &+= o.budgetedReloads
-    freeReloads &+= o.freeReloads
-    wastedReloads &+= o.wastedReloads
-    withheldRequests &+= o.withheldRequests
-    dryWidgetDays &+= o.dryWidgetDays
-    dryMs &+= o.dryMs
-    for i in firstDryTenths.indices { firstDryTenths[i] &+= o.firstDryTenths[i] }
-    appWakes &+= o.appWakes
-    funnel.silentPushesSent &+= o.funnel.silentPushesSent
-    funnel.silentPushesDelivered &+= o.funnel.silentPushesDelivered
-    funnel.silentPushReloads &+= o.funnel.silentPushReloads
-    funnel.bgRefreshRequested &+= o.funnel.bgRefreshRequested
-    funnel.bgRefreshRuns &+= o.funnel.bgRefreshRuns
-    funnel.bgRefreshReloads &+= o.funnel.bgRefreshReloads
-    funnel.widgetPushesSent &+= o.funnel.widgetPushesSent
-    funnel.widgetPushesAccepted &+= o.funnel.widgetPushesAccepted
-    funnel.widgetPushReloads &+= o.funnel.widgetPushReloads
-    backendRequests &+= o.backendRequests
-    dataChanges &+= o.dataChanges
-    events &+= o.events
-    for h in 0..<24 {
-      glancesByLocalHour[h] &+= o.glancesByLocalHour[h]
-      staleByLocalHour[h] &+= o.staleByLocalHour[h]
-    }
-    for i in budgetLeft.indices { budgetLeft[i] &+= o.budgetLeft[i] }
-    for i in backendPerSecond.indices { backendPerSecond[i] &+= o.backendPerSecond[i] }
+  init(layout: TallyLayout, counters: CounterBlock<UInt64>, perSecond: CounterBlock<UInt32>) {
+    self.layout = layout
+    self.counters = counters
+    self.perSecond = perSecond
   }
+
+  /// An independent copy.
+  public func copy() -> SegmentTally {
+    SegmentTally(layout: layout, counters: counters.copy(), perSecond: perSecond.copy())
+  }
+
+  /// Adds `other` into this tally's blocks.
+  public func merge(_ other: SegmentTally) {
+    counters.add(other.counters)
+    perSecond.add(other.perSecond)
+  }
+
+  @inlinable
+  func value(_ c: Counter) -> UInt64 { counters.base[c.rawValue] }
+
+  public var devices: UInt64 { value(.devices) }
+  public var widgets: UInt64 { value(.widgets) }
+  public var glances: UInt64 { value(.glances) }
+  public var freshGlances: UInt64 { value(.freshGlances) }
+  public var acceptableGlances: UInt64 { value(.acceptableGlances) }
+  public var staleGlances: UInt64 { value(.staleGlances) }
+  public var staleSumMs: UInt64 { value(.staleSumMs) }
+  public var budgetedReloads: UInt64 { value(.budgetedReloads) }
+  public var freeReloads: UInt64 { value(.freeReloads) }
+  public var wastedReloads: UInt64 { value(.wastedReloads) }
+  public var withheldRequests: UInt64 { value(.withheldRequests) }
+  public var dryWidgetDays: UInt64 { value(.dryWidgetDays) }
+  public var dryMs: UInt64 { value(.dryMs) }
+  public var appWakes: UInt64 { value(.appWakes) }
+  public var backendRequests: UInt64 { value(.backendRequests) }
+  public var dataChanges: UInt64 { value(.dataChanges) }
+  public var events: UInt64 { value(.events) }
+
+  public var funnel: WakeFunnel {
+    var f = WakeFunnel()
+    f.silentPushesSent = value(.silentPushesSent)
+    f.silentPushesDelivered = value(.silentPushesDelivered)
+    f.silentPushReloads = value(.silentPushReloads)
+    f.bgRefreshRequested = value(.bgRefreshRequested)
+    f.bgRefreshRuns = value(.bgRefreshRuns)
+    f.bgRefreshReloads = value(.bgRefreshReloads)
+    f.widgetPushesSent = value(.widgetPushesSent)
+    f.widgetPushesAccepted = value(.widgetPushesAccepted)
+    f.widgetPushReloads = value(.widgetPushReloads)
+    return f
+  }
+
+  /// Staleness of every glance in ms (fresh glances as 0).
+  public var staleness: LogHistogram {
+    LogHistogram(counts: counters.values(layout.staleness..<(layout.staleness + LogHistogram.bucketCount)), sum: staleSumMs)
+  }
+  /// Local hour a dry widget-day first ran dry, in tenths of an hour.
+  public var firstDryTenths: [UInt64] { counters.values(layout.firstDryTenths..<(layout.firstDryTenths + 240)) }
+  public var glancesByLocalHour: [UInt64] { counters.values(layout.glancesByHour..<(layout.glancesByHour + 24)) }
+  public var staleByLocalHour: [UInt64] { counters.values(layout.staleByHour..<(layout.staleByHour + 24)) }
+  public var budgetLeftWidth: Int { layout.budgetLeftWidth }
+  /// Budget left sampled at every local hour: `[h * width + left]`.
+  public var budgetLeft: [UInt64] { counters.values(layout.budgetLeft..<layout.count) }
+  public var backendPerSecond: [UInt32] { perSecond.values(0..<perSecond.count) }
 }
 
 /// Per-hour-of-run totals of one strategy over all segments.
 public struct SeriesTally: Sendable {
-  public var budgetedReloads: [UInt64]
-  public var freeReloads: [UInt64]
-  public var glances: [UInt64]
-  public var staleGlances: [UInt64]
-  public var dryMs: [UInt64]
-  public var backendRequests: [UInt64]
-  public var silentPushesSent: [UInt64]
-  public var silentPushesDelivered: [UInt64]
+  @usableFromInline enum Field: Int, CaseIterable {
+    case budgetedReloads, freeReloads, glances, staleGlances, dryMs, backendRequests, silentPushesSent,
+      silentPushesDelivered
+  }
+  public let hours: Int
+  public let block: CounterBlock<UInt64>
 
   public init(hours: Int) {
-    let z = [UInt64](repeating: 0, count: max(0, hours))
-    budgetedReloads = z
-    freeReloads = z
-    glances = z
-    staleGlances = z
-    dryMs = z
-    backendRequests = z
-    silentPushesSent = z
-    silentPushesDelivered = z
+    self.hours = max(0, hours)
+    block = CounterBlock(count: Field.allCases.count * self.hours)
   }
 
-  public mutating func merge(_ o: SeriesTally) {
-    for i in glances.indices {
-      budgetedReloads[i] &+= o.budgetedReloads[i]
-      freeReloads[i] &+= o.freeReloads[i]
-      glances[i] &+= o.glances[i]
-      staleGlances[i] &+= o.staleGlances[i]
-      dryMs[i] &+= o.dryMs[i]
-      backendRequests[i] &+= o.backendRequests[i]
-      silentPushesSent[i] &+= o.silentPushesSent[i]
-      silentPushesDelivered[i] &+= o.silentPushesDelivered[i]
-    }
+  init(hours: Int, block: CounterBlock<UInt64>) {
+    self.hours = hours
+    self.block = block
   }
+
+  public func copy() -> SeriesTally { SeriesTally(hours: hours, block: block.copy()) }
+  public func merge(_ o: SeriesTally) { block.add(o.block) }
+
+  func values(_ f: Field) -> [UInt64] { block.values((f.rawValue * hours)..<((f.rawValue + 1) * hours)) }
+
+  public var budgetedReloads: [UInt64] { values(.budgetedReloads) }
+  public var freeReloads: [UInt64] { values(.freeReloads) }
+  public var glances: [UInt64] { values(.glances) }
+  public var staleGlances: [UInt64] { values(.staleGlances) }
+  public var dryMs: [UInt64] { values(.dryMs) }
+  public var backendRequests: [UInt64] { values(.backendRequests) }
+  public var silentPushesSent: [UInt64] { values(.silentPushesSent) }
+  public var silentPushesDelivered: [UInt64] { values(.silentPushesDelivered) }
 }
 
 /// Everything one strategy produced: one tally per segment plus its series.
 public struct StrategyTally: Sendable {
-  public var segments: [SegmentTally]
-  public var series: SeriesTally
+  public let segments: [SegmentTally]
+  public let series: SeriesTally
 
   public init(segments: Int, ringCapacity: Int, measuredSeconds: Int) {
     self.segments = (0..<segments).map { _ in
@@ -127,8 +165,24 @@ public struct StrategyTally: Sendable {
     series = SeriesTally(hours: (measuredSeconds + 3599) / 3600)
   }
 
-  public mutating func merge(_ o: StrategyTally) {
-    for i in segments.indices { segments[i].merge(o.segments[i]) }
-    series.merge(o.series)
+  init(segments: [SegmentTally], series: SeriesTally) {
+    self.segments = segments
+    self.series = series
+  }
+
+  /// An independent copy.
+  public func copy() -> StrategyTally { StrategyTally(segments: segments.map { $0.copy() }, series: series.copy()) }
+
+  /// Adds `other` into this tally's blocks.
+  public func merge(_ other: StrategyTally) {
+    for i in segments.indices { segments[i].merge(other.segments[i]) }
+    series.merge(other.series)
+  }
+
+  /// All segments together, as a new tally.
+  public func allSegments() -> SegmentTally {
+    let all = segments[0].copy()
+    for s in segments.dropFirst() { all.merge(s) }
+    return all
   }
 }
