@@ -56,5 +56,9 @@ let package = Package(
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"]),
+    // The documented behaviours of MODEL.md, one scenario of Scenarios/golden/ each.
+    .testTarget(
+      name: "GoldenBehaviourTests",
+      dependencies: ["ReloadBenchCLI", "WidgetModel", "ReloadMetrics", "ReloadReports"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetModel
 
 /// Hooks for the test suite, with `package` access so that
 /// `swift test -c release` works without `@testable`.
@@ -23,6 +24,15 @@ package enum CLITesting {
       return .success(log.fields)
     } catch {
       return .failure(error)
+    }
+  }
+
+  /// Decodes a scenario file, or returns its one-line error.
+  package static func scenario(_ data: Data, file: String = "test.json") -> Result<Scenario, Error> {
+    do {
+      return .success(try ScenarioDecoder.decode(data).0)
+    } catch {
+      return .failure(CLIError.badInput(error.line(file: file)))
     }
   }
 

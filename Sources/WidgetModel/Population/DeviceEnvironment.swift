@@ -9,46 +9,46 @@ import ReloadEngine
 /// which is what makes the comparison fair. The buffers are reused from
 /// device to device, so generating a device allocates nothing once warm.
 public struct DeviceEnvironment: Sendable {
-  public internal(set) var device: Int = 0
-  public internal(set) var segment: Int = 0
-  public internal(set) var utcOffset: SimDuration = .zero
+  public package(set) var device: Int = 0
+  public package(set) var segment: Int = 0
+  public package(set) var utcOffset: SimDuration = .zero
   /// Bit `h` set when the user is awake in local hour `h`.
-  public internal(set) var awakeHours: UInt32 = 0
-  public internal(set) var appSessionsPerDay: Double = 0
-  public internal(set) var backgroundRefreshOff = false
-  public internal(set) var usesLowPowerMode = false
+  public package(set) var awakeHours: UInt32 = 0
+  public package(set) var appSessionsPerDay: Double = 0
+  public package(set) var backgroundRefreshOff = false
+  public package(set) var usesLowPowerMode = false
 
   // Widgets (structure of arrays, one entry per widget instance).
-  public internal(set) var widgetKind: [Int] = []
-  public internal(set) var widgetBudget: [Int] = []
-  public internal(set) var widgetViewsPerDay: [Double] = []
+  public package(set) var widgetKind: [Int] = []
+  public package(set) var widgetBudget: [Int] = []
+  public package(set) var widgetViewsPerDay: [Double] = []
   /// `glances[glanceStart[w] ..< glanceStart[w + 1]]` are widget `w`'s glances.
-  public internal(set) var glanceStart: [Int] = []
-  public internal(set) var glances: [SimTime] = []
+  public package(set) var glanceStart: [Int] = []
+  public package(set) var glances: [SimTime] = []
   /// Button taps of each interactive widget, same layout.
-  public internal(set) var tapStart: [Int] = []
-  public internal(set) var taps: [SimTime] = []
+  public package(set) var tapStart: [Int] = []
+  public package(set) var taps: [SimTime] = []
 
   // App and system activity, sorted, non-overlapping intervals.
-  public internal(set) var sessionStart: [SimTime] = []
-  public internal(set) var sessionEnd: [SimTime] = []
-  public internal(set) var sessionForceQuit: [Bool] = []
-  public internal(set) var audioStart: [SimTime] = []
-  public internal(set) var audioEnd: [SimTime] = []
-  public internal(set) var lowPowerStart: [SimTime] = []
-  public internal(set) var lowPowerEnd: [SimTime] = []
-  public internal(set) var settingsChanges: [SimTime] = []
+  public package(set) var sessionStart: [SimTime] = []
+  public package(set) var sessionEnd: [SimTime] = []
+  public package(set) var sessionForceQuit: [Bool] = []
+  public package(set) var audioStart: [SimTime] = []
+  public package(set) var audioEnd: [SimTime] = []
+  public package(set) var lowPowerStart: [SimTime] = []
+  public package(set) var lowPowerEnd: [SimTime] = []
+  public package(set) var settingsChanges: [SimTime] = []
 
   // Content, per scenario kind.
   /// Per-user unpredictable changes: `changes[changeStart[k] ..< changeStart[k + 1]]`.
-  public internal(set) var changeStart: [Int] = []
-  public internal(set) var changes: [SimTime] = []
+  public package(set) var changeStart: [Int] = []
+  public package(set) var changes: [SimTime] = []
   /// The schedule of each kind as this device sees it.
-  public internal(set) var schedules: [ChangeSchedule?] = []
+  public package(set) var schedules: [ChangeSchedule?] = []
   /// Data changes per kind in the measured days (scheduled + unpredictable).
-  public internal(set) var measuredChanges: [Int] = []
+  public package(set) var measuredChanges: [Int] = []
   /// Whether the device has a widget of each kind.
-  public internal(set) var hasKind: [Bool] = []
+  public package(set) var hasKind: [Bool] = []
 
   /// Scratch hourly rates, reused.
   var rates: [Double] = Array(repeating: 0, count: 24)

@@ -67,7 +67,7 @@ public struct BudgetParameters: Sendable, Equatable {
     accrual: Accrual = .slidingWindow, maxPerDay: Int = 70, minPerDay: Int = 4,
     fullBudgetViewsPerDay: Double = 12, viewsExponent: Double = 0.5,
     tokenBucketBurstFraction: Double = 0.25, lowPowerMultiplier: Double = 0.5,
-    minInterval: SimDuration = .seconds(60), whenEmpty: WhenEmpty = .withhold,
+    minInterval: SimDuration = .seconds(30), whenEmpty: WhenEmpty = .withhold,
     learningDays: Double = 0, learningMultiplier: Double = 1.5
   ) {
     self.accrual = accrual
