@@ -49,7 +49,7 @@ public enum SummaryMetrics {
     definition: "Share of reloads that captured nothing new: the widget already showed current data and the new timeline added no scheduled change.")
   public static let dryWidgetDayPct = Metric(
     "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
-    definition: "Share of widget-days (local days) on which a budgeted request found the budget empty.")
+    definition: "Share of widget-days (whole local days inside the measured window) on which the budget was empty at some point: a budgeted request was refused, or a dry spell carried over from the day before.")
   public static let dryHoursPerWidgetDay = Metric(
     "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
     definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")

@@ -141,12 +141,30 @@ extension DeviceSimulator {
     let firstEpisodeToday = episodeStart && day > lastEpisodeDay[w]
     if newDay { lastDryDay[w] = day }
     if firstEpisodeToday { lastEpisodeDay[w] = day }
-    guard measured(t) else { return }
+    // Only local days wholly inside the measured window count, so the
+    // share of dry days has a clean denominator in every time zone.
+    guard localDayIsMeasured(day, env) else { return }
     if newDay { count(.dryWidgetDays) }
     if firstEpisodeToday {
       var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
       if local < 0 { local += 86_400_000 }
       counters[layout.firstDryTenths &+ min(239, Int(local / 360_000))] &+= 1
     }
+  }
+
+  /// `true` when local day `day` lies wholly inside the measured window.
+  @inline(__always)
+  func localDayIsMeasured(_ day: Int, _ env: DeviceEnvironment) -> Bool {
+    let start = Int64(day) * 86_400_000 - env.utcOffset.milliseconds
+    return start >= measureStart.milliseconds && start + 86_400_000 <= end.milliseconds
+  }
+
+  /// The number of local days of `env`'s device wholly inside the measured window.
+  func measuredLocalDays(_ env: DeviceEnvironment) -> Int {
+    let day: Int64 = 86_400_000
+    let o = env.utcOffset.milliseconds
+    let first = ChangeSchedule.floorDiv(measureStart.milliseconds + o + day - 1, day)
+    let last = ChangeSchedule.floorDiv(end.milliseconds + o, day) - 1
+    return Int(max(0, last - first + 1))
   }
 }

@@ -146,6 +146,7 @@ extension DeviceSimulator {
     let measuredGlances = UInt64(n) == 0 ? 0 : countMeasuredGlances(env)
     count(.devices)
     count(.widgets, UInt64(n))
+    count(.measuredLocalWidgetDays, UInt64(n * measuredLocalDays(env)))
     count(.dataChanges, changes)
     count(.events, changes &+ measuredGlances)
   }

@@ -96,7 +96,7 @@ public enum ResultsBuilder {
         per(t.budgetedReloads, widgetDays),
         per(t.freeReloads, widgetDays),
         pct(t.wastedReloads, reloads),
-        widgetDays > 0 ? 100 * Double(t.dryWidgetDays) / widgetDays : nil,
+        t.measuredLocalWidgetDays > 0 ? 100 * Double(t.dryWidgetDays) / Double(t.measuredLocalWidgetDays) : nil,
         widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil,
         firstDry.contains { $0 > 0 } ? tenthsQuantile(firstDry, 0.5) : nil,
         per(reloads, widgetDays),

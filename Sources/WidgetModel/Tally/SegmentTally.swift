@@ -10,6 +10,8 @@ enum Counter: Int, CaseIterable {
   case bgRefreshRequested, bgRefreshRuns, bgRefreshReloads
   case widgetPushesSent, widgetPushesAccepted, widgetPushReloads
   case backendRequests, dataChanges, events
+  /// Local days (per widget) that lie wholly inside the measured window.
+  case measuredLocalWidgetDays
 }
 
 /// Where each part of a segment tally sits in its counter block.
@@ -90,6 +92,7 @@ public struct SegmentTally: Sendable {
   public var backendRequests: UInt64 { value(.backendRequests) }
   public var dataChanges: UInt64 { value(.dataChanges) }
   public var events: UInt64 { value(.events) }
+  public var measuredLocalWidgetDays: UInt64 { value(.measuredLocalWidgetDays) }
 
   public var funnel: WakeFunnel {
     var f = WakeFunnel()

@@ -1,0 +1,142 @@
+import ReloadEngine
+import ReloadMetrics
+import Testing
+
+@testable import WidgetModel
+
+/// Each metric's definition on a hand-built device whose answer is known:
+/// glance and change times are written in, not drawn.
+@Suite struct MetricDefinitionTests {
+  static let hour: Int64 = 3_600_000
+
+  /// One device, one per-user widget, no views or sessions of its own:
+  /// the test writes the glances and changes.
+  static func scenario(
+    strategy: Strategy, days: Double, devices: Int = 1, budget: BudgetParameters = .init(minInterval: .zero),
+    fleet: Double? = nil
+  ) -> Scenario {
+    let segment = Segment(
+      name: "s", wakeHour: 0...0, sleepHour: 24...24, homeViewsPerDay: 0, lockViewsPerDay: 0,
+      appSessionsPerDay: 0, widgets: [WidgetSlot(kind: 0)])
+    let kind = WidgetKindSpec(name: "k", unpredictable: UnpredictableChanges(perDay: 1), tolerance: .minutes(30))
+    var model = ModelParameters.standard
+    model.budget = budget
+    model.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
+    return Scenario(
+      name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: devices, fleetDevices: fleet,
+      segments: [segment], kinds: [kind], strategies: [strategy], model: model)
+  }
+
+  /// Runs `scenario` with every device's glances and changes replaced.
+  static func run(_ scenario: Scenario, glances: [Int64], changes: [Int64]) -> ScenarioResults {
+    let prepared = PreparedScenario(scenario)
+    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], policy: scenario.strategies[0].timeline)
+    var env = DeviceEnvironment()
+    for d in 0..<scenario.devices {
+      env.generate(device: d, in: prepared)
+      env.glances = glances.map { SimTime(milliseconds: $0) }
+      env.glanceStart = [0, glances.count]
+      env.changes = changes.map { SimTime(milliseconds: $0) }
+      env.changeStart = [0, changes.count]
+      env.measuredChanges = [changes.count]
+      env.taps = []
+      env.tapStart = [0, 0]
+      sim.run(env)
+    }
+    let facts = RunFacts(
+      scenario: "hand-built", description: "", toolVersion: "test", seed: 1, days: scenario.days, warmupDays: 0,
+      devices: scenario.devices, widgets: scenario.devices, fleetDevices: scenario.fleetDevices, replications: 1,
+      strategies: [scenario.strategies[0].name], segments: ["s"], toleranceMinutes: 30)
+    return ResultsBuilder.build(scenario, replications: [[sim.tally]], facts: facts, parameters: [])
+  }
+
+  static func value(_ r: ScenarioResults, _ metric: String) -> Double {
+    r.summary.value(metric, in: r.summary.overallRows[0]) ?? .nan
+  }
+
+  static let never = Strategy(name: "never", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .never))
+
+  /// Staleness is 0 when the widget shows current data, else the time since
+  /// the first change it does not show; acceptable means within tolerance.
+  @Test func stalenessFreshnessAndAcceptability() {
+    let h = Self.hour
+    // Captured at t = 0 and never reloaded; changes at 1.5 h and 4 h.
+    let r = Self.run(Self.scenario(strategy: Self.never, days: 0.25),
+      glances: [1 * h, 2 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
+    // Staleness: 0, 30, 90, 210 minutes.
+    #expect(Self.value(r, "glances") == 4)
+    #expect(Self.value(r, "fresh_glance_pct") == 25)
+    #expect(Self.value(r, "acceptable_glance_pct") == 50)  // 0 and 30 <= 30 min
+    #expect(Self.value(r, "staleness_mean_min") == 82.5)
+    #expect(Self.value(r, "stale_glance_staleness_mean_min") == 110)
+    // Percentiles come from the log histogram: within its 1/32 bucket width.
+    #expect(abs(Self.value(r, "staleness_p99_min") - 210) / 210 < 0.035)
+    #expect(abs(Self.value(r, "staleness_p95_min") - 210) / 210 < 0.035)
+    #expect(Self.value(r, "reloads_per_widget_day") == 0)
+    #expect(Self.value(r, "data_changes_per_widget_day") == 8)  // 2 changes in 0.25 days
+  }
+
+  /// A reload captures every change before it; a reload that captures
+  /// nothing new is wasted.
+  @Test func reloadsCaptureChangesAndWastedReloadsCaptureNothing() {
+    let h = Self.hour
+    let poll2h = Strategy(name: "poll-2h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(2))))
+    // Reloads at 0, 2, 4, 6 h (the first request is spread over 1 ms).
+    let r = Self.run(Self.scenario(strategy: poll2h, days: 7.0 / 24),
+      glances: [1 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
+    #expect(Self.value(r, "budgeted_reloads_per_widget_day") == 4 / (7.0 / 24))
+    #expect(Self.value(r, "fresh_glance_pct") == 100)  // the 4 h change is captured by the 4 h reload
+    // Wasted: the reloads at 0 h and 6 h captured nothing new.
+    #expect(Self.value(r, "wasted_reload_pct") == 50)
+    #expect(Self.value(r, "extension_launches_per_widget_day") == 4 / (7.0 / 24))
+    // One timeline fetch per reload.
+    #expect(Self.value(r, "backend_requests_per_widget_day") == 4 / (7.0 / 24))
+    // Energy: 4 extension launches x 15 mJ + 4 fetches x 40 mJ, per device-day.
+    #expect(abs(Self.value(r, "energy_mj_per_device_day") - 220 / (7.0 / 24)) < 1e-9)
+  }
+
+  /// Dry: a budgeted request found the budget empty; the widget stays dry
+  /// until the oldest reload leaves the 24 h window.
+  @Test func dryHoursDaysAndTheHourItRanDry() {
+    let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
+    let budget = BudgetParameters(maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    // Reloads at 0 h, 1 h; refused at 2 h until 24 h; reloads 24 h, 25 h;
+    // refused at 26 h until 48 h.
+    let r = Self.run(Self.scenario(strategy: poll1h, days: 2, budget: budget), glances: [], changes: [])
+    #expect(Self.value(r, "budgeted_reloads_per_widget_day") == 2)
+    #expect(Self.value(r, "withheld_requests_per_widget_day") == 1)
+    #expect(Self.value(r, "dry_widget_day_pct") == 100)
+    #expect(Self.value(r, "dry_hours_per_widget_day") == 22)
+    #expect(abs(Self.value(r, "first_dry_hour_median") - 2) < 0.1)
+  }
+
+  /// The backend peak is the busiest UTC second, scaled to the fleet.
+  @Test func backendPeakIsTheBusiestSecondScaledToTheFleet() {
+    let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
+    // 10 devices reload in the same second every hour; the fleet is 100x.
+    let budget = BudgetParameters(fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let r = Self.run(
+      Self.scenario(strategy: poll1h, days: 0.5, devices: 10, budget: budget, fleet: 1000), glances: [], changes: [])
+    #expect(Self.value(r, "backend_peak_rps") == 1000)
+    #expect(abs(Self.value(r, "backend_peak_minute_rps") - 1000.0 / 60) < 1e-9)
+    // A run shorter than a day has no whole local day to call dry or not.
+    #expect(r.summary.value("dry_widget_day_pct", in: r.summary.overallRows[0]) == nil)
+    // 12 requests per device in 12 h, over 43,200 s, scaled x100.
+    #expect(abs(Self.value(r, "backend_mean_rps") - 12.0 * 10 / 43_200 * 100) < 1e-9)
+  }
+
+  /// Per-segment rows add up to the `all` row for counts.
+  @Test func segmentRowsAddUpToTheAllRow() {
+    var s = TestScenarios.r1(devices: 60, days: 2)
+    var second = s.segments[0]
+    second.name = "other"
+    second.homeViewsPerDay = 20
+    s.segments.append(second)
+    let r = runScenario(s)
+    let t = r.summary
+    for metric in ["devices", "widgets", "glances"] {
+      let parts = ["r1", "other"].map { t.value(metric, in: t.row(policy: "poll-15m", segment: $0)!)! }
+      #expect(parts.reduce(0, +) == t.value(metric, in: t.row(policy: "poll-15m")!)!, "\(metric)")
+    }
+  }
+}
