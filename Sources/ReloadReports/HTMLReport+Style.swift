@@ -3,7 +3,13 @@
 /// `SVGChart` marks use (`s0` ... `s7` palette slots, `d1`/`d2` dashes).
 ///
 /// The palette is Okabe-Ito's (see `SeriesStyle`); in dark mode black
-/// becomes near-white, and in light mode yellow gets a darker outline.
+/// becomes near-white and blue a little lighter; in light mode yellow is
+/// darkened (#A69200) to stay visible on white.
+///
+/// Print: the light theme whatever the screen's, landscape pages (the
+/// comparison table is 13 columns wide), no navigation, the per-segment
+/// tables and column definitions opened where the browser supports
+/// `::details-content`, figures kept on one page.
 extension HTMLReport {
   static let stylesheet = """
     :root{color-scheme:light dark;--bg:#fff;--fg:#1b1d1f;--muted:#5a6068;--faint:#8a9097;--grid:#e4e6e8;
@@ -128,12 +134,15 @@ extension HTMLReport {
     table.params,table.params tbody,table.params tr,table.params th,table.params td{display:block;width:auto}
     table.params thead{display:none}table.params tr{border-bottom:1px solid var(--border);padding:6px 0}
     table.params th,table.params td{border:0;padding:1px 0}table.params td:last-child{min-width:0}}
+    @page{size:landscape;margin:12mm}
     @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--faint:#777;--grid:#ddd;--axis:#888;--panel:#f4f4f4;
     --border:#ccc;--best:#e3f1e6;--bestfg:#0d5b2a;--accent:#0b5cad;--rec:#eef5fc;--miss:#fdf3e6;--peak:#c0392b;
     --c0:#0072B2;--c6:#000;--c7:#A69200}
     html,body{-webkit-print-color-adjust:exact;print-color-adjust:exact}
     body{max-width:none;padding:0;font-size:10.5pt}nav,summary{display:none}
     .fig,.rec,tr,.facts div{break-inside:avoid}h2,h3{break-after:avoid}
+    table.cmp{font-size:7.5pt}table.cmp th,table.cmp td{padding:3px 4px}table.cmp thead th{min-width:0;font-size:7pt}
+    table.cmp .unit,table.cmp .dir,table.cmp .badge{font-size:6.5pt}
     .chartbox,.scroll{overflow:visible}.wide-only{display:grid!important}.narrow-only{display:none!important}
     details.segments::details-content,details.defs::details-content{content-visibility:visible;display:block}}
 
