@@ -1,0 +1,123 @@
+import ReloadMetrics
+
+/// Backend requests per second over the measured days, fleet-wide, in UTC
+/// hours: the hourly mean and the busiest second of each hour, one panel
+/// per strategy on a shared log scale, each panel's peak marked and the
+/// overall peak called out.
+///
+/// A log scale because strategies differ by orders of magnitude (a push
+/// fan-out can be a hundred times a polling peak); on a linear scale
+/// all but one panel would be a flat line at zero.
+enum BackendLoadChart {
+  static let width = 470.0
+  static let height = 200.0
+
+  static func figure(_ results: ScenarioResults) -> ReportFigure? {
+    let series = results.series.filter { $0.hourly.backendRps.count > 1 }
+    let positive = series.flatMap { $0.hourly.backendRps + $0.hourly.backendPeakRps }.filter {
+      $0 > 0 && $0.isFinite
+    }
+    guard let low = positive.min(), let hi = positive.max() else { return nil }
+    // At most five decades: quiet night hours sit on the floor instead of
+    // squeezing the hours that matter into the top of the panel.
+    let lo = max(low, hi / 1e4)
+    let styles = SeriesStyle.styles(for: results)
+    let yScale = ChartScale.log(lo, hi, maxTicks: 6)
+    let firstHour = (results.facts.warmupDays * 24).rounded(.down)
+    let hours = series.map(\.hourly.backendRps.count).max() ?? 0
+    // Day boundaries of the measured hours, in hours since their start.
+    var dayTicks: [Double] = []
+    var t = (firstHour / 24).rounded(.up) * 24 - firstHour
+    while t <= Double(hours) {
+      dayTicks.append(t)
+      t += 24
+    }
+    let xScale = ChartScale.fixed(0, Double(hours), ticks: dayTicks)
+    let overall = series.enumerated().max { $0.element.backendPeakRps < $1.element.backendPeakRps }?.offset
+    var charts: [SVGChart] = []
+    for (n, s) in series.enumerated() {
+      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+      let frame = ChartFrame(
+        plot: .init(x: 44, y: 30, width: width - 44 - 24, height: height - 30 - 38), x: xScale, y: yScale)
+      let h = s.hourly
+      let meanMax = h.backendRps.max() ?? 0
+      let peakWhen = dayAndHour(s.backendPeakHour, firstHour: firstHour)
+      var chart = SVGChart(
+        id: "backend-\(n)", width: width, height: height,
+        title: "Backend requests per second over the run: \(s.strategy)",
+        summary: "Hourly mean up to \(NumberFormat.short(meanMax)) requests/s; busiest second "
+          + "\(NumberFormat.short(s.backendPeakRps)) requests/s on \(peakWhen) UTC, across "
+          + "\(NumberFormat.short(results.facts.fleetDevices)) devices. Log scale.")
+      chart.add(
+        frame.axes(
+          xLabel: { "day " + String(Int(((firstHour + $0) / 24).rounded())) },
+          yLabel: { NumberFormat.short($0) },
+          xTitle: "UTC, hours of the measured days", yTitle: "", xGrid: true))
+      let xs = h.backendRps.indices.map { Double($0) + 0.5 }
+      if h.backendPeakRps.count == h.backendRps.count {
+        chart.add(
+          .polyline(zip(xs, h.backendPeakRps).map { frame.point($0, $1) }, cls: "ln thin " + style.colorClass)
+        )
+      }
+      chart.add(.polyline(zip(xs, h.backendRps).map { frame.point($0, $1) }, cls: "ln " + style.colorClass))
+      chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
+      if s.backendPeakRps > 0 {
+        let p = frame.point(s.backendPeakHour, s.backendPeakRps)
+        let isOverall = n == overall
+        chart.add(
+          .marker(
+            p, .diamond, size: 4, cls: isOverall ? "peak overall" : "peak",
+            tooltip: "busiest second: \(NumberFormat.short(s.backendPeakRps)) requests/s, \(peakWhen) UTC"))
+        // The figure goes in the panel's header, not on the lines.
+        var text =
+          (isOverall ? "◆ highest peak " : "◆ peak ") + NumberFormat.short(s.backendPeakRps) + " req/s"
+        // The time too, when it fits beside the strategy's name.
+        let withTime = text + ", " + peakWhen + " UTC"
+        if ChartFrame.textWidth(s.strategy, fontSize: 13.5) + ChartFrame.textWidth(withTime, fontSize: 11)
+          + 24 < width
+        {
+          text = withTime
+        }
+        chart.add(
+          .text(
+            .init(x: width - 8, y: 16), text, anchor: .end, cls: isOverall ? "tick strong peaktext" : "tick"))
+      }
+      charts.append(chart)
+    }
+    var rows: [[String]] = []
+    rows.reserveCapacity(hours)
+    for i in 0..<hours {
+      var cells = [dayAndHour(Double(i), firstHour: firstHour)]
+      for s in series {
+        let mean = i < s.hourly.backendRps.count ? NumberFormat.significant(s.hourly.backendRps[i]) : "–"
+        let peak =
+          i < s.hourly.backendPeakRps.count ? NumberFormat.significant(s.hourly.backendPeakRps[i]) : "–"
+        cells.append(mean + " / " + peak)
+      }
+      rows.append(cells)
+    }
+    return ReportFigure(
+      id: "fig-backend", heading: "Backend requests per second over the run",
+      caption:
+        "Requests your servers would see from the whole fleet of "
+        + "\(NumberFormat.short(results.facts.fleetDevices)) devices, hour by hour in UTC: the thick line is "
+        + "the hourly mean, the thin line the busiest second of each hour; the diamond marks each strategy's "
+        + "busiest second. Log scale: each grid line is ten times the one below, and hours quieter than the "
+        + "bottom line are drawn on it.",
+      layout: .pair, charts: charts,
+      table: .init(
+        caption: "Backend requests per second, fleet-wide: hourly mean / busiest second",
+        columns: ["UTC hour"] + series.map(\.strategy), rows: rows),
+      key: [
+        ("line", "hourly mean"), ("line thin", "busiest second of the hour"),
+        ("diamond", "busiest second of the run"),
+      ])
+  }
+
+  /// "day 2 06:00" for `hours` since the start of the measured days.
+  static func dayAndHour(_ hours: Double, firstHour: Double) -> String {
+    let absolute = hours + firstHour
+    let day = Int((absolute / 24).rounded(.down))
+    return "day \(day) " + NumberFormat.clock(absolute - Double(day) * 24)
+  }
+}

@@ -1,0 +1,126 @@
+/// A map from data values to pixels along one axis, with its ticks.
+///
+/// Linear scales take their domain and ticks from `NiceTicks`; log scales
+/// map `log10(value)` linearly and clamp values at or below the domain's
+/// low end to it (so a zero sits on the floor instead of disappearing).
+struct ChartScale {
+  var lo: Double
+  var hi: Double
+  var ticks: [Double]
+  var isLog = false
+  /// The pixel positions of `lo` and `hi` (set by `ChartFrame`).
+  var from = 0.0
+  var to = 1.0
+
+  /// A linear scale over `lo ... hi`, widened to nice ticks; `includeZero`
+  /// starts it at 0 (bars, counts, percentages).
+  static func linear(_ lo: Double, _ hi: Double, includeZero: Bool = true, maxTicks: Int = 5) -> ChartScale {
+    var lo = lo.isFinite ? lo : 0
+    let hi = hi.isFinite ? hi : 1
+    if includeZero { lo = min(lo, 0) }
+    let nice = NiceTicks.linear(lo, max(hi, lo), maxCount: maxTicks)
+    return ChartScale(lo: nice.lo, hi: nice.hi, ticks: nice.ticks)
+  }
+
+  /// A fixed linear scale with given ticks (hours of the day, 0-100 %).
+  static func fixed(_ lo: Double, _ hi: Double, ticks: [Double]) -> ChartScale {
+    ChartScale(lo: lo, hi: hi, ticks: ticks)
+  }
+
+  /// A log scale over whole decades covering `lo ... hi`.
+  static func log(_ lo: Double, _ hi: Double, maxTicks: Int = 8) -> ChartScale {
+    let nice = NiceTicks.log(lo, hi, maxCount: maxTicks)
+    return ChartScale(lo: nice.lo, hi: nice.hi, ticks: nice.ticks, isLog: true)
+  }
+
+  /// A log time axis in minutes, with ticks from the duration ladder.
+  static func logMinutes(_ lo: Double, _ hi: Double, maxTicks: Int = 7) -> ChartScale {
+    ChartScale(lo: lo, hi: hi, ticks: NiceTicks.durationMinutes(lo, hi, maxCount: maxTicks), isLog: true)
+  }
+
+  /// The pixel position of `value`.
+  func callAsFunction(_ value: Double) -> Double {
+    let t: Double
+    if isLog {
+      let v = max(value, lo)
+      t = (_log10(v) - _log10(lo)) / (_log10(hi) - _log10(lo))
+    } else {
+      t = hi == lo ? 0 : (value - lo) / (hi - lo)
+    }
+    return from + t * (to - from)
+  }
+}
+
+/// The plot area of a chart and its two scales; makes the grid, tick
+/// labels and axis titles as marks.
+///
+/// The y axis title sits above the plot, horizontal, where it reads
+/// without turning one's head; the x title sits under the tick labels.
+struct ChartFrame {
+  var plot: SVGChart.Rect
+  var x: ChartScale
+  var y: ChartScale
+
+  init(plot: SVGChart.Rect, x: ChartScale, y: ChartScale) {
+    self.plot = plot
+    self.x = x
+    self.y = y
+    self.x.from = plot.x
+    self.x.to = plot.maxX
+    self.y.from = plot.maxY
+    self.y.to = plot.y
+  }
+
+  /// The pixel point of a data point.
+  func point(_ dx: Double, _ dy: Double) -> SVGChart.Point {
+    SVGChart.Point(x: x(dx), y: y(dy))
+  }
+
+  /// Approximate width in pixels of `text` at `fontSize` (sans-serif),
+  /// for layout: wide enough for digits and most lower-case text.
+  static func textWidth(_ text: String, fontSize: Double = 12) -> Double {
+    Double(text.count) * fontSize * 0.6
+  }
+
+  /// Grid lines, tick labels and titles.
+  ///
+  /// X tick labels that would touch are thinned (every second, third, ...)
+  /// while their grid lines stay.
+  func axes(
+    xLabel: (Double) -> String, yLabel: (Double) -> String, xTitle: String, yTitle: String,
+    xGrid: Bool = false
+  ) -> [SVGChart.Mark] {
+    var marks: [SVGChart.Mark] = []
+    for t in y.ticks {
+      let py = y(t)
+      marks.append(.polyline([.init(x: plot.x, y: py), .init(x: plot.maxX, y: py)], cls: "grid"))
+      marks.append(.text(.init(x: plot.x - 5, y: py + 4), yLabel(t), anchor: .end, cls: "tick"))
+    }
+    let labels = x.ticks.map(xLabel)
+    var stride = 1
+    if x.ticks.count > 1 {
+      let widest = labels.map { ChartFrame.textWidth($0, fontSize: 11) }.max() ?? 0
+      let gap = (plot.width) / Double(x.ticks.count - 1)
+      while gap * Double(stride) < widest + 6 && stride < x.ticks.count { stride += 1 }
+    }
+    for (i, t) in x.ticks.enumerated() {
+      let px = x(t)
+      if xGrid {
+        marks.append(.polyline([.init(x: px, y: plot.y), .init(x: px, y: plot.maxY)], cls: "grid"))
+      }
+      marks.append(.polyline([.init(x: px, y: plot.maxY), .init(x: px, y: plot.maxY + 4)], cls: "axis"))
+      if i % stride == 0 {
+        marks.append(.text(.init(x: px, y: plot.maxY + 16), labels[i], anchor: .middle, cls: "tick"))
+      }
+    }
+    marks.append(.polyline([.init(x: plot.x, y: plot.maxY), .init(x: plot.maxX, y: plot.maxY)], cls: "axis"))
+    if !xTitle.isEmpty {
+      marks.append(
+        .text(.init(x: plot.x + plot.width / 2, y: plot.maxY + 32), xTitle, anchor: .middle, cls: "axt"))
+    }
+    if !yTitle.isEmpty {
+      marks.append(.text(.init(x: 4, y: plot.y - 10), yTitle, anchor: .start, cls: "axt"))
+    }
+    return marks
+  }
+}

@@ -1,0 +1,170 @@
+import ReloadMetrics
+
+/// Freshness against cost: one labelled point per strategy, and the Pareto
+/// frontier (the strategies no other strategy beats on both axes).
+///
+/// Which way is better on each axis comes from the metrics' polarity; the
+/// chart writes that direction in a corner ("better ↖") instead of
+/// assuming it.
+package enum FreshnessCostChart {
+  static let width = 470.0
+  static let height = 340.0
+
+  static func figure(_ results: ScenarioResults) -> ReportFigure? {
+    let table = results.summary
+    let rows = table.overallRows
+    guard !rows.isEmpty, let fresh = table.columnIndex(SummaryMetrics.freshGlancePct.name) else { return nil }
+    let costs = [SummaryMetrics.budgetedReloadsPerWidgetDay, SummaryMetrics.backendRequestsPerWidgetDay]
+      .compactMap { m in table.columnIndex(m.name) }
+    guard !costs.isEmpty else { return nil }
+    let styles = SeriesStyle.styles(for: results)
+    var charts: [SVGChart] = []
+    var frontiers: [Set<Int>] = []
+    for (n, cost) in costs.enumerated() {
+      let (chart, frontier) = self.chart(
+        id: "scatter-\(n)", table: table, rows: rows, x: cost, y: fresh, styles: styles)
+      charts.append(chart)
+      frontiers.append(frontier)
+    }
+    let yMetric = table.columns[fresh]
+    var columns = ["Strategy", ReportLabels.name(of: yMetric)]
+    for c in costs { columns.append(ReportLabels.name(of: table.columns[c])) }
+    for c in costs {
+      columns.append("On the frontier (" + ReportLabels.shortName(of: table.columns[c]) + ")")
+    }
+    let dataRows: [[String]] = rows.enumerated().map { i, row in
+      var cells = [row.policy, cell(row, fresh, table)]
+      for c in costs { cells.append(cell(row, c, table)) }
+      for f in frontiers { cells.append(f.contains(i) ? "yes" : "no") }
+      return cells
+    }
+    return ReportFigure(
+      id: "fig-freshness-cost", heading: "Freshness against cost",
+      caption: "Each point is a strategy: higher is fresher, further left is cheaper. "
+        + "The dashed line joins the Pareto frontier: the strategies that no other strategy beats "
+        + "on both freshness and cost; every other strategy pays more for less.",
+      layout: .pair, charts: charts,
+      table: .init(
+        caption: "Fresh glances and cost per strategy (all segments)", columns: columns, rows: dataRows))
+  }
+
+  static func cell(_ row: ResultRow, _ column: Int, _ table: ResultTable) -> String {
+    guard column < row.values.count, let v = row.values[column] else { return "–" }
+    return NumberFormat.metric(v, unit: table.columns[column].unit)
+  }
+
+  /// The scatter of column `y` against column `x`, and the row indices on its frontier.
+  static func chart(
+    id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle]
+  ) -> (SVGChart, Set<Int>) {
+    let xm = table.columns[x]
+    let ym = table.columns[y]
+    var points: [(row: Int, x: Double, y: Double)] = []
+    for (i, row) in rows.enumerated() {
+      if let vx = row.values[x], let vy = row.values[y], vx.isFinite, vy.isFinite {
+        points.append((i, vx, vy))
+      }
+    }
+    let xs = points.map(\.x)
+    let ys = points.map(\.y)
+    var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100)
+    if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }
+    let frame = ChartFrame(
+      plot: .init(x: 46, y: 34, width: width - 46 - 14, height: height - 34 - 46),
+      x: .linear(xs.min() ?? 0, xs.max() ?? 1, maxTicks: 6), y: yScale)
+    var chart = SVGChart(
+      id: id, width: width, height: height,
+      title: "\(ReportLabels.name(of: ym)) against \(ReportLabels.name(of: xm).lowercasedFirst)",
+      summary: summary(points: points, rows: rows, xm: xm, ym: ym))
+    chart.add(
+      frame.axes(
+        xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
+        xTitle: ReportLabels.name(of: xm) + ReportLabels.unitSuffix(xm.unit),
+        yTitle: ReportLabels.name(of: ym) + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+
+    let frontier = paretoFrontier(points.map { ($0.x, $0.y) }, x: xm.polarity, y: ym.polarity)
+    let frontierRows = Set(frontier.map { points[$0].row })
+    var placer = _LabelPlacer(
+      bounds: .init(
+        x: frame.plot.x, y: frame.plot.y - 6, width: frame.plot.width + 10, height: frame.plot.height + 6))
+    if frontier.count > 1 {
+      let line = frontier.map { frame.point(points[$0].x, points[$0].y) }.sorted { $0.x < $1.x }
+      chart.add(.polyline(line, cls: "frontier"))
+      // Keep labels off the frontier line: reserve small boxes along it.
+      for (a, b) in zip(line, line.dropFirst()) {
+        let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)) / 6)
+        for k in 1..<max(steps, 1) {
+          let t = Double(k) / Double(steps)
+          placer.reserve(around: .init(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t), radius: 2)
+        }
+      }
+    }
+    // Which way is better, said above the plot (it never covers a point).
+    if let corner = betterCorner(xm.polarity, ym.polarity) {
+      chart.add(
+        .text(
+          .init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
+    }
+    let pixels = points.map { frame.point($0.x, $0.y) }
+    for p in pixels { placer.reserve(around: p, radius: 6) }
+    var labels: [SVGChart.Mark] = []
+    for (k, pt) in points.enumerated() {
+      let row = rows[pt.row]
+      let style = styles[row.policy] ?? SeriesStyle(index: pt.row)
+      let p = pixels[k]
+      chart.add(
+        .marker(
+          p, style.shape, size: 5, cls: style.fill,
+          tooltip:
+            "\(row.policy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ReportLabels.shortName(of: ym)), "
+            + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(ReportLabels.shortName(of: xm))"))
+      let placed = placer.place(row.policy, near: p, clearance: 8)
+      if let from = placed.leaderFrom {
+        labels.append(.polyline([from, placed.leaderTo], cls: "leader"))
+      }
+      labels.append(
+        .text(
+          placed.at, row.policy, anchor: placed.anchor,
+          cls: frontierRows.contains(pt.row) ? "lbl strong" : "lbl"))
+    }
+    chart.add(labels)
+    return (chart, frontierRows)
+  }
+
+  /// Indices of the points no other point beats on both coordinates, by
+  /// each axis's polarity (sorted by index). Empty when either is neutral.
+  ///
+  ///     paretoFrontier([(1, 50), (2, 90), (3, 60)], x: .prefersSmaller, y: .prefersLarger)  // [0, 1]
+  ///
+  /// - Complexity: O(n²); n is the number of strategies.
+  package static func paretoFrontier(_ points: [(x: Double, y: Double)], x: Polarity, y: Polarity) -> [Int] {
+    guard x != .neutral, y != .neutral else { return [] }
+    func noWorse(_ a: Double, _ b: Double, _ p: Polarity) -> Bool { p == .prefersLarger ? a >= b : a <= b }
+    return points.indices.filter { i in
+      !points.indices.contains { j in
+        j != i && noWorse(points[j].x, points[i].x, x) && noWorse(points[j].y, points[i].y, y)
+          && (points[j].x != points[i].x || points[j].y != points[i].y)
+      }
+    }
+  }
+
+  /// Where "better" lies: x and y signs in screen terms and an arrow.
+  static func betterCorner(_ x: Polarity, _ y: Polarity) -> (x: Int, y: Int, arrow: String)? {
+    guard x != .neutral, y != .neutral else { return nil }
+    let right = x == .prefersLarger
+    let up = y == .prefersLarger
+    let arrow = up ? (right ? "↗" : "↖") : (right ? "↘" : "↙")
+    return (right ? 1 : -1, up ? -1 : 1, arrow)
+  }
+
+  static func summary(points: [(row: Int, x: Double, y: Double)], rows: [ResultRow], xm: Metric, ym: Metric)
+    -> String
+  {
+    guard let best = points.max(by: { ym.isBetter($1.y, than: $0.y) }),
+      let cheapest = points.max(by: { xm.isBetter($1.x, than: $0.x) })
+    else { return "No strategy has both values." }
+    return "\(points.count) strategies. Best \(ReportLabels.shortName(of: ym)): \(rows[best.row].policy) "
+      + "(\(NumberFormat.metric(best.y, unit: ym.unit))). Best \(ReportLabels.shortName(of: xm)): "
+      + "\(rows[cheapest.row].policy) (\(NumberFormat.metric(cheapest.x, unit: xm.unit)))."
+  }
+}

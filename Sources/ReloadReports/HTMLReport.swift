@@ -1,0 +1,140 @@
+import ReloadMetrics
+
+/// `report.html`: one self-contained page that settles a product
+/// discussion: the recommendation and findings first, then the comparison
+/// table, the charts, the model's parameters with their sources, and the
+/// full results as JSON.
+///
+/// A pure function of the results, as `CSVReport` is: writing the file is
+/// the CLI's job. The page needs nothing from the network: inline CSS,
+/// inline SVG drawn by `SVGChart`, system fonts, no executable script. The
+/// only `<script>` is `type="application/json"` (`id="results-data"`),
+/// which holds the `ScenarioResults` the page was drawn from, so the page
+/// is also the data:
+///
+///     let html = HTMLReport.render(
+///       results, findings: Findings.compute(results),
+///       recommendation: Recommendation.compute(results.summary))
+///     // Reading the data back in a browser:
+///     //   JSON.parse(document.getElementById("results-data").textContent)
+///
+/// Every string that comes from the scenario (names, descriptions, segment
+/// and strategy names, parameter values) is HTML-escaped by `_HTMLWriter`.
+/// Output is deterministic: the same results give the same bytes.
+///
+/// - Complexity: linear in the size of the results; the default scenario's
+///   page (about 1 MB, most of it the embedded JSON) renders in a few tens
+///   of milliseconds in a release build.
+public enum HTMLReport {
+  /// Renders the whole page.
+  ///
+  /// - Parameters:
+  ///   - results: everything the run produced.
+  ///   - findings: sentences computed from the results (`Findings.compute`).
+  ///   - recommendation: the recommended strategy and why
+  ///     (`Recommendation.compute`), or nil for none.
+  public static func render(_ results: ScenarioResults, findings: [String], recommendation: Recommendation?)
+    -> String
+  {
+    let figures = self.figures(results)
+    let json = dataJSON(results)
+    var w = _HTMLWriter(reservingCapacity: json.utf8.count + 400_000)
+    w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+    w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+    w.raw("<meta name=\"color-scheme\" content=\"light dark\">\n")
+    w.raw("<meta name=\"generator\" content=\"ReloadBench ")
+    w.text(results.facts.toolVersion)
+    w.raw("\">\n<title>")
+    w.text("ReloadBench report: " + results.facts.scenario)
+    w.raw("</title>\n<style>")
+    w.raw(stylesheet)
+    w.raw("</style>\n</head>\n<body>\n")
+    writeHeader(results, to: &w)
+    writeNavigation(figures, to: &w)
+    w.raw("<main>\n")
+    writeSummary(results, findings: findings, recommendation: recommendation, to: &w)
+    writeComparison(results, recommendation: recommendation, to: &w)
+    w.raw("<section id=\"charts\" aria-labelledby=\"charts-h\"><h2 id=\"charts-h\">Charts</h2>\n")
+    if figures.isEmpty { w.raw("<p>No series to chart: the run produced no per-strategy series.</p>") }
+    for figure in figures {
+      figure.write(to: &w)
+      w.raw("\n")
+    }
+    w.raw("</section>\n")
+    writeParameters(results, to: &w)
+    writeDataNote(results, jsonBytes: json.utf8.count, to: &w)
+    w.raw("</main>\n")
+    w.raw("<script type=\"application/json\" id=\"results-data\">")
+    w.raw(json)
+    w.raw("</script>\n</body>\n</html>\n")
+    return w.output
+  }
+
+  /// The charts, in reading order; a figure without data is left out.
+  static func figures(_ results: ScenarioResults) -> [ReportFigure] {
+    [
+      FreshnessCostChart.figure(results),
+      StalenessCDFChart.figure(results),
+      LocalHourCharts.staleFigure(results),
+      LocalHourCharts.budgetFigure(results),
+      BackendLoadChart.figure(results),
+      WakeFunnelChart.figure(results),
+    ].compactMap { $0 }
+  }
+
+  static func writeHeader(_ results: ScenarioResults, to w: inout _HTMLWriter) {
+    let f = results.facts
+    w.raw("<header class=\"top\"><p class=\"eyebrow\">ReloadBench report</p><h1>")
+    w.text(f.scenario)
+    w.raw("</h1>\n<p class=\"lead\">")
+    w.text(oneSentence(f))
+    w.raw("</p>\n")
+    if !f.description.isEmpty {
+      w.raw("<p class=\"desc\">")
+      w.text(f.description)
+      w.raw("</p>\n")
+    }
+    w.raw("</header>\n")
+  }
+
+  /// The scenario in one sentence, from its facts.
+  static func oneSentence(_ f: RunFacts) -> String {
+    func count(_ n: Double, _ noun: String) -> String {
+      NumberFormat.trim(NumberFormat.fixed(n, decimals: 2)) + " " + noun + (n == 1 ? "" : "s")
+    }
+    let measured = f.days - f.warmupDays
+    var s =
+      "Compares \(f.strategies.count) reload strateg\(f.strategies.count == 1 ? "y" : "ies") for "
+      + "\(NumberFormat.grouped(f.widgets)) widgets on \(NumberFormat.grouped(f.devices)) simulated devices"
+    if !f.segments.isEmpty {
+      s += " (" + count(Double(f.segments.count), "segment") + ": " + f.segments.joined(separator: ", ") + ")"
+    }
+    s += " over " + count(measured, "measured day")
+    if f.warmupDays > 0 { s += " after " + count(f.warmupDays, "warm-up day") }
+    s += ", with backend load scaled to a fleet of \(NumberFormat.short(f.fleetDevices)) devices."
+    return s
+  }
+
+  static func writeNavigation(_ figures: [ReportFigure], to w: inout _HTMLWriter) {
+    w.raw("<nav aria-label=\"Contents\"><ul>")
+    w.raw("<li><a href=\"#summary\">Summary</a></li><li><a href=\"#comparison\">Comparison</a></li>")
+    for f in figures {
+      w.raw("<li><a href=\"#" + f.id + "\">")
+      w.text(f.heading)
+      w.raw("</a></li>")
+    }
+    w.raw("<li><a href=\"#parameters\">Parameters and sources</a></li><li><a href=\"#data\">Data</a></li>")
+    w.raw("</ul></nav>\n")
+  }
+
+  static func writeDataNote(_ results: ScenarioResults, jsonBytes: Int, to w: inout _HTMLWriter) {
+    w.raw(
+      "<section id=\"data\" aria-labelledby=\"data-h\"><h2 id=\"data-h\">The data behind this page</h2><p>")
+    w.text(
+      "This page embeds the run's full results (\(NumberFormat.short(Double(jsonBytes) / 1000)) kB of JSON) in the "
+        + "script element with id \"results-data\": the same model as results.json, with non-finite numbers written "
+        + "as \"nan\", \"inf\" and \"-inf\". Each chart's numbers are also in the data table under it; "
+        + "summary.csv, timeseries.csv and staleness.csv next to this file hold the rest.")
+    w.raw("</p></section>\n")
+  }
+}

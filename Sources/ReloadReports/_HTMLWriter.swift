@@ -1,0 +1,151 @@
+/// A ridiculously simple HTML/SVG writer: one growing buffer, escaping in
+/// one place.
+///
+/// Every string that reaches the page from a scenario (names, descriptions,
+/// segment labels, parameter values) goes through `text(_:)` or an attribute
+/// value, both escaped here; `raw(_:)` is only for markup this module writes
+/// itself. Appending to one buffer keeps rendering linear in the page size
+/// (no nested string concatenation in loops).
+///
+///     var w = _HTMLWriter()
+///     w.open("p", ["class": "lead"])
+///     w.text("<script>alert(1)</script>")
+///     w.close("p")
+///     w.output   // <p class="lead">&lt;script&gt;alert(1)&lt;/script&gt;</p>
+struct _HTMLWriter {
+  /// The markup written so far.
+  private(set) var output: String = ""
+
+  init(reservingCapacity capacity: Int = 0) {
+    output.reserveCapacity(capacity)
+  }
+
+  /// Appends markup as is. Only for text this module wrote: never scenario data.
+  mutating func raw(_ markup: String) {
+    output += markup
+  }
+
+  /// Appends `string` escaped for element content.
+  mutating func text(_ string: String) {
+    _HTMLWriter.appendEscaped(string, to: &output)
+  }
+
+  /// Opens `<name attr="value" ...>`; attributes are written in the given
+  /// order (an array, not a dictionary, so output is deterministic).
+  mutating func open(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
+    output += "<"
+    output += name
+    for (key, value) in attributes { attribute(key, value) }
+    output += ">"
+  }
+
+  /// Writes `<name ...>text</name>` with `text` escaped.
+  mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text: String) {
+    open(name, attributes)
+    self.text(text)
+    close(name)
+  }
+
+  /// Writes a void or self-closed element: `<name ... />`.
+  mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
+    output += "<"
+    output += name
+    for (key, value) in attributes { attribute(key, value) }
+    output += "/>"
+  }
+
+  /// Closes the element `name`.
+  mutating func close(_ name: String) {
+    output += "</"
+    output += name
+    output += ">"
+  }
+
+  /// Writes ` key="value"` with `value` escaped. An empty key is skipped,
+  /// which lets callers make an attribute optional inside a literal.
+  mutating func attribute(_ key: String, _ value: String) {
+    guard !key.isEmpty else { return }
+    output += " "
+    output += key
+    output += "=\""
+    _HTMLWriter.appendEscaped(value, to: &output)
+    output += "\""
+  }
+
+  /// `string` escaped for element content and quoted attribute values.
+  static func escape(_ string: String) -> String {
+    var out = ""
+    out.reserveCapacity(string.utf8.count)
+    appendEscaped(string, to: &out)
+    return out
+  }
+
+  /// Appends `string` with `& < > " '` replaced by character references.
+  ///
+  /// Escaping all five makes the result safe both as text and inside a
+  /// single- or double-quoted attribute value.
+  ///
+  /// - Complexity: O(n) in the UTF-8 length of `string`.
+  static func appendEscaped(_ string: String, to out: inout String) {
+    // NOTE: scan UTF-8 and copy clean runs whole, for performance: most
+    // strings need no escaping at all.
+    let utf8 = string.utf8
+    var runStart = utf8.startIndex
+    var i = runStart
+    while i != utf8.endIndex {
+      let replacement: String?
+      switch utf8[i] {
+      case UInt8(ascii: "&"): replacement = "&amp;"
+      case UInt8(ascii: "<"): replacement = "&lt;"
+      case UInt8(ascii: ">"): replacement = "&gt;"
+      case UInt8(ascii: "\""): replacement = "&quot;"
+      case UInt8(ascii: "'"): replacement = "&#39;"
+      default: replacement = nil
+      }
+      if let replacement {
+        out += string[runStart..<i]
+        out += replacement
+        runStart = utf8.index(after: i)
+      }
+      i = utf8.index(after: i)
+    }
+    if runStart == utf8.startIndex {
+      out += string
+    } else {
+      out += string[runStart..<utf8.endIndex]
+    }
+  }
+
+  /// Text for a `<script type="application/json">` block: `</` becomes
+  /// `<\/` and every other `<` becomes `\u003c`.
+  ///
+  /// Both are valid JSON escapes (a `<` can only occur inside a JSON
+  /// string), and with no raw `<` left but `<\/`, nothing in the block can
+  /// end it early (`</script`) or switch the parser into its
+  /// double-escaped state (`<!--` followed by `<script`).
+  static func scriptSafeJSON(_ json: String) -> String {
+    var out = ""
+    out.reserveCapacity(json.utf8.count + 64)
+    let utf8 = json.utf8
+    var runStart = utf8.startIndex
+    var i = runStart
+    while i != utf8.endIndex {
+      if utf8[i] == UInt8(ascii: "<") {
+        out += json[runStart..<i]
+        let next = utf8.index(after: i)
+        if next != utf8.endIndex && utf8[next] == UInt8(ascii: "/") {
+          out += "<\\/"
+          i = utf8.index(after: next)
+        } else {
+          out += "\\u003c"
+          i = next
+        }
+        runStart = i
+        continue
+      }
+      i = utf8.index(after: i)
+    }
+    out += json[runStart..<utf8.endIndex]
+    return out
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import ReloadMetrics
+import ReloadReports
+import Testing
+
+@Suite struct HTMLReportTests {
+  static func render(_ results: ScenarioResults) -> String {
+    HTMLReport.render(
+      results, findings: Findings.compute(results), recommendation: Recommendation.compute(results.summary))
+  }
+
+  /// Every `<tag ...>` opening tag in `html`, case-insensitively by name.
+  static func openingTags(_ name: String, in html: String) -> [Substring] {
+    var out: [Substring] = []
+    var rest = html[...]
+    while let start = rest.range(of: "<" + name, options: .caseInsensitive) {
+      guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
+      out.append(rest[start.lowerBound...end])
+      rest = rest[rest.index(after: end)...]
+    }
+    return out
+  }
+
+  /// The text between `open` and the next `close`, for every `open`.
+  static func blocks(from open: String, to close: String, in html: String) -> [Substring] {
+    var out: [Substring] = []
+    var rest = html[...]
+    while let start = rest.range(of: open), let end = rest[start.upperBound...].range(of: close) {
+      out.append(rest[start.upperBound..<end.lowerBound])
+      rest = rest[end.upperBound...]
+    }
+    return out
+  }
+
+  static func jsonBlock(_ html: String) -> String? {
+    blocks(from: "<script type=\"application/json\" id=\"results-data\">", to: "</script>", in: html).first
+      .map(String.init)
+  }
+
+  // MARK: - Safety
+
+  @Test func scenarioStringsRenderAsTextNeverAsScript() throws {
+    let evil = ReportFixtures.hostile
+    let attribute = "\" onmouseover=\"alert(2)"
+    let results = ReportFixtures.results(
+      scenario: evil, description: "About " + evil, strategies: ["alpha", evil, "gamma" + attribute],
+      segments: [evil, "plain"], parameterValue: evil)
+    let html = Self.render(results)
+
+    // The only script element is the JSON data block.
+    let scripts = Self.openingTags("script", in: html)
+    #expect(scripts.count == 1)
+    #expect(scripts.first == "<script type=\"application/json\" id=\"results-data\">")
+    #expect(!html.contains("alert(1)</script>"))
+    #expect(!html.localizedCaseInsensitiveContains("<script>alert"))
+    // No attribute can be broken out of.
+    #expect(!html.contains("\" onmouseover=\""))
+    #expect(!html.contains("onmouseover=\"alert"))
+    // The text is there, escaped: in the title, headings, tables and charts.
+    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    #expect(html.contains("<title>ReloadBench report: " + escaped + "</title>"))
+    #expect(html.contains("<h1>" + escaped + "</h1>"))
+    #expect(html.contains("<th scope=\"row\">" + escaped))
+    #expect(html.contains("Segment " + escaped))
+    #expect(html.contains("<td class=\"val\">" + escaped))
+    #expect(html.contains("Stale glances by local hour: " + escaped))
+    #expect(html.contains("gamma&quot; onmouseover=&quot;alert(2)"))
+    // Inside the JSON block "</" is "<\/" and no other "<" is left.
+    let json = try #require(Self.jsonBlock(html))
+    #expect(!json.contains("</"))
+    #expect(!json.contains("<s"))
+    #expect(json.contains("alert(1)<\\/script>"))
+  }
+
+  // MARK: - Self-containment
+
+  @Test func pageIsSelfContainedAndCarriesItsData() throws {
+    let results = ReportFixtures.results()
+    let html = Self.render(results)
+    // No src or href points anywhere but inside the page.
+    for attribute in ["src", "href", "xlink:href", "action", "srcset", "poster", "data"] {
+      for quote in ["\"", "'"] {
+        for scheme in ["http:", "https:", "//", "ftp:", "file:"] {
+          #expect(!html.localizedCaseInsensitiveContains(" " + attribute + "=" + quote + scheme))
+        }
+      }
+    }
+    #expect(!html.contains("url("))
+    #expect(!html.contains("@import"))
+    // "http" appears only as the SVG namespace.
+    let http = html.components(separatedBy: "http").count - 1
+    let namespaces = html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1
+    #expect(http == namespaces)
+    for link in Self.openingTags("a ", in: html) { #expect(link.contains("href=\"#")) }
+
+    // Exactly one JSON block, and it decodes back to the results.
+    #expect(html.components(separatedBy: "<script type=\"application/json\"").count == 2)
+    let json = try #require(Self.jsonBlock(html))
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let decoded = try decoder.decode(ScenarioResults.self, from: Data(json.utf8))
+    #expect(decoded.facts == results.facts)
+    #expect(decoded.parameters == results.parameters)
+    #expect(decoded.summary == results.summary)
+    #expect(decoded.series == results.series)
+    #expect(decoded.series[0].budgetLeftByLocalHour[0].p90 == .infinity)
+  }
+
+  @Test func sameResultsGiveTheSameBytes() {
+    let results = ReportFixtures.results(strategies: ReportFixtures.twelve)
+    #expect(Self.render(results) == Self.render(results))
+  }
+
+  // MARK: - Structure
+
+  @Test func everyChartIsAnAccessibleImageWithADataTable() throws {
+    let html = Self.render(ReportFixtures.results())
+    let svgs = Self.blocks(from: "<svg ", to: "</svg>", in: html)
+    #expect(svgs.count >= 6)
+    for svg in svgs {
+      let tag = svg.prefix { $0 != ">" }
+      #expect(tag.contains("role=\"img\""))
+      #expect(tag.contains("aria-labelledby=\""))
+      #expect(svg.contains("<title id=\""))
+      #expect(svg.contains("<desc id=\""))
+      let desc = Self.blocks(from: "<desc id=\"", to: "</desc>", in: String(svg)).first ?? ""
+      #expect(desc.split(separator: ">", maxSplits: 1).last.map { $0.count > 10 } == true)
+    }
+    let figures = Self.blocks(from: "<figure class=\"fig\"", to: "</figure>", in: html)
+    // Freshness/cost, staleness, stale by hour, budget, backend, funnel.
+    #expect(figures.count == 6)
+    for figure in figures {
+      #expect(figure.contains("<svg "))
+      #expect(figure.contains("<details class=\"datatable\"><summary>"))
+      #expect(figure.contains("<table class=\"data\">"))
+      #expect(!figure.contains("<details class=\"datatable\" open"))
+    }
+    // Light and dark, print, and never colour alone: shapes and dashes vary.
+    #expect(html.contains("@media (prefers-color-scheme:dark)"))
+    #expect(html.contains("@media print"))
+    #expect(html.contains("<circle ") && html.contains("class=\"ln s1 d1\""))
+  }
+
+  @Test func everyStrategyAppearsInTheTableAndTheCharts() {
+    let names = ReportFixtures.twelve
+    let html = Self.render(ReportFixtures.results(strategies: names))
+    let scatter = Self.blocks(from: "<svg ", to: "</svg>", in: html).first ?? ""
+    for name in names {
+      #expect(
+        html.contains("<tr><th scope=\"row\">" + name + "</th>")
+          || html.contains("<th scope=\"row\">" + name + " <span"))
+      #expect(scatter.contains(">" + name + "</text>"), "no label for \(name) in the scatter")
+      #expect(html.contains("Budget left by local hour: " + name))
+      #expect(html.contains("Backend requests per second over the run: " + name))
+    }
+  }
+
+  /// The cells of the `<tr>` whose row header is `name`, in the first
+  /// comparison table.
+  static func cells(of name: String, in html: String) -> [Substring] {
+    guard let table = blocks(from: "<table class=\"cmp\">", to: "</table>", in: html).first,
+      let row = blocks(from: "<th scope=\"row\">" + name, to: "</tr>", in: String(table)).first
+    else { return [] }
+    return blocks(from: "<td", to: "</td>", in: String(row))
+  }
+
+  @Test func bestValuesFollowEachMetricsPolarity() {
+    let html = Self.render(ReportFixtures.results())
+    // Column 0: fresh glances (prefers larger): gamma. Column 4: budgeted
+    // reloads (prefers smaller): alpha. Column 5: free reloads (neutral): none.
+    #expect(Self.cells(of: "gamma", in: html)[0].hasPrefix(" class=\"best\""))
+    #expect(!Self.cells(of: "alpha", in: html)[0].contains("best"))
+    #expect(Self.cells(of: "alpha", in: html)[4].contains("class=\"best"))
+    #expect(!Self.cells(of: "gamma", in: html)[4].contains("best"))
+    for name in ["alpha", "beta", "gamma"] {
+      #expect(!Self.cells(of: name, in: html)[5].contains("best"))
+    }
+  }
+
+  @Test func highlightingReadsPolarityFromTheMetricNotTheName() {
+    // The same columns, with fresh glances declared lower-is-better.
+    let flipped = SummaryMetrics.all.map { m in
+      m.name == "fresh_glance_pct"
+        ? Metric(
+          m.name, unit: m.unit, polarity: .prefersSmaller, decimals: m.decimals, definition: m.definition) : m
+    }
+    let html = Self.render(ReportFixtures.results(columns: flipped))
+    #expect(Self.cells(of: "alpha", in: html)[0].contains("class=\"best"))
+    #expect(!Self.cells(of: "gamma", in: html)[0].contains("best"))
+    #expect(html.contains("Fresh glances<span class=\"unit\">(%)</span><span class=\"dir\">↓ better</span>"))
+  }
+
+  @Test func rendersWithoutSeriesOrRows() {
+    var results = ReportFixtures.results()
+    results.series = []
+    results.summary.rows = []
+    results.parameters = []
+    let html = HTMLReport.render(results, findings: [], recommendation: nil)
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.contains("No recommendation"))
+    #expect(html.hasSuffix("</html>\n"))
+  }
+}
