@@ -87,13 +87,15 @@ final class TallyBox: @unchecked Sendable {
   }
 
   /// The sum of every part (integer addition: order does not matter).
+  /// The threads are done, so the first part's blocks absorb the others.
   func merged() -> [StrategyTally] {
     lock.lock()
     defer { lock.unlock() }
-    let total = parts[0].map { $0.copy() }
+    let total = parts[0]
     for p in parts.dropFirst() {
       for s in total.indices { total[s].merge(p[s]) }
     }
+    parts = []
     return total
   }
 }

@@ -36,8 +36,15 @@ public enum HTMLReport {
   public static func render(_ results: ScenarioResults, findings: [String], recommendation: Recommendation?)
     -> String
   {
+    render(results, findings: findings, recommendation: recommendation, dataJSON: dataJSON(results))
+  }
+
+  /// Renders the whole page around an already encoded `dataJSON(results)`,
+  /// so a caller that also writes the JSON to a file encodes it once.
+  public static func render(
+    _ results: ScenarioResults, findings: [String], recommendation: Recommendation?, dataJSON json: String
+  ) -> String {
     let figures = self.figures(results)
-    let json = dataJSON(results)
     var w = _HTMLWriter(reservingCapacity: json.utf8.count + 400_000)
     w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
     w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")

@@ -9,7 +9,8 @@ public enum ResultsBuilder {
     _ scenario: Scenario, replications: [[StrategyTally]], facts: RunFacts, parameters: [ParameterFact]
   ) -> ScenarioResults {
     precondition(!replications.isEmpty, "no replication to build results from")
-    let pooled = replications[0].map { $0.copy() }
+    // One replication: read its tallies as they are; several: pool copies.
+    let pooled = replications.count == 1 ? replications[0] : replications[0].map { $0.copy() }
     for r in replications.dropFirst() {
       for s in pooled.indices { pooled[s].merge(r[s]) }
     }
@@ -20,8 +21,9 @@ public enum ResultsBuilder {
     let ctx = Context(scenario: scenario, replications: reps)
 
     for (s, strategy) in scenario.strategies.enumerated() {
+      let all = merged(pooled[s].segments)
       for g in 0...scenario.segments.count {
-        let tally = g < scenario.segments.count ? pooled[s].segments[g] : merged(pooled[s].segments)
+        let tally = g < scenario.segments.count ? pooled[s].segments[g] : all
         let values = ctx.metrics(tally)
         var ci: [Double?]? = nil
         if replications.count >= 2 {
@@ -38,7 +40,7 @@ public enum ResultsBuilder {
         rows.append(
           ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
       }
-      series.append(ctx.series(strategy.name, pooled[s]))
+      series.append(ctx.series(strategy.name, pooled[s], all: all))
     }
     return ScenarioResults(
       facts: facts, parameters: parameters, summary: ResultTable(columns: SummaryMetrics.all, rows: rows),
@@ -68,20 +70,12 @@ public enum ResultsBuilder {
         Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
         * scenario.energy.appWakeMillijoules + fetchCost
       let minutes = 60_000.0
-      let perSecond = t.backendPerSecond
+      let load = SecondStats(t.perSecond)
       let staleness = t.staleness
       let firstDry = t.firstDryTenths
-      let peakSecond = perSecond.max().map { Double($0) * scale } ?? 0
-      var peakMinute = 0.0
-      var i = 0
-      while i < perSecond.count {
-        let j = min(perSecond.count, i + 60)
-        var sum: UInt64 = 0
-        for k in i..<j { sum &+= UInt64(perSecond[k]) }
-        peakMinute = max(peakMinute, Double(sum) / 60 * scale)
-        i = j
-      }
-      let seconds = Double(perSecond.count)
+      let peakSecond = Double(load.peak) * scale
+      let peakMinute = Double(load.peakMinuteSum) / 60 * scale
+      let seconds = Double(t.perSecond.count)
       let values: [Double?] = [
         Double(t.devices) / replications,
         Double(t.widgets) / replications,
@@ -121,8 +115,7 @@ public enum ResultsBuilder {
       return values
     }
 
-    func series(_ name: String, _ tally: StrategyTally) -> StrategySeries {
-      let all = ResultsBuilder.merged(tally.segments)
+    func series(_ name: String, _ tally: StrategyTally, all: SegmentTally) -> StrategySeries {
       let width = all.budgetLeftWidth
       let budgetLeft = all.budgetLeft
       let firstDry = all.firstDryTenths
@@ -143,35 +136,44 @@ public enum ResultsBuilder {
       let widgets = Double(all.widgets)
       hourly.widgetsDryPct = s.dryMs.map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
       hourly.backendRps = s.backendRequests.map { Double($0) / 3600 * scale }
-      var peakPerHour: [Double] = []
-      var peak = 0.0
-      var peakIndex = 0
-      let perSecond = all.backendPerSecond
-      var i = 0
-      while i < perSecond.count {
-        let j = min(perSecond.count, i + 3600)
-        var m: UInt32 = 0
-        for k in i..<j where perSecond[k] > m {
-          m = perSecond[k]
-          if Double(m) * scale > peak {
-            peak = Double(m) * scale
-            peakIndex = k
-          }
-        }
-        peakPerHour.append(Double(m) * scale)
-        i = j
-      }
+      let load = SecondStats(all.perSecond)
+      let peakPerHour = load.hourPeaks.map { Double($0) * scale }
+      let peak = Double(load.peak) * scale
+      let peakIndex = load.peakIndex
       hourly.backendPeakRps = peakPerHour
+      // The distribution for charts and staleness.csv: fresh glances (0),
+      // then buckets 1/8 of an octave wide (the histogram's 1/32, merged
+      // four by four): a CDF to 12.5 %, at a fifth of the rows.
       var buckets: [DistributionBucket] = []
       var cumulative: UInt64 = 0
       let total = staleness.count
-      for b in staleness.nonEmptyBuckets {
-        cumulative += b.count
+      var pending: (upper: UInt64, count: UInt64)? = nil
+      func flush() {
+        guard let p = pending else { return }
+        cumulative += p.count
         buckets.append(
           DistributionBucket(
-            upperMinutes: b.lower == 0 ? 0 : Double(b.upper) / 60_000, count: b.count,
+            upperMinutes: Double(p.upper) / 60_000, count: p.count,
             cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
+        pending = nil
       }
+      var group = -1
+      for i in 0..<LogHistogram.bucketCount {
+        let c = staleness.count(inBucket: i)
+        guard c > 0 else { continue }
+        if i == 0 {
+          cumulative += c
+          buckets.append(
+            DistributionBucket(upperMinutes: 0, count: c, cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
+          continue
+        }
+        let g = i < 64 ? -2 - i : (i - 64) / 4
+        if g != group { flush() }
+        group = g
+        let upper = i < 64 ? LogHistogram.upperBound(of: i) : LogHistogram.upperBound(of: 64 + g * 4 + 3)
+        pending = (upper, (pending?.count ?? 0) + c)
+      }
+      flush()
       let dry: QuantileBand? =
         firstDry.contains { $0 > 0 }
         ? QuantileBand(
@@ -221,5 +223,46 @@ public enum ResultsBuilder {
       seen += Double(c)
     }
     return 24
+  }
+
+  /// Busiest second, busiest minute and busiest second of each hour, in one
+  /// pass over a per-second block (no copies).
+  struct SecondStats {
+    var peak: UInt32 = 0
+    var peakIndex = 0
+    var peakMinuteSum: UInt64 = 0
+    var hourPeaks: [UInt32] = []
+
+    init(_ block: CounterBlock<UInt32>) {
+      let n = block.count
+      let p = block.base
+      hourPeaks.reserveCapacity((n + 3599) / 3600)
+      var hourStart = 0
+      while hourStart < n {
+        let hourEnd = min(n, hourStart + 3600)
+        var hourPeak: UInt32 = 0
+        var minuteStart = hourStart
+        while minuteStart < hourEnd {
+          let minuteEnd = min(hourEnd, minuteStart + 60)
+          var minuteSum: UInt64 = 0
+          for i in minuteStart..<minuteEnd {
+            let v = p[i]
+            minuteSum &+= UInt64(v)
+            if v > hourPeak { hourPeak = v }
+          }
+          if minuteSum > peakMinuteSum { peakMinuteSum = minuteSum }
+          minuteStart = minuteEnd
+        }
+        if hourPeak > peak {
+          peak = hourPeak
+          for i in hourStart..<hourEnd where p[i] == hourPeak {
+            peakIndex = i
+            break
+          }
+        }
+        hourPeaks.append(hourPeak)
+        hourStart = hourEnd
+      }
+    }
   }
 }
