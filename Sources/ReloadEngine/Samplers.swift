@@ -15,10 +15,11 @@ extension RandomNumberGenerator {
     Double((next() &>> 11) &+ 1) * 0x1.0p-53
   }
 
-  /// An exponential variate with mean 1 (inverse transform).
+  /// An exponential variate with mean 1 (ziggurat method; see
+  /// `nextStandardExponentialZiggurat`).
   @inlinable @inline(__always)
   public mutating func nextStandardExponential() -> Double {
-    -_log(nextUnitPositive())
+    nextStandardExponentialZiggurat()
   }
 
   /// A standard normal variate (Box–Muller, one of the pair).

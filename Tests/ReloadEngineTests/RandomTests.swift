@@ -215,3 +215,30 @@ private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance:
     #expect(SimTime(milliseconds: 90_061_001).description == "d1+01:01:01.001")
   }
 }
+
+@Suite struct BulkArrivalTests {
+  /// The bulk generator follows the hourly rates like `nextArrival` does.
+  @Test func appendArrivalsFollowsTheHourlyRatesInOrder() {
+    var rates = [Double](repeating: 0, count: 24)
+    for h in 6..<22 { rates[h] = Double(h % 5 + 1) }
+    let offset = SimDuration.hours(-5)
+    var g = Xoshiro256StarStar(seed: 21)
+    var out: [SimTime] = []
+    let end = SimTime.zero + .days(3000)
+    rates.withUnsafeBufferPointer {
+      TimeOfDayPoissonProcess.appendArrivals(from: .zero, until: end, ratesPerHour: $0, utcOffset: offset, using: &g, into: &out)
+    }
+    #expect(zip(out, out.dropFirst()).allSatisfy { $0 <= $1 })
+    #expect(out.last! < end)
+    var perHour = [Int](repeating: 0, count: 24)
+    for t in out {
+      var local = (t + offset).milliseconds % 86_400_000
+      if local < 0 { local += 86_400_000 }
+      perHour[Int(local / 3_600_000)] += 1
+    }
+    for h in 0..<24 {
+      let expected = rates[h] * 3000
+      if expected == 0 { #expect(perHour[h] == 0) } else { #expect(abs(Double(perHour[h]) - expected) < 5 * expected.squareRoot(), "hour \(h)") }
+    }
+  }
+}

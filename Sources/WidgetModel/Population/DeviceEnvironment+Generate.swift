@@ -32,7 +32,7 @@ extension DeviceEnvironment {
     widgetKind.removeAll(keepingCapacity: true)
     widgetBudget.removeAll(keepingCapacity: true)
     widgetViewsPerDay.removeAll(keepingCapacity: true)
-    var placements: [Placement] = []
+    placements.removeAll(keepingCapacity: true)
     hasKind.removeAll(keepingCapacity: true)
     hasKind.append(contentsOf: repeatElement(false, count: scenario.kinds.count))
     for slot in seg.widgets {
@@ -48,26 +48,43 @@ extension DeviceEnvironment {
       }
     }
 
-    // Views: one home-screen and one lock-screen stream per device; each
-    // widget sees a thinned share set by its placement.
-    fillRates(profile: seg.viewProfile, perDay: seg.homeViewsPerDay)
-    var homeViews = streams.stream(entity: entity, purpose: .homeViews)
+    // Views: one home-screen and one lock-screen process per device; each
+    // widget sees a share of its surface's views set by its placement
+    // (independent thinning). A surface with one widget needs no thinning:
+    // its share of the views is itself a Poisson process at share x rate,
+    // drawn directly; a surface without widgets is not drawn at all.
+    var homeUsers = 0
+    var lockUsers = 0
+    for p in placements { if p == .lockScreen { lockUsers += 1 } else { homeUsers += 1 } }
     scratch.removeAll(keepingCapacity: true)
-    Self.drawArrivals(rates, utcOffset, until: end, using: &homeViews, appendingTo: &scratch)
+    if homeUsers > 1 {
+      fillRates(profile: seg.viewProfile, perDay: seg.homeViewsPerDay)
+      var homeViews = streams.stream(entity: entity, purpose: .homeViews)
+      Self.drawArrivals(rates, utcOffset, until: end, using: &homeViews, appendingTo: &scratch)
+    }
     let homeCount = scratch.count
-    fillRates(profile: seg.viewProfile, perDay: seg.lockViewsPerDay)
-    var lockViews = streams.stream(entity: entity, purpose: .lockViews)
-    Self.drawArrivals(rates, utcOffset, until: end, using: &lockViews, appendingTo: &scratch)
+    if lockUsers > 1 {
+      fillRates(profile: seg.viewProfile, perDay: seg.lockViewsPerDay)
+      var lockViews = streams.stream(entity: entity, purpose: .lockViews)
+      Self.drawArrivals(rates, utcOffset, until: end, using: &lockViews, appendingTo: &scratch)
+    }
     glanceStart.removeAll(keepingCapacity: true)
     glances.removeAll(keepingCapacity: true)
     for w in widgetKind.indices {
       glanceStart.append(glances.count)
       let lock = placements[w] == .lockScreen
       let share = scenario.model.visibility.share(placements[w])
+      guard share > 0 else { continue }
+      if (lock ? lockUsers : homeUsers) == 1 {
+        fillRates(profile: seg.viewProfile, perDay: (lock ? seg.lockViewsPerDay : seg.homeViewsPerDay) * min(1, share))
+        var views = streams.stream(entity: entity, purpose: lock ? .lockViews : .homeViews)
+        Self.drawArrivals(rates, utcOffset, until: end, using: &views, appendingTo: &glances)
+        continue
+      }
       let range = lock ? homeCount..<scratch.count : 0..<homeCount
       if share >= 1 {
         glances.append(contentsOf: scratch[range])
-      } else if share > 0 {
+      } else {
         let threshold = UInt64(share * 18_446_744_073_709_551_615.0)
         let widgetEntity = entity << 8 | UInt64(w)
         var n: UInt64 = 0

@@ -53,6 +53,7 @@ public struct DeviceEnvironment: Sendable {
   /// Scratch hourly rates, reused.
   var rates: [Double] = Array(repeating: 0, count: 24)
   var scratch: [SimTime] = []
+  var placements: [Placement] = []
 
   public init() {}
 
