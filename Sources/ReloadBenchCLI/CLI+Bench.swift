@@ -1,0 +1,273 @@
+import Foundation
+import ReloadReports
+
+/// `reloadbench bench`: the standard benchmark set, each case repeated in
+/// fresh child processes (so each reports its own peak memory), medians and
+/// spread, the machine's description, and comparisons with a stored run or
+/// with another program (the C++ yardstick).
+enum BenchCommand {
+  static let options: [OptionSpec] = [
+    OptionSpec("--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
+    OptionSpec("--threads", "N", "Threads for the multi-threaded cases (default: all cores)."),
+    OptionSpec("--repeat", "K", "Repetitions per case (default 5); medians are reported."),
+    OptionSpec("--json", "FILE", "Also write the figures as JSON (for CI and --baseline)."),
+    OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),
+    OptionSpec("--cases", "LIST", "Run only the cases whose names contain one of these comma-separated words."),
+    OptionSpec("--hold-ops", "N", "Hold operations per hold-model case (default: max(2e6, 4 x queue size))."),
+    OptionSpec("--yardstick", "CMD", "Also run CMD (a program printing R1 JSON, e.g. the C++ yardstick) alternately with r1-1t and report the ratio."),
+    OptionSpec("--baseline", "FILE", "Compare with a stored --json run; exit 1 if a case is slower beyond --noise."),
+    OptionSpec("--noise", "PCT", "Slowdown that counts as a regression with --baseline (default 10)."),
+    OptionSpec("--run-case", "JSON", "(internal) run one case in this process and print its measurement."),
+  ]
+
+  static let help = """
+    USAGE: reloadbench bench [OPTIONS]
+
+    Runs the standard benchmark set: R1 (one thread and N threads), the default
+    scenario, a 50k-device sample of the fleet scenario, R1 event by event in one
+    global queue with the 4-ary and the binary heap, and the hold model on both
+    heaps at 1e3...1e6 events. Each case runs --repeat times in a fresh process;
+    the table shows medians (min-max) of wall time, events/s, widget-days/s,
+    simulated days per wall second, peak memory and the phases of a run.
+
+    Throughput on shared machines is noisy: compare medians, and give
+    --baseline comparisons a noise threshold that fits the machine.
+
+    OPTIONS:
+    \(ArgumentParser.describe(options))
+
+    EXIT STATUS: 0 done (and no regression with --baseline); 1 a case regressed
+    beyond --noise; 2 bad input.
+    """
+
+  struct CaseResult: Codable {
+    var name: String
+    var threads: Int
+    var runs: [BenchMeasurement]
+    var median: Summary
+    var min: Summary
+    var max: Summary
+  }
+
+  struct Summary: Codable {
+    var wallSeconds: Double
+    var eventsPerSecond: Double
+    var widgetDaysPerSecond: Double
+    var simulatedDaysPerSecond: Double
+    var peakRSSBytes: Double
+    var phases: [String: Double]
+  }
+
+  struct Output: Codable {
+    var tool: String
+    var version: String
+    var machine: [String: String]
+    var repetitions: Int
+    var threads: Int
+    var cases: [CaseResult]
+    var yardstick: Yardstick?
+  }
+
+  struct Yardstick: Codable {
+    var command: String
+    var widgetDaysPerSecond: [Double]
+    var wallSeconds: [Double]
+    /// ReloadBench r1-1t over the yardstick, pair by pair (in-process wall time).
+    var ratios: [Double]
+    var medianRatio: Double
+    var wholeProcessRatios: [Double]
+    var medianWholeProcessRatio: Double
+  }
+
+  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+    let parsed = try ArgumentParser.parse(arguments, options: options, command: "bench")
+    if parsed.has("--help") {
+      Terminal.out(help + "\n")
+      return ExitStatus.success
+    }
+    if let json = parsed.value("--run-case") {
+      guard let c = try? JSONDecoder().decode(BenchCase.self, from: Data(json.utf8)) else {
+        throw .badInput("--run-case expects a case as JSON")
+      }
+      let m = try BenchRunner.measure(c)
+      let data = (try? JSONEncoder().encode(m)) ?? Data()
+      Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+      return ExitStatus.success
+    }
+    let threads = try parsed.integer("--threads", in: 1...256, command: "bench") ?? ProcessInfo.processInfo.activeProcessorCount
+    let repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
+    let noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
+    let scenarios = parsed.values["--scenario"] ?? []
+    for s in scenarios { _ = try ScenarioLoader.load(s) }
+    var baseline: Output? = nil
+    if let path = parsed.value("--baseline") {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw .badInput("cannot read baseline \(path) (fix: write one with 'reloadbench bench --json \(path)')")
+      }
+      guard let b = try? JSONDecoder().decode(Output.self, from: data), b.tool == "reloadbench-bench" else {
+        throw .badInput("\(path) is not a 'reloadbench bench --json' file (fix: regenerate it with --json)")
+      }
+      baseline = b
+    }
+    if let out = parsed.value("--json") { try OutputWriter.prepare((out as NSString).deletingLastPathComponent.isEmpty ? "." : (out as NSString).deletingLastPathComponent) }
+    var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
+    if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
+      for i in cases.indices where cases[i].kind == .hold { cases[i].holds = ops }
+    }
+    if let filter = parsed.value("--cases") {
+      let words = filter.split(separator: ",").map(String.init)
+      cases = cases.filter { c in words.contains { c.name.contains($0) } }
+      if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
+    }
+    let me = selfExecutable()
+    let machine = MachineInfo.describe()
+    Terminal.err("machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores, \(machine["memory_gb"] ?? "?") GB, \(machine["os"] ?? "?"), \(machine["build"] ?? "?") build\n")
+    var results: [CaseResult] = []
+    var yardstick: Yardstick? = nil
+    let yardstickCommand = parsed.value("--yardstick")
+    var yWdps: [Double] = []
+    var yWall: [Double] = []
+    var ratios: [Double] = []
+    var wholeRatios: [Double] = []
+    for c in cases {
+      var runs: [BenchMeasurement] = []
+      for r in 0..<repeats {
+        if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
+        let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
+        let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
+        guard child.status == 0, let line = child.stdout.split(separator: "\n").last,
+          var m = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+        else { throw .failure("case \(c.name) failed (exit \(child.status)): \(child.stdout.suffix(300))") }
+        m.peakRSSBytes = child.peakRSSBytes
+        runs.append(m)
+        if c.name == "r1-1t", let command = yardstickCommand {
+          let parts = command.split(separator: " ").map(String.init)
+          let y = try ChildProcess.run(parts[0], Array(parts.dropFirst()))
+          guard y.status == 0, let obj = try? JSONSerialization.jsonObject(with: Data(y.stdout.utf8)) as? [String: Any],
+            let wdps = obj["widget_days_per_s"] as? Double, let wall = obj["wall_s"] as? Double
+          else { throw .badInput("--yardstick \(command) did not print R1 JSON with widget_days_per_s and wall_s") }
+          yWdps.append(wdps)
+          yWall.append(wall)
+          ratios.append(m.widgetDaysPerSecond / wdps)
+          wholeRatios.append(y.wallSeconds / child.wallSeconds)
+        }
+      }
+      results.append(summarize(c, runs))
+    }
+    if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+    if let command = yardstickCommand, !ratios.isEmpty {
+      yardstick = Yardstick(
+        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: median(ratios),
+        wholeProcessRatios: wholeRatios, medianWholeProcessRatio: median(wholeRatios))
+    }
+    let output = Output(
+      tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats, threads: threads,
+      cases: results, yardstick: yardstick)
+    Terminal.out(table(output))
+    if let path = parsed.value("--json") {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try OutputWriter.writeFile(path, String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n")
+    }
+    if let baseline {
+      let (text, regressed) = compare(output, baseline, noisePct: noise)
+      Terminal.out(text)
+      if regressed { return ExitStatus.failure }
+    }
+    return ExitStatus.success
+  }
+
+  static func selfExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  static func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    if s.isEmpty { return 0 }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+
+  static func summarize(_ c: BenchCase, _ runs: [BenchMeasurement]) -> CaseResult {
+    func pick(_ f: ([Double]) -> Double) -> Summary {
+      var phases: [String: Double] = [:]
+      for key in Set(runs.flatMap { $0.phases.keys }) { phases[key] = f(runs.compactMap { $0.phases[key] }) }
+      return Summary(
+        wallSeconds: f(runs.map(\.wallSeconds)), eventsPerSecond: f(runs.map(\.eventsPerSecond)),
+        widgetDaysPerSecond: f(runs.map(\.widgetDaysPerSecond)),
+        simulatedDaysPerSecond: f(runs.map(\.simulatedDaysPerSecond)), peakRSSBytes: f(runs.map(\.peakRSSBytes)),
+        phases: phases)
+    }
+    return CaseResult(
+      name: c.name, threads: c.kind == .scenario ? c.threads : 1, runs: runs, median: pick(median),
+      min: pick { $0.min() ?? 0 }, max: pick { $0.max() ?? 0 })
+  }
+
+  static func table(_ o: Output) -> String {
+    var rows: [[String]] = [[
+      "case", "threads", "wall s (min-max)", "events/s", "widget-days/s", "sim-days/s", "peak RSS", "sim / merge / report s",
+    ]]
+    for c in o.cases {
+      let m = c.median
+      let phases = ["simulation", "merge", "report"].compactMap { m.phases[$0] }
+      rows.append([
+        c.name, String(c.threads),
+        String(format: "%.3f (%.3f-%.3f)", m.wallSeconds, c.min.wallSeconds, c.max.wallSeconds),
+        NumberFormat.short(m.eventsPerSecond),
+        m.widgetDaysPerSecond > 0 ? NumberFormat.short(m.widgetDaysPerSecond) : "-",
+        m.simulatedDaysPerSecond > 0 ? String(format: "%.2f", m.simulatedDaysPerSecond) : "-",
+        String(format: "%.0f MB", m.peakRSSBytes / 1e6),
+        phases.isEmpty ? "-" : phases.map { String(format: "%.3f", $0) }.joined(separator: " / "),
+      ])
+    }
+    var widths = [Int](repeating: 0, count: rows[0].count)
+    for r in rows { for (i, cell) in r.enumerated() { widths[i] = Swift.max(widths[i], cell.count) } }
+    var out = "ReloadBench \(o.version) bench: medians of \(o.repetitions) runs, each in a fresh process\n"
+    let machine = o.machine
+    out += "machine: \(machine["cpu"] ?? "?"); \(machine["cores"] ?? "?") cores; \(machine["memory_gb"] ?? "?") GB; \(machine["os"] ?? "?"); \(machine["build"] ?? "?") build; internal checks \(machine["internal_checks"] ?? "?")\n\n"
+    for (n, r) in rows.enumerated() {
+      var cells: [String] = []
+      for (i, cell) in r.enumerated() {
+        let pad = String(repeating: " ", count: widths[i] - cell.count)
+        cells.append(i == 0 ? cell + pad : pad + cell)
+      }
+      out += cells.joined(separator: "  ") + "\n"
+      if n == 0 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n" }
+    }
+    if let y = o.yardstick {
+      out += String(
+        format: "\nyardstick (%@): %@ widget-days/s median; ReloadBench r1-1t / yardstick = %.2f (median of %d pairs, in-process), %.2f (whole process)\n",
+        y.command, NumberFormat.short(median(y.widgetDaysPerSecond)), y.medianRatio, y.ratios.count, y.medianWholeProcessRatio)
+    }
+    out += "\nThroughput on shared machines is noisy: compare medians, not single runs.\n"
+    return out
+  }
+
+  /// Compares throughput case by case with a stored run.
+  static func compare(_ now: Output, _ base: Output, noisePct: Double) -> (String, Bool) {
+    var out = "\nCompared with the baseline (\(base.version), \(base.machine["cpu"] ?? "?")): a case regresses when its median throughput drops more than \(NumberFormat.short(noisePct)) %\n"
+    if base.machine["cpu"] != now.machine["cpu"] {
+      out += "warning: the baseline was measured on another CPU; differences may be the machine's\n"
+    }
+    var regressed = false
+    out += "| case | baseline | now | change | verdict |\n|---|---|---|---|---|\n"
+    for c in now.cases {
+      guard let b = base.cases.first(where: { $0.name == c.name }) else { continue }
+      let metric = { (s: Summary) in s.widgetDaysPerSecond > 0 ? s.widgetDaysPerSecond : s.eventsPerSecond }
+      let old = metric(b.median)
+      let new = metric(c.median)
+      guard old > 0 else { continue }
+      let change = 100 * (new - old) / old
+      let verdict: String
+      if change < -noisePct {
+        verdict = "regressed"
+        regressed = true
+      } else if change > noisePct {
+        verdict = "improved"
+      } else {
+        verdict = "within noise"
+      }
+      out += "| \(c.name) | \(NumberFormat.short(old))/s | \(NumberFormat.short(new))/s | \(String(format: "%+.1f %%", change)) | \(verdict) |\n"
+    }
+    return (out, regressed)
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import ReloadEngine
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a program and reports what the OS measured of it: exit status,
+/// stdout, wall time and its own peak resident memory (`wait4`'s rusage),
+/// which `Foundation.Process` does not expose.
+enum ChildProcess {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var wallSeconds: Double
+    /// Peak resident set size of the child, bytes.
+    var peakRSSBytes: Double
+  }
+
+  static func run(_ executable: String, _ arguments: [String]) throws(CLIError) -> Result {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw .badInput("cannot create a pipe: \(String(cString: strerror(errno)))") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let start = ContinuousClock.now
+    let rc = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+    close(fds[1])
+    guard rc == 0 else {
+      close(fds[0])
+      throw .badInput("cannot start \(executable): \(String(cString: strerror(rc))) (fix: check the command)")
+    }
+    var output = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let n = read(fds[0], &buffer, buffer.count)
+      if n <= 0 { break }
+      output.append(buffer, count: n)
+    }
+    close(fds[0])
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let wall = ProgressLine.seconds(ContinuousClock.now - start)
+    let exited = (status & 0x7F) == 0
+    return Result(
+      status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+      stdout: String(decoding: output, as: UTF8.self), wallSeconds: wall,
+      peakRSSBytes: Double(usage.ru_maxrss) * 1024)
+  }
+}
+
+/// The machine, described for benchmark output.
+enum MachineInfo {
+  static func describe() -> [String: String] {
+    var info: [String: String] = [:]
+    if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+      let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+    {
+      info["cpu"] = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    info["cores"] = String(ProcessInfo.processInfo.activeProcessorCount)
+    info["memory_gb"] = String(format: "%.1f", Double(ProcessInfo.processInfo.physicalMemory) / 1e9)
+    var u = utsname()
+    uname(&u)
+    let release = withUnsafeBytes(of: &u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let system = withUnsafeBytes(of: &u.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    info["os"] = "\(system) \(release)"
+    #if DEBUG
+      info["build"] = "debug"
+    #else
+      info["build"] = "release"
+    #endif
+    info["internal_checks"] = internalChecksEnabled ? "on" : "off"
+    return info
+  }
+}
