@@ -13,6 +13,7 @@ enum RunCommand {
     OptionSpec("--replications", "N", "Override the scenario's replications (2+ adds _ci95 columns)."),
     OptionSpec("--engine", "MODE", "Override the scenario's engine: elided or event_by_event."),
     OptionSpec("--quiet", nil, "Print nothing but errors."),
+    OptionSpec("--reproducible", nil, "Leave wall-clock figures (timings, threads) out of report.html and results.json, so reruns give identical bytes."),
     OptionSpec("--dry-run", nil, "Check the scenarios and print what would run; simulate nothing."),
   ]
 
@@ -37,6 +38,7 @@ enum RunCommand {
     var replications: Int?
     var engine: EngineMode?
     var quiet: Bool
+    var reproducible = false
   }
 
   static func settings(_ parsed: ParsedArguments, command: String) throws(CLIError) -> Settings {
@@ -52,7 +54,7 @@ enum RunCommand {
       out: parsed.value("--out"), seed: seed,
       threads: try parsed.integer("--threads", in: 1...256, command: command) ?? ProcessInfo.processInfo.activeProcessorCount,
       replications: try parsed.integer("--replications", in: 1...100, command: command), engine: engine,
-      quiet: parsed.has("--quiet"))
+      quiet: parsed.has("--quiet"), reproducible: parsed.has("--reproducible"))
   }
 
   static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
@@ -147,6 +149,12 @@ enum RunCommand {
       "setup": outcome.setupSeconds, "simulation": outcome.simulationSeconds, "merge": outcome.mergeSeconds,
       "report": ProgressLine.seconds(beforeHTML - reportStart),
     ]
+    if s.reproducible {
+      // What the page shows must not depend on the machine or the moment.
+      results.facts.wallSeconds = 0
+      results.facts.phaseSeconds = [:]
+      results.facts.threads = 0
+    }
     let json = HTMLReport.dataJSON(results)
     files.append(
       ("report.html",

@@ -59,7 +59,7 @@ extension HTMLReport {
       ("Events per second", measured ? NumberFormat.short(f.eventsPerSecond) : "–"),
       ("Widget-days per second", measured ? NumberFormat.short(f.widgetDaysPerSecond) : "–"),
       ("Wall time", measured ? NumberFormat.seconds(f.wallSeconds) : "not measured"),
-      ("Threads", String(f.threads)),
+      ("Threads", f.threads > 0 ? String(f.threads) : "–"),
     ]
     for phase in f.phaseSeconds.keys.sorted() {
       out.append(("Time in " + phase, NumberFormat.seconds(f.phaseSeconds[phase] ?? 0)))
