@@ -70,6 +70,7 @@ public struct StreamPurpose: RawRepresentable, Hashable, Sendable {
   public static let lowPowerMode = StreamPurpose(rawValue: 8)
   public static let contentChanges = StreamPurpose(rawValue: 9)
   public static let settingsChanges = StreamPurpose(rawValue: 10)
+  public static let widgetAdds = StreamPurpose(rawValue: 11)
   /// Strategy-dependent draws (reload lateness, push and refresh delays).
   public static let lateness = StreamPurpose(rawValue: 20)
   public static let pushDelivery = StreamPurpose(rawValue: 21)

@@ -43,7 +43,7 @@ public enum SummaryMetrics {
     definition: "Reloads charged to a budget: policy reloads, background app reloads, WidgetKit-push reloads.")
   public static let freeReloadsPerWidgetDay = Metric(
     "free_reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-    definition: "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes.")
+    definition: "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, newly added widgets.")
   public static let wastedReloadPct = Metric(
     "wasted_reload_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
     definition: "Share of reloads that captured nothing new: the widget already showed current data and the new timeline added no scheduled change.")

@@ -45,7 +45,7 @@ import WidgetModel
       name: "mixed", utcOffsets: [.init(hours: 2, weight: 1), .init(hours: -7, weight: 1)], wakeHour: 6...8,
       sleepHour: 22...25, appSessionsPerDay: 4, audioSessionsPerDay: 0.5, tapsPerDay: 3,
       lowPowerMode: LowPowerHabit(share: 0.4, dailyProbability: 0.5), forceQuitShare: 0.3,
-      settingsChangesPer30Days: 3,
+      settingsChangesPer30Days: 3, widgetAddsPer30Days: 4,
       widgets: [WidgetSlot(kind: 0, count: 2), WidgetSlot(kind: 1, placement: .smartStack, probability: 0.6)])
     let strategies = StrategyCatalog.presets.map(\.strategy)
     Self.compare(

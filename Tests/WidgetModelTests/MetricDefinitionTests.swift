@@ -125,6 +125,18 @@ import Testing
     #expect(abs(Self.value(r, "backend_mean_rps") - 12.0 * 10 / 43_200 * 100) < 1e-9)
   }
 
+  /// A newly added widget gets its first timeline from a free reload.
+  @Test func addingAWidgetIsAFreeReload() {
+    var s = TestScenarios.r1(devices: 200, days: 6)
+    s.strategies = [Self.never]
+    s.segments[0].widgetAddsPer30Days = 60  // about twice a day
+    let r = runScenario(s)
+    let row = r.summary.row(policy: "never")!
+    let free = r.summary.value("free_reloads_per_widget_day", in: row)!
+    #expect(abs(free - 2) < 0.2, "\(free) free reloads a day from 2 adds a day")
+    #expect(r.summary.value("budgeted_reloads_per_widget_day", in: row)! == 0)
+  }
+
   /// Per-segment rows add up to the `all` row for counts.
   @Test func segmentRowsAddUpToTheAllRow() {
     var s = TestScenarios.r1(devices: 60, days: 2)

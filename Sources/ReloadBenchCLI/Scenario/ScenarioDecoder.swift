@@ -213,6 +213,7 @@ enum ScenarioDecoder {
         toHour: lpm.int("to_hour")),
       backgroundRefreshOffShare: r.number("background_refresh_off_share"), forceQuitShare: r.number("force_quit_share"),
       forceQuitProbability: r.number("force_quit_probability"),
-      settingsChangesPer30Days: r.number("settings_changes_per_30_days"), widgets: slots)
+      settingsChangesPer30Days: r.number("settings_changes_per_30_days"),
+      widgetAddsPer30Days: r.number("widget_adds_per_30_days"), widgets: slots)
   }
 }

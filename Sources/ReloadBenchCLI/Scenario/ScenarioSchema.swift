@@ -170,6 +170,7 @@ enum ScenarioSchema {
     number("force_quit_share", "Share of devices whose users force-quit the app from the app switcher.", default: 0, min: 0, max: 1),
     number("force_quit_probability", "For those users, probability of a force-quit after each session.", default: 0.5, min: 0, max: 1),
     number("settings_changes_per_30_days", "Locale, Dynamic Type or accessibility changes (each reloads every widget for free).", unit: "per 30 days", default: 0, min: 0, max: 1000),
+    number("widget_adds_per_30_days", "Times each widget is added (or removed and re-added); a newly added widget's first timeline is a free reload.", unit: "per 30 days", default: 0, min: 0, max: 1000),
     SchemaField("widgets", .array(of: .object(widgetSlot), minItems: 1, maxItems: 16), "The widgets on these devices.", required: true),
   ])
 }

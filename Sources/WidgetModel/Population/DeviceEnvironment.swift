@@ -28,6 +28,9 @@ public struct DeviceEnvironment: Sendable {
   /// Button taps of each interactive widget, same layout.
   public package(set) var tapStart: [Int] = []
   public package(set) var taps: [SimTime] = []
+  /// Times each widget is (re-)added by the user, same layout.
+  public package(set) var addStart: [Int] = []
+  public package(set) var adds: [SimTime] = []
 
   // App and system activity, sorted, non-overlapping intervals.
   public package(set) var sessionStart: [SimTime] = []

@@ -39,6 +39,9 @@ public struct Segment: Sendable {
   public var forceQuitProbability: Double
   /// Locale, Dynamic Type or accessibility changes per 30 days (free reloads).
   public var settingsChangesPer30Days: Double
+  /// Times per 30 days the user adds (or removes and re-adds) each widget;
+  /// a newly added widget's first timeline is a free reload.
+  public var widgetAddsPer30Days: Double
   /// The widgets on each device of the segment.
   public var widgets: [WidgetSlot]
 
@@ -54,7 +57,7 @@ public struct Segment: Sendable {
     tapsPerDay: Double = 0, lowPowerMode: LowPowerHabit = .none,
     backgroundRefreshOffShare: Double = 0, forceQuitShare: Double = 0,
     forceQuitProbability: Double = 0.5, settingsChangesPer30Days: Double = 0,
-    widgets: [WidgetSlot]
+    widgetAddsPer30Days: Double = 0, widgets: [WidgetSlot]
   ) {
     self.name = name
     self.weight = weight
@@ -75,6 +78,7 @@ public struct Segment: Sendable {
     self.forceQuitShare = forceQuitShare
     self.forceQuitProbability = forceQuitProbability
     self.settingsChangesPer30Days = settingsChangesPer30Days
+    self.widgetAddsPer30Days = widgetAddsPer30Days
     self.widgets = widgets
   }
 

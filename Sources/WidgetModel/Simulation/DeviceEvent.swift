@@ -25,6 +25,8 @@ enum DeviceEvent: UInt32 {
   case backgroundRefreshRun
   case changeWhileRunning
   case learningEnd
+  /// The user adds (or re-adds) a widget: its first timeline is free.
+  case widgetAdded
   /// Event-by-event mode only.
   case glance
   case change
@@ -50,5 +52,5 @@ enum DeviceEvent: UInt32 {
 /// Why a reload happened, for the wake-up funnel.
 @usableFromInline
 enum ReloadCause: UInt8 {
-  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running
+  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added
 }

@@ -36,6 +36,7 @@ extension DeviceSimulator {
       tokensAt[w] = .zero
       glanceCursor[w] = env.glanceStart[w]
       tapCursor[w] = env.tapStart[w]
+      addCursor[w] = env.addStart[w]
       widgetKind[w] = env.widgetKind[w]
       baseBudget[w] = env.widgetBudget[w]
     }
@@ -91,6 +92,7 @@ extension DeviceSimulator {
         setPending(w, .policyRequest, at: first, cause: .policy)
       }
       if tapCursor[w] < env.tapStart[w + 1] { schedule(.tap, w, at: env.taps[tapCursor[w]]) }
+      if addCursor[w] < env.addStart[w + 1] { schedule(.widgetAdded, w, at: env.adds[addCursor[w]]) }
       if eventMode && glanceCursor[w] < env.glanceStart[w + 1] {
         sim.schedule(
           payload: DeviceEvent.pack(.glance, index: w), at: env.glances[glanceCursor[w]],

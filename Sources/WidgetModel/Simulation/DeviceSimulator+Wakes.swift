@@ -84,6 +84,14 @@ extension DeviceSimulator {
     if tapCursor[w] < env.tapStart[w + 1] { schedule(.tap, w, at: env.taps[tapCursor[w]]) }
   }
 
+  /// A newly added widget gets its first timeline from a free reload (A).
+  mutating func widgetAdded(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    if measured(t) { count(.events) }
+    executeReload(w, at: t, budgeted: false, chargeTimeline: false, cause: .added, env)
+    addCursor[w] += 1
+    if addCursor[w] < env.addStart[w + 1] { schedule(.widgetAdded, w, at: env.adds[addCursor[w]]) }
+  }
+
   /// Locale, Dynamic Type or accessibility change: every widget reloads, free (A).
   mutating func settingsChanged(at t: SimTime, _ env: DeviceEnvironment) {
     if measured(t) { count(.events) }

@@ -59,6 +59,7 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   let lastDryDay: UnsafeMutablePointer<Int>
   let lastEpisodeDay: UnsafeMutablePointer<Int>
   let tapCursor: UnsafeMutablePointer<Int>
+  let addCursor: UnsafeMutablePointer<Int>
   let tolerance: UnsafeMutablePointer<Int64>
   let tokens: UnsafeMutablePointer<Double>
   let tokensAt: UnsafeMutablePointer<SimTime>
@@ -144,6 +145,7 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
     lastDryDay = arena.make(w, Int.min)
     lastEpisodeDay = arena.make(w, Int.min)
     tapCursor = arena.make(w, 0)
+    addCursor = arena.make(w, 0)
     tolerance = arena.make(w, 0)
     tokens = arena.make(w, 0)
     tokensAt = arena.make(w, .zero)
@@ -220,6 +222,7 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
     case .audioStart: audioStarted(at: t, env)
     case .audioEnd: audioEnded(at: t, env)
     case .tap: tapped(index, at: t, env)
+    case .widgetAdded: widgetAdded(index, at: t, env)
     case .lowPowerStart: lowPowerStarted(at: t, env)
     case .lowPowerEnd: lowPowerEnded(at: t, env)
     case .settingsChange: settingsChanged(at: t, env)
