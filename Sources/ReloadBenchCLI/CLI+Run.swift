@@ -78,6 +78,9 @@ enum RunCommand {
       return ExitStatus.success
     }
     for dir in dirs { try OutputWriter.prepare(dir) }
+    if !s.quiet && Terminal.stderrIsTerminal, let warning = BuildWarning.text {
+      Terminal.err(warning + "\n")
+    }
     for (l, dir) in zip(loaded, dirs) {
       let report = simulate(l, settings: s)
       try write(report, to: dir, quiet: s.quiet)

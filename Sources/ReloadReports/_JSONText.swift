@@ -6,6 +6,16 @@
 /// It follows `JSONEncoder`'s conventions that matter to `JSONDecoder`:
 /// sorted keys, absent optionals omitted, non-finite doubles as the strings
 /// "nan", "inf", "-inf", `/` unescaped.
+/// JSON text helpers shared with the CLI (package access).
+package enum JSONText {
+  /// `s` as a JSON string literal, quotes included.
+  package static func quoted(_ s: String) -> String {
+    var out = ""
+    _JSONNode.writeString(s, to: &out)
+    return out
+  }
+}
+
 struct _JSONText {
   static func encode<T: Encodable>(_ value: T) throws -> String {
     let root = _JSONNode.Box()

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 
 /// A JSON document as plain values, from Foundation's `JSONSerialization`.
 ///
@@ -82,25 +83,8 @@ enum JSONValue: Equatable, Sendable {
     }
   }
 
-  static func quote(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if u.value < 0x20 {
-          out += String(format: "\\u%04x", u.value)
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out + "\""
-  }
+  /// `s` as a JSON string literal (the same escaping as the reports' JSON).
+  static func quote(_ s: String) -> String { JSONText.quoted(s) }
 }
 
 struct JSONParseError: Error {
