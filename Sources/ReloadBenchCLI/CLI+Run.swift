@@ -22,7 +22,8 @@ enum RunCommand {
     Simulates each scenario file (default: Scenarios/default.json) and writes
     summary.csv, timeseries.csv, staleness.csv and report.html to Reports/<name>/.
     Prints a comparison table and findings on stdout; on a terminal, a progress
-    line with simulated days per second on stderr.
+    line with simulated days per second on stderr. A scenario with a "sweep"
+    block runs as 'reloadbench sweep' (sweep.csv, sweep.html).
 
     OPTIONS:
     \(ArgumentParser.describe(options))
@@ -70,13 +71,31 @@ enum RunCommand {
     if Set(dirs).count < dirs.count {
       throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
     }
-    for l in loaded { try MemoryEstimate.check(l.scenario) }
+    // A scenario with a sweep runs as `reloadbench sweep`; its points are
+    // decoded and checked here, before anything runs.
+    var sweeps: [[SweepPointPlan]?] = []
+    for l in loaded {
+      if l.sweep != nil {
+        sweeps.append(try SweepCommand.plans(l, settings: s))
+      } else {
+        try MemoryEstimate.check(l.scenario)
+        sweeps.append(nil)
+      }
+    }
     if parsed.has("--dry-run") {
-      for (l, dir) in zip(loaded, dirs) { Terminal.out(plan(l.scenario, dir: dir, threads: s.threads) + "\n") }
+      for (k, (l, dir)) in zip(loaded, dirs).enumerated() {
+        let text = sweeps[k].map { SweepCommand.plan(l, $0, dir: dir, threads: s.threads) }
+          ?? plan(l.scenario, dir: dir, threads: s.threads)
+        Terminal.out(text + "\n")
+      }
       return ExitStatus.success
     }
     for dir in dirs { try OutputWriter.prepare(dir) }
-    for (l, dir) in zip(loaded, dirs) {
+    for (k, (l, dir)) in zip(loaded, dirs).enumerated() {
+      if let plans = sweeps[k] {
+        try SweepCommand.execute(l, plans, settings: s, dir: dir)
+        continue
+      }
       let report = simulate(l, settings: s)
       try write(report, to: dir, quiet: s.quiet)
     }
@@ -85,10 +104,15 @@ enum RunCommand {
 
   static func apply(_ s: Settings, to loaded: LoadedScenario) -> LoadedScenario {
     var l = loaded
-    if let seed = s.seed { l.scenario.seed = seed }
-    if let r = s.replications { l.scenario.replications = r }
-    if let e = s.engine { l.scenario.engine = e }
+    apply(s, to: &l.scenario)
     return l
+  }
+
+  /// The command line's overrides (seed, replications, engine).
+  static func apply(_ s: Settings, to scenario: inout Scenario) {
+    if let seed = s.seed { scenario.seed = seed }
+    if let r = s.replications { scenario.replications = r }
+    if let e = s.engine { scenario.engine = e }
   }
 
   static func outputDirectory(for scenario: Scenario, settings: Settings, several: Bool) -> String {
