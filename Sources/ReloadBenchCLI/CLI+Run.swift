@@ -138,6 +138,19 @@ enum RunCommand {
     let files: [(name: String, contents: String)]
     let outcome: RunOutcome
     let reportSeconds: Double
+    let recommendation: Recommendation?
+    /// The scenario's objective, in words (empty without one).
+    var objectiveLines: [String] = []
+  }
+
+  /// The recommendation: the scenario's objective over its strategies when
+  /// it has one, else the default rule (`Recommendation.compute`).
+  static func recommend(_ table: ResultTable, objective: Objective?) -> (Recommendation?, [String]) {
+    guard let objective else { return (Recommendation.compute(table), []) }
+    let candidates = table.overallRows.map { ObjectiveCandidate(point: 0, policy: $0.policy, values: $0.values) }
+    let outcome = objective.evaluate(candidates, columns: table.columns)
+    let lines = ObjectiveSummary(outcome, columns: table.columns, points: 1) { _ in "" }.lines
+    return (Recommendation.from(outcome, columns: table.columns), lines)
   }
 
   static func simulate(_ loaded: LoadedScenario, settings s: Settings) -> Report {
@@ -172,16 +185,18 @@ enum RunCommand {
       "report": ProgressLine.seconds(beforeHTML - reportStart),
     ]
     let json = HTMLReport.dataJSON(results)
+    let (recommendation, objectiveLines) = recommend(results.summary, objective: loaded.objective)
     files.append(
       ("report.html",
         HTMLReport.render(
-          results, findings: Findings.compute(results), recommendation: Recommendation.compute(results.summary),
-          dataJSON: json)))
+          results, findings: Findings.compute(results), recommendation: recommendation, dataJSON: json)))
     files.append(("results.json", json + "\n"))
     let end = clock.now
     results.facts.wallSeconds = ProgressLine.seconds(end - start)
     results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart)
-    return Report(results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart))
+    return Report(
+      results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart),
+      recommendation: recommendation, objectiveLines: objectiveLines)
   }
 
   static func write(_ report: Report, to dir: String, quiet: Bool) throws(CLIError) {
@@ -196,8 +211,10 @@ enum RunCommand {
       """
     text += TextTable.render(report.results.summary) + "\n"
     for sentence in Findings.compute(report.results) { text += "- " + sentence + "\n" }
-    if let rec = Recommendation.compute(report.results.summary) {
-      text += "\nRecommended: \(rec.strategy): \(rec.reason).\n"
+    if let rec = report.recommendation {
+      text += report.objectiveLines.isEmpty
+        ? "\nRecommended: \(rec.strategy): \(rec.reason).\n"
+        : "\nRecommended: \(rec.strategy), by the scenario's objective:\n" + report.objectiveLines.joined(separator: "\n") + "\n"
     }
     let names = report.files.map(\.name).joined(separator: ", ")
     text += "\nWrote \(dir)/{\(names)}\n"

@@ -72,8 +72,12 @@ public struct SweepResults: Sendable, Codable {
       let worst = points[c[s.worst].point].valueIndices
       text += (decisions.isEmpty ? " " : ", ") + "for every " + assumptions.map { parameters[$0].name }.joined(separator: " and ")
       if brief { return text }
-      text += " (worst at " + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[worst[$0]] }
-        .joined(separator: ", ") + ")"
+      if s.members.allSatisfy({ c[$0].values == c[s.candidate].values }) {
+        text += " (unchanged by \(assumptions.count == 1 ? "it" : "them"))"
+      } else {
+        text += " (worst at " + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[worst[$0]] }
+          .joined(separator: ", ") + ")"
+      }
     } else if !assumptions.isEmpty {
       text += (decisions.isEmpty ? " at " : ", ")
         + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[first[$0]] }.joined(separator: ", ")

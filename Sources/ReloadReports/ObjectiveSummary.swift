@@ -126,3 +126,36 @@ public struct ObjectiveSummary {
     }
   }
 }
+
+extension Recommendation {
+  /// The recommendation an objective makes among a plain run's strategies
+  /// (candidates of one point): the best feasible strategy, or the one that
+  /// misses least.
+  ///
+  ///     let outcome = objective.evaluate(candidates, columns: table.columns)
+  ///     let rec = Recommendation.from(outcome, columns: table.columns)
+  public static func from(_ outcome: ObjectiveOutcome, columns: [Metric]) -> Recommendation? {
+    let summary = ObjectiveSummary(outcome, columns: columns, points: 1) { _ in "" }
+    let o = outcome.objective
+    if let best = outcome.best {
+      var reason = "\(o.goal == .maximize ? "maximises" : "minimises") \(o.metric) (\(summary.value(o.metric, best.objective)))"
+      let margins = summary.margins(best)
+      if !margins.isEmpty { reason += " with " + margins.joined(separator: ", ") }
+      let others = outcome.ranking.count - 1
+      reason += others == 0
+        ? (o.bounds.isEmpty ? "" : ", the only strategy that meets every constraint")
+        : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].policy): \(summary.advantageText ?? "–")"
+      return Recommendation(strategy: outcome.candidates[best.candidate].policy, reason: reason, meetsTarget: true)
+    }
+    guard let closest = outcome.closest else { return nil }
+    let misses = zip(o.bounds, closest.slacks).compactMap { b, slack -> String? in
+      guard let slack else { return "\(b.text) (no value)" }
+      return slack < 0 ? "\(b.text) by \(summary.value(b.metric, -slack))" : nil
+    }
+    return Recommendation(
+      strategy: outcome.candidates[closest.candidate].policy,
+      reason: "no strategy meets every constraint of the objective (\(o.text)); this one misses least: "
+        + misses.joined(separator: " and "),
+      meetsTarget: false)
+  }
+}

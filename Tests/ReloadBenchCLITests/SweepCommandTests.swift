@@ -67,6 +67,23 @@ import Testing
     #expect(dry.status == 0 && dry.stdout.contains("sweep: 2 points") && dry.stdout.contains("budget (model.budget.max_per_day): 20, 70"))
   }
 
+  /// Without a sweep, an objective still chooses the recommended strategy.
+  @Test func plainRunUsesTheObjectiveForItsRecommendation() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var text = smallScenario(name: "plain")
+    text.removeLast(2)
+    text += #", "objective": {"minimize": "budgeted_reloads_per_widget_day", "subject_to": [{"metric": "fresh_glance_pct", "min": 0}]}}"#
+    try Self.write(Data(text.utf8), "p.json", in: dir)
+    let r = try Binary.run(["run", "p.json", "--out", "p"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    // on-demand never spends budget: the cheapest of the three.
+    #expect(r.stdout.contains("Recommended: on-demand, by the scenario's objective:"), "\(r.stdout)")
+    #expect(r.stdout.contains("3 of 3 strategies meet every constraint"))
+    let html = try String(contentsOf: dir.appendingPathComponent("p/report.html"), encoding: .utf8)
+    #expect(html.contains("It minimises budgeted_reloads_per_widget_day"))
+  }
+
   @Test func badSweepIsRefusedWithExitTwoAndNoOutput() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
