@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Renders a ReloadBench report.html in headless Chromium and fails when the
-# page does not render: the screenshot is missing or essentially blank, or
-# the DOM lacks the charts.
+# Renders a ReloadBench report.html or sweep.html in headless Chromium and
+# fails when the page does not render: the screenshot is missing or
+# essentially blank, or the DOM lacks the charts or the embedded data.
 #
 #   .ci/browser-check.sh Reports/default/report.html [OUT_DIR]
+#   MIN_CHARTS=7 MIN_SATURATED_PCT=0.1 .ci/browser-check.sh Reports/sweep-poll-interval/sweep.html
 #
+# MIN_CHARTS: the fewest <svg role="img"> charts the page must have (default 6).
+# MIN_SATURATED_PCT: the least share of strongly coloured pixels in the
+# screenshot, in percent (default 0.2; a sweep page of thin line charts under
+# a long text header needs about 0.1).
 # Writes OUT_DIR/screenshot.png (a half-scale thumbnail of the top of the
 # page) and OUT_DIR/dom.html (default OUT_DIR: a new temporary folder).
 # Installs chromium (and python3 and a font, if missing) with apt-get, so
@@ -19,6 +24,7 @@ report="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 out="${2:-$(mktemp -d /tmp/browser-check.XXXXXX)}"
 mkdir -p "$out"
 min_charts="${MIN_CHARTS:-6}"
+min_saturated="${MIN_SATURATED_PCT:-0.2}"
 
 browser=""
 for b in chromium chromium-browser; do
@@ -49,12 +55,13 @@ timeout 120 "$browser" "${flags[@]}" --force-device-scale-factor=0.5 --window-si
 timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$report" >"$out/dom.html" 2>>"$out/chromium.log" || true
 
 status=0
-python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" <<'PY' || status=$?
+python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" "$min_saturated" <<'PY' || status=$?
 import re, struct, sys, zlib
 from collections import Counter
 from operator import add
 
 png, dom_path, min_charts = sys.argv[1], sys.argv[2], int(sys.argv[3])
+min_saturated = float(sys.argv[4]) / 100
 problems = []
 
 def pixels(path):
@@ -120,7 +127,7 @@ else:
     print(f"screenshot {w}x{h}: {ink:.1%} non-background, {colourful / total:.2%} saturated, {coarse} colour groups")
     if ink < 0.03:
         problems.append(f"screenshot is essentially blank ({ink:.2%} non-background pixels)")
-    if colourful / total < 0.002 or coarse < 8:
+    if colourful / total < min_saturated or coarse < 8:
         problems.append("screenshot has (almost) no colour: the charts did not draw")
 
 try:
@@ -134,8 +141,8 @@ scripts = re.findall(r"<script\b[^>]*>", dom, flags=re.I)
 print(f"DOM: {len(dom)} bytes, {charts} charts (svg role=img), {tables} data tables, {len(scripts)} script element(s)")
 if charts < min_charts:
     problems.append(f"DOM has {charts} charts, expected at least {min_charts}")
-if 'id="results-data"' not in dom:
-    problems.append("DOM lacks the embedded results (script#results-data)")
+if 'id="results-data"' not in dom and 'id="sweep-data"' not in dom:
+    problems.append("DOM lacks the embedded results (script#results-data or script#sweep-data)")
 if any('type="application/json"' not in s for s in scripts):
     problems.append("DOM has an executable script element")
 

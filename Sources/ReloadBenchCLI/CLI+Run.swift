@@ -23,7 +23,8 @@ enum RunCommand {
     Simulates each scenario file (default: Scenarios/default.json) and writes
     summary.csv, timeseries.csv, staleness.csv and report.html to Reports/<name>/.
     Prints a comparison table and findings on stdout; on a terminal, a progress
-    line with simulated days per second on stderr.
+    line with simulated days per second on stderr. A scenario with a "sweep"
+    block runs as 'reloadbench sweep' (sweep.csv, sweep.html).
 
     OPTIONS:
     \(ArgumentParser.describe(options))
@@ -72,16 +73,34 @@ enum RunCommand {
     if Set(dirs).count < dirs.count {
       throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
     }
-    for l in loaded { try MemoryEstimate.check(l.scenario) }
+    // A scenario with a sweep runs as `reloadbench sweep`; its points are
+    // decoded and checked here, before anything runs.
+    var sweeps: [[SweepPointPlan]?] = []
+    for l in loaded {
+      if l.sweep != nil {
+        sweeps.append(try SweepCommand.plans(l, settings: s))
+      } else {
+        try MemoryEstimate.check(l.scenario)
+        sweeps.append(nil)
+      }
+    }
     if parsed.has("--dry-run") {
-      for (l, dir) in zip(loaded, dirs) { Terminal.out(plan(l.scenario, dir: dir, threads: s.threads) + "\n") }
+      for (k, (l, dir)) in zip(loaded, dirs).enumerated() {
+        let text = sweeps[k].map { SweepCommand.plan(l, $0, dir: dir, threads: s.threads) }
+          ?? plan(l.scenario, dir: dir, threads: s.threads)
+        Terminal.out(text + "\n")
+      }
       return ExitStatus.success
     }
     for dir in dirs { try OutputWriter.prepare(dir) }
     if !s.quiet && Terminal.stderrIsTerminal, let warning = BuildWarning.text {
       Terminal.err(warning + "\n")
     }
-    for (l, dir) in zip(loaded, dirs) {
+    for (k, (l, dir)) in zip(loaded, dirs).enumerated() {
+      if let plans = sweeps[k] {
+        try SweepCommand.execute(l, plans, settings: s, dir: dir)
+        continue
+      }
       let report = simulate(l, settings: s)
       try write(report, to: dir, quiet: s.quiet)
     }
@@ -90,10 +109,15 @@ enum RunCommand {
 
   static func apply(_ s: Settings, to loaded: LoadedScenario) -> LoadedScenario {
     var l = loaded
-    if let seed = s.seed { l.scenario.seed = seed }
-    if let r = s.replications { l.scenario.replications = r }
-    if let e = s.engine { l.scenario.engine = e }
+    apply(s, to: &l.scenario)
     return l
+  }
+
+  /// The command line's overrides (seed, replications, engine).
+  static func apply(_ s: Settings, to scenario: inout Scenario) {
+    if let seed = s.seed { scenario.seed = seed }
+    if let r = s.replications { scenario.replications = r }
+    if let e = s.engine { scenario.engine = e }
   }
 
   static func outputDirectory(for scenario: Scenario, settings: Settings, several: Bool) -> String {
@@ -119,6 +143,19 @@ enum RunCommand {
     let files: [(name: String, contents: String)]
     let outcome: RunOutcome
     let reportSeconds: Double
+    let recommendation: Recommendation?
+    /// The scenario's objective, in words (empty without one).
+    var objectiveLines: [String] = []
+  }
+
+  /// The recommendation: the scenario's objective over its strategies when
+  /// it has one, else the default rule (`Recommendation.compute`).
+  static func recommend(_ table: ResultTable, objective: Objective?) -> (Recommendation?, [String]) {
+    guard let objective else { return (Recommendation.compute(table), []) }
+    let candidates = table.overallRows.map { ObjectiveCandidate(point: 0, policy: $0.policy, values: $0.values) }
+    let outcome = objective.evaluate(candidates, columns: table.columns)
+    let lines = ObjectiveSummary(outcome, columns: table.columns, points: 1) { _ in "" }.lines
+    return (Recommendation.from(outcome, columns: table.columns), lines)
   }
 
   static func simulate(_ loaded: LoadedScenario, settings s: Settings) -> Report {
@@ -159,16 +196,18 @@ enum RunCommand {
       results.facts.threads = 0
     }
     let json = HTMLReport.dataJSON(results)
+    let (recommendation, objectiveLines) = recommend(results.summary, objective: loaded.objective)
     files.append(
       ("report.html",
         HTMLReport.render(
-          results, findings: Findings.compute(results), recommendation: Recommendation.compute(results.summary),
-          dataJSON: json)))
+          results, findings: Findings.compute(results), recommendation: recommendation, dataJSON: json)))
     files.append(("results.json", json + "\n"))
     let end = clock.now
     results.facts.wallSeconds = ProgressLine.seconds(end - start)
     results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart)
-    return Report(results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart))
+    return Report(
+      results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart),
+      recommendation: recommendation, objectiveLines: objectiveLines)
   }
 
   static func write(_ report: Report, to dir: String, quiet: Bool) throws(CLIError) {
@@ -183,8 +222,10 @@ enum RunCommand {
       """
     text += TextTable.render(report.results.summary) + "\n"
     for sentence in Findings.compute(report.results) { text += "- " + sentence + "\n" }
-    if let rec = Recommendation.compute(report.results.summary) {
-      text += "\nRecommended: \(rec.strategy): \(rec.reason).\n"
+    if let rec = report.recommendation {
+      text += report.objectiveLines.isEmpty
+        ? "\nRecommended: \(rec.strategy): \(rec.reason).\n"
+        : "\nRecommended: \(rec.strategy), by the scenario's objective:\n" + report.objectiveLines.joined(separator: "\n") + "\n"
     }
     let names = report.files.map(\.name).joined(separator: ", ")
     text += "\nWrote \(dir)/{\(names)}\n"

@@ -9,6 +9,7 @@ public enum ReloadBenchCLI {
   static let commands: [(name: String, summary: String)] = [
     ("run", "Simulate scenarios and write CSV + HTML reports (the default command)."),
     ("bench", "Benchmark the engine and the model: R1, scenarios, the hold model; medians and memory."),
+    ("sweep", "Run a scenario over its sweep grid; write sweep.csv + sweep.html and a recommendation."),
     ("list", "List the strategy presets and the scenarios in Scenarios/."),
     ("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md."),
   ]
@@ -60,6 +61,7 @@ public enum ReloadBenchCLI {
       Terminal.out("reloadbench \(version)\n")
       return ExitStatus.success
     case "run": return try RunCommand.run(rest)
+    case "sweep": return try SweepCommand.run(rest)
     case "list": return try ListCommand.run(rest)
     case "bench": return try BenchCommand.run(rest)
     case "schema": return try SchemaCommand.run(rest)

@@ -10,9 +10,9 @@ struct ScenarioError: Error, Equatable {
 }
 
 /// An error the CLI reports on one line of stderr before exiting.
-struct CLIError: Error {
-  let message: String
-  let exitCode: Int32
+package struct CLIError: Error {
+  package let message: String
+  package let exitCode: Int32
 
   /// Bad input: scenario, baseline, flags, paths (exit 2).
   static func badInput(_ message: String) -> CLIError { CLIError(message: message, exitCode: 2) }

@@ -45,4 +45,39 @@ package enum CLITesting {
       return error.line(file: file)
     }
   }
+
+  /// The sweep of a scenario file: each point's swept values (as
+  /// sweep.csv writes them) and its decoded scenario, or the one-line error.
+  package static func sweepPoints(_ data: Data, file: String = "test.json") -> Result<
+    [(values: [String], scenario: Scenario)], CLIError
+  > {
+    do {
+      let f = try ScenarioDecoder.decodeFile(data)
+      guard let spec = f.sweep else { return .success([]) }
+      let points = try spec.points(base: f.json)
+      return .success(points.map { p in (zip(spec.parameters, p.valueIndices).map { SweepSpec.text($0.values[$1]) }, p.scenario) })
+    } catch {
+      return .failure(CLIError.badInput(error.line(file: file)))
+    }
+  }
+
+  /// Writes `value` (JSON text) at `path` in `json` (JSON text) and
+  /// returns the result as compact sorted JSON, or "message (fix: ...)".
+  package static func applySweepPath(_ path: String, value: String, to json: String) -> Result<String, CLIError> {
+    do {
+      var doc = try JSONValue.parse(Data(json.utf8))
+      // Wrapped: Foundation's parser takes no bare scalars.
+      guard case .array(let wrapped) = try JSONValue.parse(Data(("[" + value + "]").utf8)), let v = wrapped.first
+      else { return .failure(.badInput("not one JSON value: \(value)")) }
+      let p = try SweepPath.parse(path)
+      try p.check(against: .object(ScenarioSchema.root))
+      try p.apply(v, to: &doc)
+      return .success(doc.jsonText)
+    } catch let e as SweepPath.Problem {
+      return .failure(.badInput("\(e.message) (fix: \(e.fix))"))
+    } catch {
+      return .failure(.badInput("\(error)"))
+    }
+  }
 }
+

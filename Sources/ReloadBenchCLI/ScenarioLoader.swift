@@ -1,4 +1,5 @@
 import Foundation
+import ReloadMetrics
 import WidgetModel
 
 /// A scenario file, read and decoded.
@@ -6,6 +7,10 @@ struct LoadedScenario {
   let path: String
   var scenario: Scenario
   let json: JSONValue
+  /// The file's `sweep` block, if any: then the file is run once per point.
+  var sweep: SweepSpec? = nil
+  /// The file's `objective`, if any: it drives the recommendation.
+  var objective: Objective? = nil
 }
 
 enum ScenarioLoader {
@@ -29,8 +34,9 @@ enum ScenarioLoader {
       throw .badInput("cannot read \(path): no such file (fix: check the path; 'reloadbench list' shows the scenarios)")
     }
     do {
-      let (scenario, json) = try ScenarioDecoder.decode(data)
-      return LoadedScenario(path: path, scenario: scenario, json: json)
+      let file = try ScenarioDecoder.decodeFile(data)
+      return LoadedScenario(
+        path: path, scenario: file.scenario, json: file.json, sweep: file.sweep, objective: file.objective)
     } catch {
       throw .badInput(error.line(file: path))
     }

@@ -8,22 +8,36 @@ public enum CSVReport {
   /// order, then `all`), the columns of `SummaryMetrics.all`, then `_ci95`
   /// columns for the headline metrics when the run had replications.
   public static func summary(_ table: ResultTable) -> String {
-    let withCI = table.rows.contains { $0.ci95 != nil }
-    let ciColumns = withCI ? table.columns.enumerated().filter { $0.element.headline } : []
+    let ciColumns = self.ciColumns(table.columns, rows: table.rows)
     var header = SummaryMetrics.labelColumns + table.columns.map(\.name)
     header += ciColumns.map { $0.element.name + "_ci95" }
     var out = line(header)
     for row in table.rows {
-      var fields = [row.scenario, row.policy, row.segment]
-      for (i, metric) in table.columns.enumerated() {
-        fields.append(row.values[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
-      }
-      for (i, metric) in ciColumns {
-        fields.append(row.ci95?[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
-      }
-      out += line(fields)
+      out += line([row.scenario, row.policy, row.segment] + metricFields(row, table.columns, ciColumns))
     }
     return out
+  }
+
+  /// The `_ci95` columns of a table: the headline metrics, when any row has
+  /// confidence intervals.
+  static func ciColumns(_ columns: [Metric], rows: [ResultRow]) -> [(offset: Int, element: Metric)] {
+    rows.contains { $0.ci95 != nil } ? columns.enumerated().filter { $0.element.headline } : []
+  }
+
+  /// A row's metric cells at each column's fixed precision ("" for none),
+  /// then its `_ci95` cells.
+  static func metricFields(_ row: ResultRow, _ columns: [Metric], _ ciColumns: [(offset: Int, element: Metric)])
+    -> [String]
+  {
+    var fields: [String] = []
+    fields.reserveCapacity(columns.count + ciColumns.count)
+    for (i, metric) in columns.enumerated() {
+      fields.append(row.values[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
+    }
+    for (i, metric) in ciColumns {
+      fields.append(row.ci95?[i].map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "")
+    }
+    return fields
   }
 
   /// The columns of `timeseries.csv`, in order.

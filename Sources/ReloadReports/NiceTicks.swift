@@ -142,3 +142,7 @@ package enum NiceTicks {
 /// `log10` for chart code, in one place.
 @inline(__always)
 func _log10(_ x: Double) -> Double { log10(x) }
+
+/// `10^x` for chart code (log-axis padding), in one place.
+@inline(__always)
+func _pow10(_ x: Double) -> Double { pow(10, x) }

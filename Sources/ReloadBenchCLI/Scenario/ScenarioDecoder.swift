@@ -1,5 +1,6 @@
 import Foundation
 import ReloadEngine
+import ReloadMetrics
 import ReloadPolicies
 import WidgetModel
 
@@ -8,8 +9,23 @@ import WidgetModel
 /// then check what the schema alone cannot (names that must match, ranges
 /// that depend on other fields).
 enum ScenarioDecoder {
+  /// A decoded scenario file: the scenario, its JSON, and its optional
+  /// sweep and objective (which the CLI, not the model, acts on).
+  struct File {
+    let scenario: Scenario
+    let json: JSONValue
+    let sweep: SweepSpec?
+    let objective: Objective?
+  }
+
   /// Decodes `data`; errors carry the JSON path of the offending field.
   static func decode(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> (Scenario, JSONValue) {
+    let file = try decodeFile(data, log: log)
+    return (file.scenario, file.json)
+  }
+
+  /// Decodes `data` with its sweep and objective.
+  static func decodeFile(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> File {
     let json: JSONValue
     do {
       json = try JSONValue.parse(data)
@@ -18,9 +34,15 @@ enum ScenarioDecoder {
         path: "$", message: "not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"),
         fix: "check for a missing comma, quote or bracket near there (\(error.detail))")
     }
+    return try decode(json: json, log: log)
+  }
+
+  /// Validates and decodes an already parsed file (a sweep point's JSON).
+  static func decode(json: JSONValue, log: SchemaAccessLog? = nil) throws(ScenarioError) -> File {
     try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
-    return (try scenario(root), json)
+    let scenario = try self.scenario(root)
+    return File(scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root))
   }
 
   static func scenario(_ r: SchemaReader) throws(ScenarioError) -> Scenario {

@@ -127,6 +127,8 @@ extension ScenarioSchema {
       SchemaField("strategies", .array(of: .anyOf([.string(choices: StrategyCatalog.names), .object(strategy)]), minItems: 1, maxItems: 32), "Strategies to compare: preset names or strategy objects.", required: true),
       SchemaField("model", .object(model), "The model's assumptions.", default: .object([:])),
       SchemaField("energy", .object(energy), "The energy proxy.", default: .object([:])),
+      SchemaField("sweep", .anyOf([.object(sweep), .null]), "Run the scenario over a grid of parameter values (see Sweeps), or null.", default: .null),
+      SchemaField("objective", .anyOf([.object(objective), .null]), "What the recommendation optimises (see Sweeps and objectives), or null for the default recommendation.", default: .null),
     ]
   }
 

@@ -21,6 +21,11 @@ indirect enum SchemaType: Sendable {
     switch self {
     case .string(let choices):
       guard let choices else { return "string" }
+      // A long list (the summary.csv columns) reads better abridged; the
+      // JSON Schema keeps it whole for editors.
+      if choices.count > 16, let first = choices.first, let last = choices.last {
+        return "one of \(choices.count) names: `\(first)`, `\(choices[1])`, ..., `\(last)`"
+      }
       return choices.map { "`\($0)`" }.joined(separator: ", ")
     case .integer(let lo, let hi): return "integer" + SchemaType.range(lo, hi, false)
     case .number(let lo, let hi, let ex): return "number" + SchemaType.range(lo, hi, ex)
@@ -53,10 +58,13 @@ final class SchemaObject: Sendable {
   let title: String
   let doc: String
   let fields: [SchemaField]
+  /// What the field reference says for an optional field without a default.
+  let absentDefault: String
 
-  init(_ title: String, doc: String, _ fields: [SchemaField]) {
+  init(_ title: String, doc: String, absentDefault: String = "preset's / none", _ fields: [SchemaField]) {
     self.title = title
     self.doc = doc
+    self.absentDefault = absentDefault
     self.fields = fields
   }
 

@@ -105,7 +105,7 @@ enum SchemaExport {
       out += "| field | type and range | unit | default | source | meaning |\n"
       out += "|---|---|---|---|---|---|\n"
       for f in o.fields {
-        let def = f.required ? "**required**" : (f.defaultValue.map { "`\($0.jsonText)`" } ?? "preset's / none")
+        let def = f.required ? "**required**" : (f.defaultValue.map { "`\($0.jsonText)`" } ?? o.absentDefault)
         out += "| `\(f.key)` | \(escape(f.type.summary)) | \(f.unit ?? "") | \(escape(def)) | \(f.source ?? "") | \(escape(f.doc)) |\n"
       }
       out += "\n"

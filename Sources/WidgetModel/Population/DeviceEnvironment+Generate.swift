@@ -104,19 +104,6 @@ extension DeviceEnvironment {
     fillRates(profile: seg.viewProfile, perDay: seg.tapsPerDay)
     for w in widgetKind.indices {
       tapStart.append(taps.count)
-
-    // The user adds (or re-adds) widgets now and then, while awake.
-    addStart.removeAll(keepingCapacity: true)
-    adds.removeAll(keepingCapacity: true)
-    fillRates(profile: seg.viewProfile, perDay: seg.widgetAddsPer30Days / 30)
-    for w in widgetKind.indices {
-      addStart.append(adds.count)
-      if seg.widgetAddsPer30Days > 0 {
-        var rng = streams.stream(entity: entity << 8 | UInt64(w), purpose: .widgetAdds)
-        Self.drawArrivals(rates, utcOffset, until: end, using: &rng, appendingTo: &adds)
-      }
-    }
-    addStart.append(adds.count)
       if scenario.kinds[widgetKind[w]].interactive && seg.tapsPerDay > 0 {
         var rng = streams.stream(entity: entity << 8 | UInt64(w), purpose: .taps)
         Self.drawArrivals(rates, utcOffset, until: end, using: &rng, appendingTo: &taps)

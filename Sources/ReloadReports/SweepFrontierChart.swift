@@ -1,0 +1,173 @@
+import ReloadMetrics
+
+/// Freshness against cost across the whole sweep: every point x strategy
+/// (all segments) is a marker in its strategy's colour and shape, the
+/// Pareto frontier joins the candidates no other beats on both axes (each
+/// labelled with its strategy and point), and a ring marks the
+/// recommendation.
+///
+/// The frontier is computed over all candidates, feasible or not: it shows
+/// what the model allows; the recommendation adds the objective's constraints.
+enum SweepFrontierChart {
+  static let width = 470.0
+  static let height = 360.0
+  /// Frontier labels per chart at most (the rest have tooltips and are in the table).
+  static let maxLabels = 8
+
+  static func figure(
+    _ results: SweepResults, recommended: [Int], styles: [String: SeriesStyle]
+  ) -> ReportFigure? {
+    let candidates = results.candidates
+    guard !candidates.isEmpty, let fresh = results.columns.firstIndex(where: { $0.name == "fresh_glance_pct" })
+    else { return nil }
+    let costs = ["budgeted_reloads_per_widget_day", "backend_requests_per_widget_day"].compactMap { n in
+      results.columns.firstIndex { $0.name == n }
+    }
+    guard !costs.isEmpty else { return nil }
+    // Identical results of one strategy at several points are one marker.
+    let representative = ObjectiveCandidate.representatives(candidates)
+    var charts: [SVGChart] = []
+    var frontiers: [Set<Int>] = []
+    for (n, cost) in costs.enumerated() {
+      let (chart, frontier) = self.chart(
+        id: "sweep-frontier-\(n)", results: results, candidates: candidates, representative: representative,
+        x: cost, y: fresh, recommended: recommended, styles: styles)
+      charts.append(chart)
+      frontiers.append(Set(candidates.indices.filter { frontier.contains(representative[$0]) }))
+    }
+    let params = results.parameters.map(\.name)
+    var columns = ["Point"] + params + ["Strategy", ReportLabels.name(of: results.columns[fresh])]
+    columns += costs.map { ReportLabels.name(of: results.columns[$0]) }
+    columns += costs.map { "On the frontier (" + ReportLabels.shortName(of: results.columns[$0]) + ")" }
+    let rows: [[String]] = candidates.enumerated().map { i, c in
+      var cells = [String(c.point + 1)]
+      cells += zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
+      cells.append(c.policy + (recommended.contains(i) ? " (recommended)" : ""))
+      for col in [fresh] + costs {
+        cells.append(c.values[col].map { NumberFormat.metric($0, unit: results.columns[col].unit) } ?? "–")
+      }
+      for f in frontiers { cells.append(f.contains(i) ? "yes" : "no") }
+      return cells
+    }
+    var key: [(swatchClass: String, text: String)] = results.strategies.map { s in
+      let style = styles[s] ?? SeriesStyle(index: 0)
+      return ("ser " + style.colorClass, s)
+    }
+    key.append(("frontier", "Pareto frontier"))
+    if !recommended.isEmpty { key.append(("ring", "recommended")) }
+    return ReportFigure(
+      id: "fig-frontier", heading: "Freshness against cost, every point",
+      caption: "Each marker is one strategy at one sweep point (all segments): higher is fresher, further left "
+        + "is cheaper. The dashed line joins the Pareto frontier across all points, each frontier point labelled "
+        + "with its strategy and parameter values; every other combination pays more for less. "
+        + (recommended.isEmpty
+          ? "" : "The ring marks the recommendation (its worst case, when it must hold for every value of an "
+            + "assumption), which also has to meet the objective's constraints."),
+      layout: .pair, charts: charts,
+      table: .init(caption: "Fresh glances and cost at every point and strategy (all segments)", columns: columns, rows: rows),
+      key: key)
+  }
+
+  /// "poll · 30" or "poll · 30, 0.2": a candidate's label; "hybrid · every
+  /// point" or "poll · 30 ×3" when it stands for identical results at 3 points.
+  static func label(_ c: ObjectiveCandidate, _ results: SweepResults, twins: Int = 0) -> String {
+    if twins > 0 && twins + 1 >= results.points.count { return c.policy + " · every point" }
+    let values = zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
+    return c.policy + " · " + values.joined(separator: ", ") + (twins > 0 ? " ×\(twins + 1)" : "")
+  }
+
+  static func chart(
+    id: String, results: SweepResults, candidates: [ObjectiveCandidate], representative: [Int], x: Int, y: Int,
+    recommended: [Int], styles: [String: SeriesStyle]
+  ) -> (SVGChart, Set<Int>) {
+    let xm = results.columns[x]
+    let ym = results.columns[y]
+    var twins = [Int](repeating: 0, count: candidates.count)
+    for (i, r) in representative.enumerated() where r != i { twins[r] += 1 }
+    func label(_ i: Int) -> String { Self.label(candidates[i], results, twins: twins[i]) }
+    var points: [(candidate: Int, x: Double, y: Double)] = []
+    for (i, c) in candidates.enumerated() where representative[i] == i {
+      if let vx = c.values[x], let vy = c.values[y], vx.isFinite, vy.isFinite { points.append((i, vx, vy)) }
+    }
+    let xs = points.map(\.x)
+    let ys = points.map(\.y)
+    // Zoomed to the data: a sweep's points crowd together at 0-100 %.
+    var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100, includeZero: false, maxTicks: 6)
+    if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 6) }
+    let frame = ChartFrame(
+      plot: .init(x: 46, y: 34, width: width - 46 - 14, height: height - 34 - 46),
+      x: .linear(xs.min() ?? 0, xs.max() ?? 1, maxTicks: 6), y: yScale)
+    let frontierIdx = FreshnessCostChart.paretoFrontier(points.map { ($0.x, $0.y) }, x: xm.polarity, y: ym.polarity)
+    let frontier = Set(frontierIdx.map { points[$0].candidate })
+    var chart = SVGChart(
+      id: id, width: width, height: height,
+      title: "\(ReportLabels.name(of: ym)) against \(ReportLabels.name(of: xm).lowercasedFirst), every point",
+      summary: "\(points.count) strategy-point combinations; \(frontier.count) on the Pareto frontier: "
+        + frontierIdx.prefix(8).map { label(points[$0].candidate) }.joined(separator: "; ")
+        + (frontierIdx.count > 8 ? "; ..." : "") + ".")
+    chart.add(
+      frame.axes(
+        xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
+        xTitle: ReportLabels.name(of: xm) + ReportLabels.unitSuffix(xm.unit),
+        yTitle: ReportLabels.name(of: ym) + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+    if let corner = FreshnessCostChart.betterCorner(xm.polarity, ym.polarity) {
+      chart.add(.text(.init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
+    }
+    var placer = _LabelPlacer(
+      bounds: .init(x: frame.plot.x, y: frame.plot.y - 6, width: frame.plot.width + 10, height: frame.plot.height + 6))
+    let line = frontierIdx.map { frame.point(points[$0].x, points[$0].y) }.sorted { $0.x < $1.x }
+    if line.count > 1 {
+      chart.add(.polyline(line, cls: "frontier"))
+      for (a, b) in zip(line, line.dropFirst()) {
+        let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)) / 6)
+        for k in 1..<max(steps, 1) {
+          let t = Double(k) / Double(steps)
+          placer.reserve(around: .init(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t), radius: 2)
+        }
+      }
+    }
+    let pixels = points.map { frame.point($0.x, $0.y) }
+    for p in pixels { placer.reserve(around: p, radius: 4) }
+    let strategies = results.strategies
+    // Off-frontier markers first, so frontier markers sit on top.
+    for pass in 0..<2 {
+      for (k, pt) in points.enumerated() where frontier.contains(pt.candidate) == (pass == 1) {
+        let c = candidates[pt.candidate]
+        let style = styles[c.policy] ?? SeriesStyle(index: strategies.firstIndex(of: c.policy) ?? 0)
+        chart.add(
+          .marker(
+            pixels[k], style.shape, size: pass == 1 ? 4.5 : 3, cls: style.fill + (pass == 1 ? "" : " faint"),
+            tooltip: "\(label(pt.candidate)): \(NumberFormat.metric(pt.y, unit: ym.unit)) "
+              + "\(ReportLabels.shortName(of: ym)), \(NumberFormat.metric(pt.x, unit: xm.unit)) "
+              + ReportLabels.shortName(of: xm)))
+      }
+    }
+    var labels: [SVGChart.Mark] = []
+    for r in recommended {
+      guard let k = points.firstIndex(where: { $0.candidate == representative[r] }) else { continue }
+      chart.add(.marker(pixels[k], .circle, size: 9, cls: "recring"))
+      placer.reserve(around: pixels[k], radius: 10)
+    }
+    // Label frontier points from cheapest to dearest, both ends first, then
+    // those at least 18 px from every labelled one, up to `maxLabels`.
+    let ordered = frontierIdx.sorted { points[$0].x < points[$1].x }
+    var chosen: [Int] = []
+    for k in [ordered.first, ordered.last].compactMap({ $0 }) + ordered where !chosen.contains(k) {
+      guard chosen.count < maxLabels else { break }
+      let far = chosen.allSatisfy { j in
+        let dx = pixels[j].x - pixels[k].x
+        let dy = pixels[j].y - pixels[k].y
+        return dx * dx + dy * dy >= 18 * 18
+      }
+      if far { chosen.append(k) }
+    }
+    for k in chosen.sorted(by: { points[$0].x < points[$1].x }) {
+      let text = label(points[k].candidate)
+      let placed = placer.place(text, near: pixels[k], clearance: 8)
+      if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
+      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl"))
+    }
+    chart.add(labels)
+    return (chart, frontier)
+  }
+}

@@ -1,0 +1,199 @@
+import ReloadMetrics
+
+/// Metric against parameter: for each swept parameter, one small chart per
+/// metric with one line per strategy, along the parameter's slice (the
+/// other parameters at their middle value; see `SweepResults.slice`).
+///
+/// A constrained metric gets its bound as a dashed horizontal line, and the
+/// recommended point's value of the parameter a dashed vertical one, so a
+/// reader sees how much room the recommendation has on each side.
+enum SweepParameterCharts {
+  static let width = 330.0
+  static let height = 230.0
+
+  /// The metrics charted against every parameter: the five headline
+  /// questions, then the objective's metrics not among them.
+  static func metrics(_ results: SweepResults) -> [Metric] {
+    var names = [
+      "fresh_glance_pct", "acceptable_glance_pct", "budgeted_reloads_per_widget_day", "backend_peak_rps",
+      "dry_widget_day_pct",
+    ]
+    if let o = results.objective {
+      for n in [o.metric] + o.bounds.map(\.metric) where !names.contains(n) { names.append(n) }
+    }
+    return names.compactMap { n in results.columns.first { $0.name == n } }
+  }
+
+  /// The x axis of a parameter: numeric (linear or log) or one slot per value.
+  struct Axis {
+    var scale: ChartScale
+    /// The data coordinate of the parameter's value `i`.
+    var position: (Int) -> Double
+    var label: (Double) -> String
+
+    init(_ p: SweepParameter) {
+      if let xs = p.numbers, let lo = xs.min(), let hi = xs.max(), hi > lo {
+        let ticks = xs.count <= 12 ? xs.sorted() : NiceTicks.linear(lo, hi, maxCount: 6).ticks.filter { $0 >= lo && $0 <= hi }
+        if p.logScale {
+          // 4 % of the log span as padding on each side.
+          let pad = _pow10(0.04 * (_log10(hi) - _log10(lo)))
+          scale = ChartScale(lo: lo / pad, hi: hi * pad, ticks: ticks, isLog: true)
+        } else {
+          let pad = 0.04 * (hi - lo)
+          scale = ChartScale(lo: lo - pad, hi: hi + pad, ticks: ticks)
+        }
+        position = { xs[$0] }
+        label = { NumberFormat.short($0) }
+      } else {
+        let n = p.values.count
+        scale = ChartScale(lo: -0.5, hi: Double(n) - 0.5, ticks: (0..<n).map(Double.init))
+        position = { Double($0) }
+        let values = p.values
+        label = { x in
+          let i = Int(x.rounded())
+          guard values.indices.contains(i) else { return "" }
+          let v = values[i]
+          return v.count > 12 ? String(v.prefix(11)) + "…" : v
+        }
+      }
+    }
+  }
+
+  /// `recommended`: the recommended candidate when it belongs to one point
+  /// (not a strategy the sweep leaves unchanged), for the vertical mark.
+  static func figures(
+    _ results: SweepResults, recommended: ObjectiveCandidate?, styles: [String: SeriesStyle]
+  ) -> [ReportFigure] {
+    let metrics = self.metrics(results)
+    let strategies = results.strategies
+    return results.parameters.indices.map { p in
+      let parameter = results.parameters[p]
+      let slice = results.slice(varying: p)
+      let axis = Axis(parameter)
+      let held = results.parameters.indices.filter { $0 != p }.map { q in
+        results.parameters[q].name + " = " + results.parameters[q].values[results.parameters[q].referenceIndex]
+      }
+      // The recommended point's value of this parameter, when the
+      // recommendation lies on this slice.
+      var markX: Double? = nil
+      if let r = recommended, slice.contains(r.point) {
+        markX = axis.position(results.points[r.point].valueIndices[p])
+      }
+      let charts = metrics.enumerated().map { k, m in
+        chart(
+          id: "param-\(p)-\(k)", results: results, parameter: p, metric: m, slice: slice, axis: axis,
+          strategies: strategies, styles: styles, markX: markX)
+      }
+      var rows: [[String]] = []
+      for point in slice {
+        let v = parameter.values[results.points[point].valueIndices[p]]
+        for s in strategies {
+          var cells = [v, s]
+          for m in metrics {
+            cells.append(results.value(m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
+          }
+          rows.append(cells)
+        }
+      }
+      var caption = "One chart per metric, one line per strategy (all segments), as \(parameter.name) "
+        + "(\(parameter.path)) varies"
+      caption += held.isEmpty ? "." : ", the other parameters held at their middle value (" + held.joined(separator: ", ") + ")."
+      if results.objective != nil {
+        caption += " Dashed lines: a constraint's bound (horizontal) and the recommended value (vertical), where they apply."
+      }
+      if parameter.logScale { caption += " The x axis is logarithmic." }
+      return ReportFigure(
+        id: "fig-param-\(p)", heading: "Metrics against \(parameter.name)", caption: caption, layout: .multiples,
+        charts: charts,
+        table: .init(
+          caption: "Metrics (all segments) against \(parameter.name)",
+          columns: [parameter.name, "Strategy"] + metrics.map { ReportLabels.name(of: $0) + ReportLabels.unitSuffix($0.unit) },
+          rows: rows),
+        key: strategies.map { s in
+          let style = styles[s] ?? SeriesStyle(index: 0)
+          return ("ser " + style.colorClass + (style.dashClass.isEmpty ? "" : " " + style.dashClass), s)
+        })
+    }
+  }
+
+  static func chart(
+    id: String, results: SweepResults, parameter p: Int, metric m: Metric, slice: [Int], axis: Axis,
+    strategies: [String], styles: [String: SeriesStyle], markX: Double?
+  ) -> SVGChart {
+    let parameter = results.parameters[p]
+    var series: [(policy: String, points: [(x: Double, y: Double?)])] = []
+    for s in strategies {
+      let pts = slice.map { point -> (x: Double, y: Double?) in
+        let y = results.value(m.name, policy: s, point: point).flatMap { $0.isFinite ? $0 : nil }
+        return (axis.position(results.points[point].valueIndices[p]), y)
+      }
+      series.append((s, pts))
+    }
+    let bounds = (results.objective?.bounds ?? []).filter { $0.metric == m.name }
+    var ys = series.flatMap { $0.points.compactMap(\.y) }
+    ys += bounds.map(\.value)
+    var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 1, includeZero: m.unit != .percent, maxTicks: 4)
+    if m.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 4) }
+    let frame = ChartFrame(
+      plot: .init(x: 44, y: 40, width: width - 44 - 14, height: height - 40 - 40), x: axis.scale, y: yScale)
+    let title = ReportLabels.name(of: m) + ReportLabels.unitSuffix(m.unit)
+    var chart = SVGChart(
+      id: id, width: width, height: height, title: "\(title) against \(parameter.name)",
+      summary: summary(series, metric: m, parameter: parameter, axis: axis))
+    chart.add(
+      frame.axes(
+        xLabel: axis.label, yLabel: { NumberFormat.tick($0, unit: m.unit) }, xTitle: parameter.name, yTitle: "",
+        xGrid: true))
+    chart.add(.text(.init(x: 4, y: 16), title, cls: "ptitle"))
+    chart.add(.text(.init(x: 4, y: 30), ReportLabels.direction(m.polarity), cls: "hint"))
+    for b in bounds {
+      let y = frame.y(b.value)
+      chart.add(.polyline([.init(x: frame.plot.x, y: y), .init(x: frame.plot.maxX, y: y)], cls: "ref bound"))
+      chart.add(
+        .text(
+          .init(x: frame.plot.maxX - 2, y: y - 4), (b.kind == .atLeast ? "min " : "max ") + Objective.format(b.value),
+          anchor: .end, cls: "hint"))
+    }
+    if let markX {
+      let x = frame.x(markX)
+      chart.add(.polyline([.init(x: x, y: frame.plot.y), .init(x: x, y: frame.plot.maxY)], cls: "ref rec"))
+    }
+    for (n, s) in series.enumerated() {
+      let style = styles[s.policy] ?? SeriesStyle(index: n)
+      // A missing value breaks the line.
+      var run: [SVGChart.Point] = []
+      for pt in s.points {
+        if let y = pt.y {
+          run.append(frame.point(pt.x, y))
+        } else {
+          chart.add(.polyline(run, cls: style.line))
+          run = []
+        }
+      }
+      chart.add(.polyline(run, cls: style.line))
+      for (k, pt) in s.points.enumerated() {
+        guard let y = pt.y else { continue }
+        let value = parameter.values[results.points[slice[k]].valueIndices[p]]
+        chart.add(
+          .marker(
+            frame.point(pt.x, y), style.shape, size: 3, cls: style.fill,
+            tooltip: "\(s.policy) at \(parameter.name) = \(value): \(NumberFormat.metric(y, unit: m.unit))"))
+      }
+    }
+    return chart
+  }
+
+  static func summary(
+    _ series: [(policy: String, points: [(x: Double, y: Double?)])], metric m: Metric, parameter: SweepParameter,
+    axis: Axis
+  ) -> String {
+    let parts = series.compactMap { s -> String? in
+      let ys = s.points.compactMap(\.y)
+      guard let first = ys.first, let last = ys.last else { return nil }
+      return "\(s.policy) from \(NumberFormat.metric(first, unit: m.unit)) to \(NumberFormat.metric(last, unit: m.unit))"
+    }
+    let lo = parameter.values.first ?? ""
+    let hi = parameter.values.last ?? ""
+    return "As \(parameter.name) goes from \(lo) to \(hi): " + (parts.isEmpty ? "no values." : parts.joined(separator: "; ") + ".")
+  }
+}

@@ -1,0 +1,257 @@
+import ReloadMetrics
+
+/// The page's text sections: the recommendation with its margins, the
+/// sensitivity table, and the list of points.
+extension SweepReport {
+  // MARK: - Recommendation
+
+  static func writeRecommendation(_ results: SweepResults, outcome: ObjectiveOutcome?, to w: inout _HTMLWriter) {
+    w.raw("<section id=\"recommendation\" aria-labelledby=\"rec-h\"><h2 id=\"rec-h\">Recommendation</h2>\n")
+    guard let outcome else {
+      w.raw("<p>")
+      w.text(
+        "The scenario has no objective, so nothing is recommended. Add one to choose a point and a strategy, e.g. "
+          + "\"objective\": {\"maximize\": \"fresh_glance_pct\", \"subject_to\": [{\"metric\": "
+          + "\"dry_widget_day_pct\", \"max\": 1}]}.")
+      w.raw("</p></section>\n")
+      return
+    }
+    let summary = ObjectiveSummary(outcome, columns: results.columns, points: results.points.count) {
+      results.describe($0, in: outcome)
+    }
+    let shown = outcome.best ?? outcome.closest
+    w.raw(outcome.best != nil ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
+    w.raw("<p class=\"rec-k\">")
+    w.text(outcome.best != nil ? "Best point and strategy" : "No candidate meets every constraint; closest")
+    w.raw("</p>")
+    if let shown {
+      let c = outcome.candidates[shown.candidate]
+      w.raw("<p class=\"rec-name\">")
+      w.text(c.policy)
+      w.raw("</p><p class=\"rec-why\">")
+      var at = results.describe(shown, in: outcome).trimmingLeadingSpace
+      if at.hasPrefix("(") { at = String(at.dropFirst().dropLast()) }
+      at = at.hasPrefix("at ") ? String(at.dropFirst(3)) : at
+      w.text((at.isEmpty ? "" : at.uppercasedFirst + ": ") + outcome.objective.metric + " " + summary.value(outcome.objective.metric, shown.objective) + ".")
+      w.raw("</p>")
+    } else {
+      w.raw("<p class=\"rec-why\">")
+      w.text("No candidate has a value for \(outcome.objective.metric).")
+      w.raw("</p>")
+    }
+    w.raw("</div>\n")
+    if let shown { writeMargins(results, outcome: outcome, summary: summary, shown: shown, to: &w) }
+    w.raw("<ul class=\"objective-lines\">")
+    for line in summary.lines {
+      w.raw("<li>")
+      w.text(line.trimmingLeadingSpace)
+      w.raw("</li>")
+    }
+    w.raw("</ul>\n</section>\n")
+  }
+
+  /// The objective and each bound: the target, the chosen choice's value
+  /// and margin, and the runner-up's value (worst cases, for choices that
+  /// span the sweep's assumptions).
+  static func writeMargins(
+    _ results: SweepResults, outcome: ObjectiveOutcome, summary: ObjectiveSummary, shown: ObjectiveOutcome.Scored,
+    to w: inout _HTMLWriter
+  ) {
+    let o = outcome.objective
+    let runnerUp = outcome.best != nil ? outcome.runnerUp : nil
+    func header(_ title: String, _ s: ObjectiveOutcome.Scored) -> String {
+      title + ": " + outcome.candidates[s.candidate].policy + results.describe(s, in: outcome, brief: true)
+        + (s.members.count > 1 ? " (worst case)" : "")
+    }
+    /// A bound's metric value, from the slack (the worst member's value for a group).
+    func boundValue(_ s: ObjectiveOutcome.Scored, _ b: Int) -> String {
+      guard let slack = s.slacks[b] else { return "–" }
+      let bound = o.bounds[b]
+      return summary.value(bound.metric, bound.kind == .atLeast ? bound.value + slack : bound.value - slack)
+    }
+    w.raw("<div class=\"scroll\"><table class=\"margins\">")
+    w.element("caption", text: "The objective and its constraints, all segments, at summary.csv precision")
+    w.raw("<thead><tr><th scope=\"col\">Metric</th><th scope=\"col\">Target</th><th scope=\"col\">")
+    w.text(header(outcome.best != nil ? "Best" : "Closest", shown))
+    w.raw("</th><th scope=\"col\">Margin</th>")
+    if let runnerUp {
+      w.raw("<th scope=\"col\">")
+      w.text(header("Runner-up", runnerUp))
+      w.raw("</th>")
+    }
+    w.raw("</tr></thead><tbody><tr><th scope=\"row\">")
+    w.text(o.metric)
+    w.raw("</th><td>")
+    w.text(o.goal.rawValue)
+    w.raw("</td><td>")
+    w.text(summary.value(o.metric, shown.objective))
+    w.raw("</td><td>")
+    w.text(summary.advantageText.map { $0 + " than the runner-up" } ?? "–")
+    w.raw("</td>")
+    if let runnerUp {
+      w.raw("<td>")
+      w.text(summary.value(o.metric, runnerUp.objective))
+      w.raw("</td>")
+    }
+    w.raw("</tr>")
+    for (b, bound) in o.bounds.enumerated() {
+      w.raw("<tr><th scope=\"row\">")
+      w.text(bound.metric)
+      w.raw("</th><td>")
+      w.text((bound.kind == .atLeast ? ">= " : "<= ") + Objective.format(bound.value))
+      w.raw("</td><td>")
+      w.text(boundValue(shown, b))
+      let slack = shown.slacks[b]
+      w.raw((slack ?? -1) >= 0 ? "</td><td class=\"ok\">" : "</td><td class=\"bad\">")
+      if let slack {
+        w.text(
+          slack >= 0
+            ? summary.value(bound.metric, slack) + " to spare" : "misses by " + summary.value(bound.metric, -slack))
+      } else {
+        w.text("no value")
+      }
+      w.raw("</td>")
+      if let runnerUp {
+        w.raw("<td>")
+        w.text(boundValue(runnerUp, b))
+        w.raw("</td>")
+      }
+      w.raw("</tr>")
+    }
+    w.raw("</tbody></table></div>\n")
+  }
+
+  // MARK: - Sensitivity
+
+  /// A metric's range in words: percentages in points ("12.3 pts").
+  static func rangeText(_ r: Double, _ m: Metric) -> String {
+    m.unit == .percent ? NumberFormat.trim(NumberFormat.fixed(r, decimals: 1)) + " pts" : NumberFormat.metric(r, unit: m.unit)
+  }
+
+  static func writeSensitivity(_ results: SweepResults, to w: inout _HTMLWriter) {
+    let metrics = SweepParameterCharts.metrics(results)
+    let table = metrics.map { results.sensitivity(of: $0.name) }
+    w.raw("<section id=\"sensitivity\" aria-labelledby=\"sens-h\"><h2 id=\"sens-h\">Which parameter matters</h2>\n<p>")
+    w.text(
+      "How far each swept parameter moves each metric: the largest minus the smallest value of the metric as "
+        + "that parameter runs through its values, the other parameters held at their middle value (the lower "
+        + "middle one for an even count), for the strategy it moves most (named under the figure). "
+        + (results.parameters.count > 1
+          ? "★ marks the parameter that moves each metric most. "
+          : "With one parameter this is simply the metric's range over the sweep. ")
+        + "A large range for a model assumption (a budget size, a Low Power Mode share) means the answer depends "
+        + "on a number Apple does not document: treat it as a range, not a point. One parameter at a time: "
+        + "interactions are in sweep.csv.")
+    w.raw("</p>\n<div class=\"scroll\"><table class=\"sens\">")
+    w.element("caption", text: "Range of each metric (all segments) along each parameter")
+    w.raw("<thead><tr><th scope=\"col\">Parameter</th>")
+    for m in metrics {
+      w.raw("<th scope=\"col\">")
+      w.text(ReportLabels.name(of: m))
+      w.raw("</th>")
+    }
+    w.raw("</tr></thead><tbody>")
+    let largest = table.map { column in column.compactMap { $0.largest?.range }.max() }
+    for (p, parameter) in results.parameters.enumerated() {
+      w.raw("<tr><th scope=\"row\">")
+      w.text(parameter.name)
+      w.raw("<span class=\"unit\">")
+      w.text(parameter.path + ": " + (parameter.values.first ?? "") + " … " + (parameter.values.last ?? ""))
+      w.raw("</span></th>")
+      for (k, m) in metrics.enumerated() {
+        guard let l = table[k][p].largest else {
+          w.raw("<td class=\"na\">–</td>")
+          continue
+        }
+        let isTop = results.parameters.count > 1 && largest[k] == l.range && l.range > 0
+        w.raw(isTop ? "<td class=\"best\">" : "<td>")
+        w.text(rangeText(l.range, m))
+        if isTop { w.raw("<span class=\"star\" aria-hidden=\"true\"> ★</span><span class=\"vh\"> (moves it most)</span>") }
+        w.raw("<span class=\"by\">")
+        w.text(l.policy)
+        w.raw("</span></td>")
+      }
+      w.raw("</tr>")
+    }
+    w.raw("</tbody></table></div>\n<details class=\"datatable\"><summary>Per strategy</summary>")
+    let strategies = results.strategies
+    var rows: [[String]] = []
+    for (p, parameter) in results.parameters.enumerated() {
+      for (s, name) in strategies.enumerated() {
+        var cells = [parameter.name + " · " + name]
+        for (k, m) in metrics.enumerated() { cells.append(table[k][p].ranges[s].map { rangeText($0, m) } ?? "–") }
+        rows.append(cells)
+      }
+    }
+    ReportFigure.Table(
+      caption: "Range of each metric along each parameter, per strategy",
+      columns: ["Parameter · strategy"] + metrics.map { ReportLabels.name(of: $0) }, rows: rows
+    ).write(to: &w)
+    w.raw("</details>\n</section>\n")
+  }
+
+  // MARK: - Points
+
+  static func writePoints(_ results: SweepResults, outcome: ObjectiveOutcome?, to w: inout _HTMLWriter) {
+    w.raw("<section id=\"points\" aria-labelledby=\"points-h\"><h2 id=\"points-h\">Points</h2>\n<p>")
+    let metric = outcome?.objective.metric ?? "fresh_glance_pct"
+    w.text(
+      outcome != nil
+        ? "Each point of the grid with its best strategy by the objective among those that meet every constraint at that point."
+        : "Each point of the grid with its freshest strategy (all segments).")
+    w.raw("</p>\n<details class=\"datatable\"><summary>")
+    w.text("All \(results.points.count) points")
+    w.raw("</summary>")
+    let m = results.columns.first { $0.name == metric }
+    var rows: [[String]] = []
+    for point in results.points {
+      var cells = [String(point.index + 1)]
+      cells += zip(results.parameters, point.valueIndices).map { p, i in p.values[i] }
+      var best: (String, Double)? = nil
+      if let outcome {
+        for case let s? in outcome.perCandidate
+        where outcome.candidates[s.candidate].point == point.index && s.isFeasible {
+          if best == nil || outcome.objective.isBetter(s.objective, than: best!.1) {
+            best = (outcome.candidates[s.candidate].policy, s.objective)
+          }
+        }
+      } else {
+        for r in point.rows where r.segment == "all" {
+          if let v = results.value(metric, policy: r.policy, point: point.index), best == nil || v > best!.1 {
+            best = (r.policy, v)
+          }
+        }
+      }
+      cells.append(best?.0 ?? "none meets the constraints")
+      if let (_, v) = best {
+        cells.append(m.map { NumberFormat.fixed(v, decimals: $0.decimals) } ?? NumberFormat.short(v))
+      } else {
+        cells.append("–")
+      }
+      cells.append(point.wallSeconds > 0 ? NumberFormat.seconds(point.wallSeconds) : "–")
+      rows.append(cells)
+    }
+    ReportFigure.Table(
+      caption: "Sweep points", columns: ["Point"] + results.parameters.map(\.name) + ["Best strategy", metric, "Wall time"],
+      rows: rows
+    ).write(to: &w)
+    w.raw("</details>\n<dl class=\"facts\">")
+    let f = results.facts
+    let facts: [(String, String)] = [
+      ("Scenario", f.scenario), ("Tool version", f.toolVersion), ("Seed (every point)", String(f.seed)),
+      ("Points", String(results.points.count)), ("Strategies", String(f.strategies.count)),
+      ("Devices", NumberFormat.grouped(f.devices)), ("Replications", String(f.replications)),
+      ("Events", NumberFormat.short(Double(f.events))),
+      ("Wall time", f.wallSeconds > 0 ? NumberFormat.seconds(f.wallSeconds) : "not measured"),
+      ("Threads", f.threads > 0 ? String(f.threads) : "–"),
+    ]
+    for (term, value) in facts {
+      w.raw("<div><dt>")
+      w.text(term)
+      w.raw("</dt><dd>")
+      w.text(value)
+      w.raw("</dd></div>")
+    }
+    w.raw("</dl>\n</section>\n")
+  }
+}
