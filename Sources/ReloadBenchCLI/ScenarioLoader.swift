@@ -6,6 +6,8 @@ struct LoadedScenario {
   let path: String
   var scenario: Scenario
   let json: JSONValue
+  /// What `reloadbench check` enforces (`expect`, `check`).
+  var checkSpec = CheckSpec()
 }
 
 enum ScenarioLoader {
@@ -30,7 +32,8 @@ enum ScenarioLoader {
     }
     do {
       let (scenario, json) = try ScenarioDecoder.decode(data)
-      return LoadedScenario(path: path, scenario: scenario, json: json)
+      let spec = try ScenarioDecoder.checkSpec(SchemaReader(json, ScenarioSchema.root, path: "$", log: nil), scenario: scenario)
+      return LoadedScenario(path: path, scenario: scenario, json: json, checkSpec: spec)
     } catch {
       throw .badInput(error.line(file: path))
     }

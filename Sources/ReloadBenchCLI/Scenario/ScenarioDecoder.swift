@@ -20,7 +20,9 @@ enum ScenarioDecoder {
     }
     try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
-    return (try scenario(root), json)
+    let decoded = try scenario(root)
+    _ = try checkSpec(root, scenario: decoded)  // validates `expect` and `check` (ScenarioLoader keeps them)
+    return (decoded, json)
   }
 
   static func scenario(_ r: SchemaReader) throws(ScenarioError) -> Scenario {

@@ -127,7 +127,7 @@ extension ScenarioSchema {
       SchemaField("strategies", .array(of: .anyOf([.string(choices: StrategyCatalog.names), .object(strategy)]), minItems: 1, maxItems: 32), "Strategies to compare: preset names or strategy objects.", required: true),
       SchemaField("model", .object(model), "The model's assumptions.", default: .object([:])),
       SchemaField("energy", .object(energy), "The energy proxy.", default: .object([:])),
-    ]
+    ] + checkFields
   }
 
   static let root = SchemaObject("Scenario", doc: "A scenario file: the top-level object.", scenarioFields)
