@@ -79,7 +79,7 @@ extension CheckReport {
       if !s.expectations.isEmpty {
         parts.append(s.expectations.count == 1 ? "the expectation holds" : "all \(s.expectations.count) expectation checks hold")
       }
-      if s.baseline != nil { parts.append("no metric regressed") }
+      if s.baseline != nil { parts.append(s.failOnChange ? "no metric moved" : "no metric regressed") }
     }
     return (s.passed ? "✅ " : "❌ ") + cell(s.scenario) + ": " + parts.joined(separator: ", ")
   }
