@@ -85,6 +85,18 @@ enum CheckCommand {
   }
 
   static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+    do {
+      return try checkAll(arguments)
+    } catch {
+      // In CI the job summary is where people look: say why nothing was checked.
+      if error.exitCode == ExitStatus.badInput {
+        appendStepSummary("## ReloadBench check: ⚠️ not run (exit status 2)\n\n```\nerror: \(error.message)\n```\n")
+      }
+      throw error
+    }
+  }
+
+  static func checkAll(_ arguments: [String]) throws(CLIError) -> Int32 {
     try refuseOverrides(arguments, command: "check")
     let parsed = try ArgumentParser.parse(arguments, options: options, command: "check")
     if parsed.has("--help") {

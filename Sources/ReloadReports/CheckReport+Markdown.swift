@@ -52,7 +52,7 @@ extension CheckReport {
     for s in run.scenarios {
       out += headline(s) + "\n"
       for e in s.failedExpectations { out += "  expectation failed: " + sentence(e) + "\n" }
-      for c in s.failedMetrics.prefix(10) { out += "  " + sentence(c, in: s) + "\n" }
+      for c in s.comparisonsInReadingOrder.filter(s.fails).prefix(10) { out += "  " + sentence(c, in: s) + "\n" }
       if s.failedMetrics.count > 10 { out += "  ... and \(s.failedMetrics.count - 10) more\n" }
     }
     return out + (run.passed ? "check passed (exit status 0)\n" : "check failed (exit status 1)\n")

@@ -65,7 +65,9 @@ public enum CheckReport {
   /// The largest move that is not a change: `±0.125`, `±0.50 pts`,
   /// `±0.61 (95 % CI)`.
   static func allowed(_ c: MetricComparison) -> String {
-    guard c.baseline != nil, c.now != nil else { return "–" }
+    guard let b = c.baseline, let n = c.now else { return "–" }
+    // A threshold that is only float noise reads as no tolerance at all.
+    if !c.thresholdIsCI && c.threshold <= Tolerance.floatNoise(b, n) { return "±0" }
     let digits = decimals(toShow: c.threshold, atLeast: c.metric.decimals)
     var s = "±" + NumberFormat.fixed(c.threshold, decimals: digits)
     if c.metric.unit == .percent { s += " pts" }

@@ -148,10 +148,12 @@ import Testing
     #expect(r.stderr.hasPrefix("error: Scenarios/baselines/corrupt.json: not a reloadbench baseline"))
     #expect(r.stderr.contains("re-save it: reloadbench baseline save s.json"))
     #expect(r.stdout.isEmpty)
-    // Nothing ran, nothing was written.
+    // Nothing ran, nothing was written; the job summary says why.
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/junit.xml").path))
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path))
-    #expect(!FileManager.default.fileExists(atPath: summary.path))
+    let note = try String(contentsOf: summary, encoding: .utf8)
+    #expect(note.hasPrefix("## ReloadBench check: ⚠️ not run (exit status 2)"))
+    #expect(note.contains("error: Scenarios/baselines/corrupt.json: not a reloadbench baseline"))
     // Valid JSON of the wrong shape is refused the same way.
     try Self.write(#"{"format": "reloadbench-baseline", "rows": 3}"#, "other.json", in: dir)
     let shape = try Binary.run(["check", "s.json", "--baseline", "other.json"], in: dir)

@@ -81,6 +81,18 @@ import Testing
     #expect(many.components(separatedBy: "❌ regressed").count - 1 == 100)
   }
 
+  /// With no tolerance, the allowance is float noise, shown as none.
+  @Test func anExactCheckShowsNoAllowance() {
+    var check = Self.check(regressed: 0, failOnChange: true)
+    check.comparisons = [
+      MetricComparison(
+        policy: "alpha", segment: "all", metric: SummaryMetrics.freshGlancePct, baseline: 12.5, now: 48.11,
+        tolerance: .exact)
+    ]
+    let md = CheckReport.markdown(Self.run([check]))
+    #expect(md.contains("| alpha | all | `fresh_glance_pct` | 12.50 | 48.11 | +35.61 pts | ±0 | ❌ improved (--fail-on-change) |"))
+  }
+
   @Test func junitParsesAsXMLWithConsistentCounts() throws {
     let check = Self.check(regressed: 2)
     let xml = CheckReport.junit(Self.run([check, Self.check(scenario: "second", regressed: 0)]))
