@@ -6,8 +6,21 @@ import ReloadEngine
 public enum ReloadBenchCLI {
   public static let version = "0.1.0"
 
+  /// The version of the model's semantics, stored in every baseline.
+  ///
+  /// Bump it when a change to the model, a metric's definition or a
+  /// default changes the results of an unchanged scenario on purpose:
+  /// `reloadbench check` then refuses the old baselines (exit 2, "re-save
+  /// the baseline") instead of reporting the change as regressions. After
+  /// bumping, re-save the committed baselines:
+  ///
+  ///     reloadbench baseline save Scenarios/golden/*.json Scenarios/example.json
+  public static let modelVersion = "1"
+
   static let commands: [(name: String, summary: String)] = [
     ("run", "Simulate scenarios and write CSV + HTML reports (the default command)."),
+    ("check", "Rerun scenarios; check their expectations and compare with baselines (for CI)."),
+    ("baseline", "Save a scenario's summary as the baseline that 'check' compares with."),
     ("bench", "Benchmark the engine and the model: R1, scenarios, the hold model; medians and memory."),
     ("sweep", "Run a scenario over its sweep grid; write sweep.csv + sweep.html and a recommendation."),
     ("list", "List the strategy presets and the scenarios in Scenarios/."),
@@ -35,8 +48,10 @@ public enum ReloadBenchCLI {
 
       EXIT STATUS:
         0  success: every expectation holds and nothing regressed
-        1  an expectation failed or a metric regressed (check, bench --baseline)
-        2  bad input: scenario, baseline, flags or an unwritable path
+        1  check: an expectation failed or a metric regressed (with --fail-on-change:
+           any metric moved); bench --baseline: a case slowed beyond --noise
+        2  bad input: scenario, baseline (missing, corrupt, from another scenario or
+           model version), flags or an unwritable path
       """
   }
 
@@ -63,6 +78,8 @@ public enum ReloadBenchCLI {
     case "run": return try RunCommand.run(rest)
     case "sweep": return try SweepCommand.run(rest)
     case "list": return try ListCommand.run(rest)
+    case "check": return try CheckCommand.run(rest)
+    case "baseline": return try BaselineCommand.run(rest)
     case "bench": return try BenchCommand.run(rest)
     case "schema": return try SchemaCommand.run(rest)
     default:

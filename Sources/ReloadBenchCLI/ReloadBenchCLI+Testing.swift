@@ -36,6 +36,12 @@ package enum CLITesting {
     }
   }
 
+  /// SHA-256 of `bytes`, as 64 hex digits.
+  package static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
+
+  /// The content hash `reloadbench baseline save` stores for a scenario file.
+  package static func scenarioHash(_ data: Data) throws -> String { ScenarioHash.sha256(try JSONValue.parse(data)) }
+
   /// The one-line error for `data`, or nil when it decodes.
   package static func errorLine(_ data: Data, file: String = "test.json") -> String? {
     do {

@@ -11,6 +11,8 @@ struct LoadedScenario {
   var sweep: SweepSpec? = nil
   /// The file's `objective`, if any: it drives the recommendation.
   var objective: Objective? = nil
+  /// What `reloadbench check` enforces (`expect`, `check`).
+  var checkSpec = CheckSpec()
 }
 
 enum ScenarioLoader {
@@ -35,8 +37,11 @@ enum ScenarioLoader {
     }
     do {
       let file = try ScenarioDecoder.decodeFile(data)
+      let spec = try ScenarioDecoder.checkSpec(
+        SchemaReader(file.json, ScenarioSchema.root, path: "$", log: nil), scenario: file.scenario)
       return LoadedScenario(
-        path: path, scenario: file.scenario, json: file.json, sweep: file.sweep, objective: file.objective)
+        path: path, scenario: file.scenario, json: file.json, sweep: file.sweep, objective: file.objective,
+        checkSpec: spec)
     } catch {
       throw .badInput(error.line(file: path))
     }

@@ -42,6 +42,7 @@ enum ScenarioDecoder {
     try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
     let scenario = try self.scenario(root)
+    _ = try checkSpec(root, scenario: scenario)  // validates `expect` and `check` (ScenarioLoader keeps them)
     return File(scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root))
   }
 

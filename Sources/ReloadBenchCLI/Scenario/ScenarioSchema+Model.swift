@@ -129,7 +129,7 @@ extension ScenarioSchema {
       SchemaField("energy", .object(energy), "The energy proxy.", default: .object([:])),
       SchemaField("sweep", .anyOf([.object(sweep), .null]), "Run the scenario over a grid of parameter values (see Sweeps), or null.", default: .null),
       SchemaField("objective", .anyOf([.object(objective), .null]), "What the recommendation optimises (see Sweeps and objectives), or null for the default recommendation.", default: .null),
-    ]
+    ] + checkFields
   }
 
   static let root = SchemaObject("Scenario", doc: "A scenario file: the top-level object.", scenarioFields)

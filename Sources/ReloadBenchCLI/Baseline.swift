@@ -1,0 +1,179 @@
+import Foundation
+import ReloadMetrics
+
+/// A stored summary that `reloadbench check` compares new runs with:
+/// every row and column of `summary.csv` at full precision (with the
+/// `_ci95` half-widths when the scenario has replications), tied to the
+/// scenario by a content hash and to the model by `modelVersion`.
+///
+/// The file is pretty-printed JSON with sorted keys and one metric per line
+/// (values by name, not by position), so a re-saved baseline reads as a
+/// diff of named metrics in review. It holds no date, so saving twice gives
+/// the same bytes.
+struct Baseline: Codable, Equatable {
+  static let formatName = "reloadbench-baseline"
+  static let currentFormatVersion = 1
+  /// Where `baseline save` writes and `check` looks by default.
+  static func defaultPath(for scenario: String) -> String { "Scenarios/baselines/\(scenario).json" }
+
+  struct Row: Codable, Equatable {
+    var policy: String
+    var segment: String
+    var values: [String: Double?]
+    var ci95: [String: Double?]?
+  }
+
+  var format: String
+  var formatVersion: Int
+  var scenario: String
+  var scenarioSHA256: String
+  var toolVersion: String
+  var modelVersion: String
+  var seed: UInt64
+  var replications: Int
+  var engine: String
+  /// The metric columns in `summary.csv` order.
+  var columns: [String]
+  var rows: [Row]
+
+  enum CodingKeys: String, CodingKey {
+    case format, scenario, seed, replications, engine, columns, rows
+    case formatVersion = "format_version"
+    case scenarioSHA256 = "scenario_sha256"
+    case toolVersion = "tool_version"
+    case modelVersion = "model_version"
+  }
+
+  init(_ loaded: LoadedScenario, summary: ResultTable) {
+    format = Self.formatName
+    formatVersion = Self.currentFormatVersion
+    scenario = loaded.scenario.name
+    scenarioSHA256 = ScenarioHash.sha256(loaded.json)
+    toolVersion = ReloadBenchCLI.version
+    modelVersion = ReloadBenchCLI.modelVersion
+    seed = loaded.scenario.seed
+    replications = loaded.scenario.replications
+    engine = loaded.scenario.engine.rawValue
+    columns = summary.columns.map(\.name)
+    rows = summary.rows.map { r in
+      var values: [String: Double?] = [:]
+      var ci: [String: Double?]? = r.ci95 == nil ? nil : [:]
+      for (i, c) in summary.columns.enumerated() {
+        // `updateValue` keeps a nil value as an explicit null (a subscript
+        // assignment of nil would drop the key).
+        let value: Double? = i < r.values.count ? r.values[i] : nil
+        values.updateValue(value, forKey: c.name)
+        if let half = r.ci95, i < half.count, let h = half[i] { ci?.updateValue(h, forKey: c.name) }
+      }
+      return Row(policy: r.policy, segment: r.segment, values: values, ci95: ci)
+    }
+  }
+
+  /// The stored summary as a result table. Columns this version of the
+  /// tool does not know come back as neutral metrics (reported, never a
+  /// regression).
+  var table: ResultTable {
+    let metrics = columns.map { name in
+      SummaryMetrics.metric(named: name)
+        ?? Metric(name, unit: .count, polarity: .neutral, decimals: 3, definition: "Not a metric of this version.")
+    }
+    return ResultTable(
+      columns: metrics,
+      rows: rows.map { r in
+        ResultRow(
+          scenario: scenario, policy: r.policy, segment: r.segment, values: columns.map { r.values[$0] ?? nil },
+          ci95: r.ci95.map { ci in columns.map { ci[$0] ?? nil } })
+      })
+  }
+
+  /// The file's text.
+  func rendered() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    // Encoding plain strings and numbers cannot fail.
+    let data = (try? encoder.encode(self)) ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// Reads a baseline; anything wrong with the file is bad input (exit 2)
+  /// naming the file and the `save` command that makes a good one.
+  static func load(_ path: String, save: String) throws(CLIError) -> Baseline {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      if FileManager.default.fileExists(atPath: path) {
+        throw .badInput("cannot read baseline \(path): permission denied or a folder (fix: pass a baseline file)")
+      }
+      throw .badInput("cannot read baseline \(path): no such file (fix: check the path, or save one: \(save))")
+    }
+    let fix = "re-save it: \(save)"
+    func corrupt(_ why: String) -> CLIError {
+      .badInput("\(path): not a reloadbench baseline (\(why)) (fix: \(fix))")
+    }
+    let json: JSONValue
+    do {
+      json = try JSONValue.parse(data)
+    } catch {
+      throw corrupt("not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"))
+    }
+    guard case .object(let o) = json else { throw corrupt("expected an object, got \(json.kindName)") }
+    guard case .string(let format)? = o["format"], format == formatName else {
+      throw corrupt("no \"format\": \"\(formatName)\"")
+    }
+    if case .number(let v)? = o["format_version"], Int(v) > currentFormatVersion {
+      throw .badInput(
+        "\(path): baseline format \(Int(v)) is newer than this reloadbench reads (\(currentFormatVersion)) "
+          + "(fix: use a newer reloadbench, or \(fix))")
+    }
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let baseline: Baseline
+    do {
+      baseline = try decoder.decode(Baseline.self, from: data)
+    } catch {
+      throw corrupt(describe(error))
+    }
+    if baseline.columns.isEmpty || baseline.rows.isEmpty { throw corrupt("no columns or no rows") }
+    if Set(baseline.columns).count != baseline.columns.count { throw corrupt("a column is listed twice") }
+    for r in baseline.rows {
+      if let unknown = r.values.keys.first(where: { !baseline.columns.contains($0) }) {
+        throw corrupt("row \(r.policy) / \(r.segment) has \"\(unknown)\", which is not in \"columns\"")
+      }
+    }
+    return baseline
+  }
+
+  /// A decoding error in a few words: which key, what was wrong.
+  static func describe(_ error: Error) -> String {
+    guard let e = error as? DecodingError else { return "\(error)" }
+    func path(_ keys: [any CodingKey]) -> String {
+      keys.map { k in k.intValue.map { "[\($0)]" } ?? ".\(k.stringValue)" }.joined()
+    }
+    switch e {
+    case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\" at $\(path(context.codingPath))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      return "unexpected value at $\(path(context.codingPath))"
+    @unknown default: return "\(error)"
+    }
+  }
+}
+
+/// The content hash that ties a baseline to its scenario.
+enum ScenarioHash {
+  /// Top-level keys that do not change any result, so editing them keeps
+  /// the baseline valid: the schema link, the description, what `check`
+  /// enforces, and the objective (it only picks the recommendation).
+  static let ignoredKeys: Set<String> = ["$schema", "description", "expect", "check", "objective"]
+
+  /// The scenario as canonical JSON text: keys sorted, fixed separators,
+  /// numbers in their shortest exact form, without `ignoredKeys`. Two
+  /// files that differ only in layout or key order hash the same.
+  static func canonicalText(_ json: JSONValue) -> String {
+    guard case .object(var o) = json else { return json.jsonText }
+    for key in ignoredKeys { o[key] = nil }
+    return JSONValue.object(o).jsonText
+  }
+
+  static func sha256(_ json: JSONValue) -> String { SHA256.hex(Array(canonicalText(json).utf8)) }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import ReloadMetrics
+import ReloadReports
+
+/// `reloadbench check SCENARIO ...`: rerun scenarios, check their
+/// expectations, compare every metric with a saved baseline, and report
+/// in Markdown, JUnit XML and JSON, with an exit status CI can gate on.
+enum CheckCommand {
+  static let options: [OptionSpec] = [
+    OptionSpec("--baseline", "FILE", "Compare with FILE (default Scenarios/baselines/<name>.json; one scenario only)."),
+    OptionSpec("--tolerance", "PCT", "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's per-metric \"check\" tolerances still win."),
+    OptionSpec("--fail-on-change", nil, "Fail on any metric that moved beyond its tolerance, improved and neutral ones too (for a model's own CI)."),
+    OptionSpec("--markdown", "FILE", "Write the Markdown report to FILE instead of stdout ('-': stdout)."),
+    OptionSpec("--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
+    OptionSpec("--json", "FILE", "Also write the check as JSON, every compared metric included ('-': stdout)."),
+    OptionSpec("--out", "DIR", "Write the usual reports to DIR (default Reports/<name>; with several scenarios, DIR/<name>)."),
+    OptionSpec("--threads", "N", "Worker threads (default: all cores). Results do not depend on it."),
+    OptionSpec("--reproducible", nil, "Leave wall-clock figures out of report.html and results.json."),
+    OptionSpec("--quiet", nil, "Print nothing on stdout unless asked with '-' (files and $GITHUB_STEP_SUMMARY are still written)."),
+  ]
+
+  static let help = """
+    USAGE: reloadbench check SCENARIO ... [OPTIONS]
+
+    Reruns each scenario (writing its usual reports to Reports/<name>/), checks the
+    scenario's "expect" bounds, and compares every metric of every strategy and
+    segment with the scenario's baseline (Scenarios/baselines/<name>.json, written by
+    'reloadbench baseline save'). Prints a Markdown report on stdout, failures first;
+    appends it to the file named by $GITHUB_STEP_SUMMARY when that is set.
+
+    A metric has regressed when it moved in its worse direction (higher staleness,
+    lower fresh %, more reloads ...) by more than both its relative and its absolute
+    tolerance; improved likewise in its better direction; neutral metrics (counts of
+    devices, free reloads ...) only report "changed". Tolerances, most specific first:
+    the scenario's "check.metrics", --tolerance, "check.tolerance_pct", the defaults
+    per unit (0.5 points for %, 2 % for rates, minutes and counts, 5 % for requests/s;
+    table in Reports/README.md). Runs are deterministic: under the same seed any move
+    is real. With replications of 2 or more, a headline metric must also move beyond
+    the 95 % confidence interval of the difference.
+
+    Each scenario runs with its own seed, replications and engine; --seed,
+    --replications and --engine are refused, since another seed would compare
+    different random draws. A baseline of another scenario, of an edited scenario or
+    of another model version is refused (re-save it with 'reloadbench baseline save').
+    Without a baseline file, only the expectations are checked.
+
+    Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.
+
+    OPTIONS:
+    \(ArgumentParser.describe(options))
+
+    EXIT STATUS:
+      0  every expectation holds and no metric regressed
+      1  an expectation failed or a metric regressed (with --fail-on-change: moved)
+      2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
+         scenario or model version), flags or an unwritable path; nothing is checked
+    """
+
+  /// Options of `run` that would make a rerun differ from its baseline.
+  static let refused: [(option: String, key: String, why: String)] = [
+    ("--seed", "seed", "another seed would compare different random draws"),
+    ("--replications", "replications", "other replications would compare other runs"),
+    ("--engine", "engine", "the engine is part of what was saved"),
+  ]
+
+  /// Refuses `--seed`, `--replications` and `--engine` with the reason,
+  /// before the generic "unknown option".
+  static func refuseOverrides(_ arguments: [String], command: String) throws(CLIError) {
+    for arg in arguments {
+      if arg == "--" { break }
+      let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
+      guard let r = refused.first(where: { $0.option == name }) else { continue }
+      throw .badInput(
+        "\(command) does not take \(name): check reruns each scenario exactly as its baseline was saved, and \(r.why) "
+          + "(fix: change \"\(r.key)\" in the scenario file, then re-save its baseline with 'reloadbench baseline save')")
+    }
+  }
+
+  /// One scenario to check, with everything read and validated up front.
+  struct Plan {
+    let loaded: LoadedScenario
+    let baselinePath: String
+    let baseline: Baseline?
+    let reportDirectory: String
+  }
+
+  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
+    do {
+      return try checkAll(arguments)
+    } catch {
+      // In CI the job summary is where people look: say why nothing was checked.
+      if error.exitCode == ExitStatus.badInput {
+        appendStepSummary("## ReloadBench check: ⚠️ not run (exit status 2)\n\n```\nerror: \(error.message)\n```\n")
+      }
+      throw error
+    }
+  }
+
+  static func checkAll(_ arguments: [String]) throws(CLIError) -> Int32 {
+    try refuseOverrides(arguments, command: "check")
+    let parsed = try ArgumentParser.parse(arguments, options: options, command: "check")
+    if parsed.has("--help") {
+      Terminal.out(help + "\n")
+      return ExitStatus.success
+    }
+    guard !parsed.positionals.isEmpty else {
+      throw .badInput("check needs a scenario file: reloadbench check SCENARIO ... (see 'reloadbench check --help')")
+    }
+    if parsed.value("--baseline") != nil && parsed.positionals.count > 1 {
+      throw .badInput(
+        "--baseline names one file, but \(parsed.positionals.count) scenarios were given "
+          + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json)")
+    }
+    let flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
+    let settings = RunCommand.Settings(
+      out: parsed.value("--out"), seed: nil,
+      threads: try parsed.integer("--threads", in: 1...256, command: "check") ?? ProcessInfo.processInfo.activeProcessorCount,
+      replications: nil, engine: nil, quiet: parsed.has("--quiet"), reproducible: parsed.has("--reproducible"))
+
+    // Read and validate every scenario and baseline before running anything.
+    var plans: [Plan] = []
+    let several = parsed.positionals.count > 1
+    for path in parsed.positionals {
+      let loaded = try ScenarioLoader.load(path)
+      let explicit = parsed.value("--baseline")
+      let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
+      let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
+      var baseline: Baseline? = nil
+      if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
+        let b = try Baseline.load(baselinePath, save: resave)
+        try verify(b, path: baselinePath, against: loaded, resave: resave)
+        baseline = b
+      } else if loaded.checkSpec.expectations.isEmpty {
+        throw .badInput(
+          "nothing to check in \(path): no baseline at \(baselinePath) and no \"expect\" in the scenario "
+            + "(fix: save a baseline with '\(resave)', or add expectations)")
+      }
+      plans.append(
+        Plan(
+          loaded: loaded, baselinePath: baselinePath, baseline: baseline,
+          reportDirectory: RunCommand.outputDirectory(for: loaded.scenario, settings: settings, several: several)))
+    }
+    let dirs = plans.map(\.reportDirectory)
+    if Set(dirs).count < dirs.count {
+      throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
+    }
+    for p in plans { try MemoryEstimate.check(p.loaded.scenario) }
+    for dir in dirs { try OutputWriter.prepare(dir) }
+    for flag in ["--markdown", "--junit", "--json"] {
+      if let target = parsed.value(flag), target != "-" {
+        try OutputWriter.prepare(BaselineCommand.parentDirectory(target))
+      }
+    }
+
+    var checks: [ScenarioCheck] = []
+    for p in plans {
+      let report = RunCommand.simulate(p.loaded, settings: settings)
+      try RunCommand.write(report, to: p.reportDirectory, quiet: true)
+      checks.append(check(p, report: report, flagPct: flagPct, failOnChange: parsed.has("--fail-on-change")))
+    }
+    let run = CheckRun(toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks)
+    try emit(run, parsed)
+    return run.passed ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// Refuses a baseline that does not belong to this scenario and model.
+  static func verify(_ b: Baseline, path: String, against l: LoadedScenario, resave: String) throws(CLIError) {
+    let hash = ScenarioHash.sha256(l.json)
+    if b.scenarioSHA256 != hash {
+      if b.scenario != l.scenario.name {
+        throw .badInput(
+          "\(path) is the baseline of scenario \"\(b.scenario)\", not of \"\(l.scenario.name)\" (\(l.path)) "
+            + "(fix: pass --baseline with \(l.scenario.name)'s own baseline, or save one: \(resave))")
+      }
+      throw .badInput(
+        "\(path) was saved from another version of \(l.path) (sha256 \(b.scenarioSHA256.prefix(12)) then, "
+          + "\(hash.prefix(12)) now): the scenario changed, so its results are not comparable "
+          + "(fix: if the change is intended, re-save the baseline: \(resave))")
+    }
+    if b.modelVersion != ReloadBenchCLI.modelVersion {
+      throw .badInput(
+        "\(path) was saved with model version \(b.modelVersion) (reloadbench \(b.toolVersion)); this reloadbench "
+          + "simulates model version \(ReloadBenchCLI.modelVersion), whose results differ by design "
+          + "(fix: re-save the baseline: \(resave))")
+    }
+    if b.seed != l.scenario.seed || b.replications != l.scenario.replications {
+      throw .badInput(
+        "\(path) records seed \(b.seed) and \(b.replications) replication(s), the scenario runs seed "
+          + "\(l.scenario.seed) and \(l.scenario.replications) (fix: re-save the baseline: \(resave))")
+    }
+  }
+
+  /// Compares one finished run with its plan's baseline and expectations.
+  static func check(_ p: Plan, report: RunCommand.Report, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
+    let table = report.results.summary
+    let spec = p.loaded.checkSpec
+    var comparisons: [MetricComparison] = []
+    var notes: [String] = []
+    if let b = p.baseline {
+      (comparisons, notes) = table.compared(with: b.table) { spec.tolerance(for: $0, flagPct: flagPct) }
+      if b.toolVersion != ReloadBenchCLI.version {
+        notes.append("baseline saved by reloadbench \(b.toolVersion), this is \(ReloadBenchCLI.version) (same model version)")
+      }
+    } else {
+      notes.append(
+        "no baseline at \(p.baselinePath): only the expectations were checked "
+          + "(save one with 'reloadbench baseline save \(p.loaded.path)')")
+    }
+    let scenario = p.loaded.scenario
+    return ScenarioCheck(
+      scenario: scenario.name, file: p.loaded.path, scenarioSHA256: ScenarioHash.sha256(p.loaded.json),
+      seed: scenario.seed, replications: scenario.replications, strategies: scenario.strategies.map(\.name),
+      segments: scenario.segments.map(\.name),
+      baseline: p.baseline.map {
+        ScenarioCheck.Baseline(file: p.baselinePath, toolVersion: $0.toolVersion, modelVersion: $0.modelVersion)
+      },
+      toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
+      expectations: spec.expectations.flatMap { $0.evaluate(on: table) }, notes: notes,
+      seconds: report.results.facts.wallSeconds)
+  }
+
+  /// Writes the requested outputs, prints the report, and appends it to
+  /// GitHub's job summary.
+  static func emit(_ run: CheckRun, _ parsed: ParsedArguments) throws(CLIError) {
+    let markdown = CheckReport.markdown(run)
+    var toStdout = ""
+    var written: [String] = []
+    let outputs: [(flag: String, render: () -> String)] = [
+      ("--markdown", { markdown }), ("--junit", { CheckReport.junit(run) }), ("--json", { CheckReport.json(run) }),
+    ]
+    for (flag, render) in outputs {
+      guard let target = parsed.value(flag) else { continue }
+      if target == "-" {
+        toStdout += render()
+      } else {
+        try OutputWriter.writeFile(target, render())
+        written.append(target)
+      }
+    }
+    if toStdout.isEmpty && !parsed.has("--quiet") {
+      if parsed.value("--markdown") == nil {
+        toStdout = markdown
+      } else {
+        toStdout = CheckReport.brief(run) + "Wrote \(written.joined(separator: ", ")).\n"
+      }
+    }
+    Terminal.out(toStdout)
+    appendStepSummary(markdown)
+  }
+
+  /// Appends `markdown` to `$GITHUB_STEP_SUMMARY` (the job summary page of
+  /// GitHub Actions) when set. A failure to write it is a warning: the
+  /// check's verdict stands.
+  static func appendStepSummary(_ markdown: String) {
+    guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+    let fm = FileManager.default
+    if !fm.fileExists(atPath: path) { _ = fm.createFile(atPath: path, contents: nil) }
+    guard let handle = FileHandle(forWritingAtPath: path) else {
+      Terminal.err("warning: cannot open $GITHUB_STEP_SUMMARY (\(path)) to append the report\n")
+      return
+    }
+    defer { try? handle.close() }
+    do {
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data((markdown + "\n").utf8))
+    } catch {
+      Terminal.err("warning: cannot append to $GITHUB_STEP_SUMMARY (\(path)): \(OutputWriter.reason(error))\n")
+    }
+  }
+}

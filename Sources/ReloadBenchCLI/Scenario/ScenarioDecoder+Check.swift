@@ -1,0 +1,109 @@
+import ReloadMetrics
+import WidgetModel
+
+/// What a scenario asks of `reloadbench check`: its expectations and its
+/// tolerances against a baseline.
+struct CheckSpec: Equatable {
+  /// One metric's tolerance parts; nil parts keep the level below.
+  struct Override: Equatable {
+    var relativePct: Double?
+    var absolute: Double?
+  }
+
+  var expectations: [Expectation] = []
+  /// `check.tolerance_pct`: a relative tolerance for every metric.
+  var tolerancePct: Double? = nil
+  /// `check.metrics`, by metric name.
+  var overrides: [String: Override] = [:]
+
+  /// The tolerance of `metric`. From the most to the least specific: the
+  /// scenario's `check.metrics` entry (each part on its own), `--tolerance`
+  /// (`flagPct`), `check.tolerance_pct`, the default for the metric's unit.
+  func tolerance(for metric: Metric, flagPct: Double?) -> Tolerance {
+    var t: Tolerance
+    if let pct = flagPct ?? tolerancePct {
+      t = Tolerance(relativePct: pct, absolute: 0)
+    } else {
+      t = Tolerance.standard(for: metric.unit)
+    }
+    if let o = overrides[metric.name] {
+      if let r = o.relativePct { t.relativePct = r }
+      if let a = o.absolute { t.absolute = a }
+    }
+    return t
+  }
+
+  /// Which tolerances apply, in a few words, for the reports.
+  func toleranceSource(flagPct: Double?) -> String {
+    var s: String
+    if let pct = flagPct {
+      s = "--tolerance \(SchemaValidator.format(pct)) % for every metric"
+    } else if let pct = tolerancePct {
+      s = "the scenario's tolerance_pct \(SchemaValidator.format(pct)) % for every metric"
+    } else {
+      s = "the defaults per unit"
+    }
+    if !overrides.isEmpty { s += ", the scenario's own for " + overrides.keys.sorted().joined(separator: ", ") }
+    return s
+  }
+}
+
+extension ScenarioDecoder {
+  /// Reads `expect` and `check`, checking names against the scenario:
+  /// strategies, segments, and `_ci95` columns only with replications.
+  static func checkSpec(_ r: SchemaReader, scenario: Scenario) throws(ScenarioError) -> CheckSpec {
+    var spec = CheckSpec()
+    let policies = scenario.strategies.map(\.name)
+    let segments = ["all"] + scenario.segments.map(\.name)
+    for (i, v) in r.array("expect").enumerated() {
+      let e = SchemaReader(v, ScenarioSchema.expectation, path: "\(r.path).expect[\(i)]", log: r.log)
+      let policy = e.optionalString("policy")
+      if let policy, !policies.contains(policy) {
+        throw ScenarioError(
+          path: "\(e.path).policy", message: "\"\(policy)\" is not a strategy of this scenario",
+          fix: hint(policy, policies) + " (or leave \"policy\" out for every strategy)")
+      }
+      let segment = e.string("segment")
+      if !segments.contains(segment) {
+        throw ScenarioError(
+          path: "\(e.path).segment", message: "\"\(segment)\" is not a segment of this scenario", fix: hint(segment, segments))
+      }
+      let metric = e.string("metric")
+      if metric.hasSuffix(Expectation.ci95Suffix) && scenario.replications < 2 {
+        throw ScenarioError(
+          path: "\(e.path).metric", message: "\(metric) exists only with 2 or more replications",
+          fix: "set \"replications\" to 2 or more, or use \(metric.dropLast(Expectation.ci95Suffix.count))")
+      }
+      let lo = e.optionalNumber("min")
+      let hi = e.optionalNumber("max")
+      if lo == nil && hi == nil {
+        throw ScenarioError(path: e.path, message: "has neither \"min\" nor \"max\"", fix: "add \"min\", \"max\" or both")
+      }
+      if let lo, let hi, lo > hi {
+        throw ScenarioError(path: "\(e.path).min", message: "\(fmt(lo)) is above max \(fmt(hi))", fix: "make min <= max")
+      }
+      spec.expectations.append(
+        Expectation(policy: policy, segment: segment, metric: metric, min: lo, max: hi, note: e.string("note")))
+    }
+    guard let c = r.object("check", ScenarioSchema.check) else { return spec }
+    spec.tolerancePct = c.optionalNumber("tolerance_pct")
+    for (i, v) in c.array("metrics").enumerated() {
+      let m = SchemaReader(v, ScenarioSchema.metricTolerance, path: "\(c.path).metrics[\(i)]", log: r.log)
+      let name = m.string("metric")
+      if spec.overrides[name] != nil {
+        throw ScenarioError(path: "\(m.path).metric", message: "\"\(name)\" has two entries", fix: "merge them into one")
+      }
+      let o = CheckSpec.Override(relativePct: m.optionalNumber("relative_pct"), absolute: m.optionalNumber("absolute"))
+      if o.relativePct == nil && o.absolute == nil {
+        throw ScenarioError(path: m.path, message: "sets no tolerance", fix: "add \"relative_pct\", \"absolute\" or both")
+      }
+      spec.overrides[name] = o
+    }
+    return spec
+  }
+
+  static func hint(_ word: String, _ names: [String]) -> String {
+    SchemaValidator.nearest(word, in: names).map { "did you mean \"\($0)\"?" }
+      ?? "use one of " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,107 @@
+/// A bound a scenario sets on one of its results: `reloadbench check`
+/// fails (exit 1) when a run breaks it.
+///
+///     // "hybrid keeps at least 90 % of glances fresh"
+///     Expectation(policy: "hybrid", metric: "fresh_glance_pct", min: 90)
+///     // "no strategy runs dry on more than 5 % of widget-days"
+///     Expectation(metric: "dry_widget_day_pct", max: 5)
+public struct Expectation: Sendable, Equatable, Codable {
+  /// A strategy name; nil means every strategy of the scenario.
+  public var policy: String?
+  /// A segment name or `all`.
+  public var segment: String
+  /// A `summary.csv` column: a metric, or a headline metric's `_ci95`.
+  public var metric: String
+  /// The value must be at least this (inclusive).
+  public var min: Double?
+  /// The value must be at most this (inclusive).
+  public var max: Double?
+  /// Why the bound exists, shown next to a failure.
+  public var note: String
+
+  public init(
+    policy: String? = nil, segment: String = "all", metric: String, min: Double? = nil, max: Double? = nil,
+    note: String = ""
+  ) {
+    precondition(min != nil || max != nil, "an expectation needs min or max")
+    self.policy = policy
+    self.segment = segment
+    self.metric = metric
+    self.min = min
+    self.max = max
+    self.note = note
+  }
+
+  /// The suffix of confidence-interval columns.
+  public static let ci95Suffix = "_ci95"
+
+  /// Every name an expectation may use: the summary metrics, then the
+  /// `_ci95` column of each headline metric.
+  public static var metricNames: [String] {
+    SummaryMetrics.all.map(\.name) + SummaryMetrics.all.filter(\.headline).map { $0.name + ci95Suffix }
+  }
+
+  /// The bound as people read it: `>= 90`, `<= 5`, `in [2, 8]`.
+  public var boundText: String {
+    switch (min, max) {
+    case let (lo?, hi?): return "in [\(Self.format(lo)), \(Self.format(hi))]"
+    case let (lo?, nil): return ">= \(Self.format(lo))"
+    case let (nil, hi?): return "<= \(Self.format(hi))"
+    default: return "any"
+    }
+  }
+
+  public static func format(_ x: Double) -> String {
+    x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
+  }
+
+  /// Checks the expectation on `table`: one result per strategy it names
+  /// (every strategy when `policy` is nil), in table order.
+  public func evaluate(on table: ResultTable) -> [ExpectationResult] {
+    let policies: [String]
+    if let policy {
+      policies = [policy]
+    } else {
+      var seen: Set<String> = []
+      policies = table.rows.map(\.policy).filter { seen.insert($0).inserted }
+    }
+    let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(metric) == nil
+    let column = table.columnIndex(isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
+    return policies.map { p in
+      var value: Double? = nil
+      if let row = table.row(policy: p, segment: segment), let i = column {
+        value = isCI ? row.ci95?.element(i) : row.values.element(i)
+      }
+      return ExpectationResult(expectation: self, policy: p, value: value)
+    }
+  }
+}
+
+/// One expectation on one strategy: the value found and whether it holds.
+public struct ExpectationResult: Sendable, Equatable, Codable {
+  public enum Verdict: String, Sendable, Codable {
+    case holds
+    case failed
+    /// The metric has no value here (no silent push was sent, say).
+    case notApplicable = "not_applicable"
+  }
+
+  public var expectation: Expectation
+  /// The strategy checked (resolved when the expectation names none).
+  public var policy: String
+  public var value: Double?
+  public var verdict: Verdict
+
+  public init(expectation: Expectation, policy: String, value: Double?) {
+    self.expectation = expectation
+    self.policy = policy
+    self.value = value
+    guard let v = value, !v.isNaN else {
+      verdict = .notApplicable
+      return
+    }
+    let aboveMin = expectation.min.map { v >= $0 } ?? true
+    let belowMax = expectation.max.map { v <= $0 } ?? true
+    verdict = aboveMin && belowMax ? .holds : .failed
+  }
+}
