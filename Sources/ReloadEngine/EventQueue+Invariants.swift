@@ -6,7 +6,7 @@ extension QuaternaryHeap {
   @inlinable @inline(__always)
   public func _checkInvariants() {
     #if RELOADBENCH_INTERNAL_CHECKS
-      for i in 1..<Swift.max(1, _storage.count) {
+      for i in 1..<Swift.max(1, _count) {
         let parent = (i - 1) / 4
         precondition(
           !Event.precedes(_storage[i], _storage[parent]),
@@ -21,7 +21,7 @@ extension BinaryHeap {
   @inlinable @inline(__always)
   public func _checkInvariants() {
     #if RELOADBENCH_INTERNAL_CHECKS
-      for i in 1..<Swift.max(1, _storage.count) {
+      for i in 1..<Swift.max(1, _count) {
         let parent = (i - 1) / 2
         precondition(
           !Event.precedes(_storage[i], _storage[parent]),

@@ -14,16 +14,23 @@
 ///     q.popMin()?.payload   // 2
 @frozen
 public struct QuaternaryHeap: EventSet, Sendable {
+  /// Slots `0 ..< _count` hold the heap; slots past it are spare capacity
+  /// kept for reuse (so popping and pushing back costs one uniqueness check
+  /// each, not two: NOTE, for performance).
   @usableFromInline internal var _storage: ContiguousArray<Event>
+  @usableFromInline internal var _count: Int
 
   @inlinable
-  public init() { _storage = [] }
+  public init() {
+    _storage = []
+    _count = 0
+  }
 
   @inlinable
-  public var count: Int { _storage.count }
+  public var count: Int { _count }
 
   @inlinable
-  public var min: Event? { _storage.first }
+  public var min: Event? { _count > 0 ? _storage[0] : nil }
 
   @inlinable
   public mutating func reserveCapacity(_ minimumCapacity: Int) {
@@ -32,32 +39,42 @@ public struct QuaternaryHeap: EventSet, Sendable {
 
   @inlinable
   public mutating func removeAll(keepingCapacity: Bool) {
-    _storage.removeAll(keepingCapacity: keepingCapacity)
+    if !keepingCapacity { _storage = [] }
+    _count = 0
   }
 
   @inlinable
   public mutating func insert(_ event: Event) {
-    _storage.append(event)
+    let n = _count
+    if n == _storage.count { _storage.append(event) }
     _storage.withUnsafeMutableBufferPointer { buffer in
-      _QuaternaryHandle(buffer).siftUp(from: buffer.count &- 1, event)
+      _QuaternaryHandle(buffer.baseAddress.unsafelyUnwrapped, count: n &+ 1).siftUp(from: n, event)
     }
+    _count = n &+ 1
     _checkInvariants()
   }
 
   @inlinable
   public mutating func popMin() -> Event? {
-    guard let last = _storage.popLast() else { return nil }
-    if _storage.isEmpty { return last }
-    let first = replaceMin(with: last)
+    guard _count > 0 else { return nil }
+    let n = _count &- 1
+    _count = n
+    let first = _storage.withUnsafeMutableBufferPointer { buffer -> Event in
+      let first = buffer[0]
+      if n > 0 { _QuaternaryHandle(buffer.baseAddress.unsafelyUnwrapped, count: n).replaceRoot(with: buffer[n]) }
+      return first
+    }
+    _checkInvariants()
     return first
   }
 
   @inlinable
   public mutating func replaceMin(with event: Event) -> Event {
-    precondition(!_storage.isEmpty, "replaceMin(with:) on an empty QuaternaryHeap")
+    precondition(_count > 0, "replaceMin(with:) on an empty QuaternaryHeap")
+    let n = _count
     let first = _storage.withUnsafeMutableBufferPointer { buffer -> Event in
       let first = buffer[0]
-      _QuaternaryHandle(buffer).replaceRoot(with: event)
+      _QuaternaryHandle(buffer.baseAddress.unsafelyUnwrapped, count: n).replaceRoot(with: event)
       return first
     }
     _checkInvariants()
@@ -75,9 +92,9 @@ internal struct _QuaternaryHandle {
   @usableFromInline let count: Int
 
   @inlinable @inline(__always)
-  init(_ buffer: UnsafeMutableBufferPointer<Event>) {
-    base = buffer.baseAddress.unsafelyUnwrapped
-    count = buffer.count
+  init(_ base: UnsafeMutablePointer<Event>, count: Int) {
+    self.base = base
+    self.count = count
   }
 
   @inlinable @inline(__always)

@@ -43,6 +43,7 @@ import Testing
       env.tapStart = [0, 0]
       sim.run(env)
     }
+    sim.flush()
     let facts = RunFacts(
       scenario: "hand-built", description: "", toolVersion: "test", seed: 1, days: scenario.days, warmupDays: 0,
       devices: scenario.devices, widgets: scenario.devices, fleetDevices: scenario.fleetDevices, replications: 1,

@@ -143,7 +143,9 @@ extension DeviceSimulator {
     guard measured(t) else { return }
     let offset = t.milliseconds &- measureStart.milliseconds
     count(.backendRequests)
-    perSecond[Int(offset / 1000)] &+= 1
+    requests.entries[requests.count] = UInt32(truncatingIfNeeded: seg) << 25 | UInt32(truncatingIfNeeded: offset / 1000)
+    requests.count &+= 1
+    if requests.count == _RequestLog.capacity { requests.flush(into: segmentPerSecond) }
     countHourly(.backendRequests, Int(offset / 3_600_000))
   }
 

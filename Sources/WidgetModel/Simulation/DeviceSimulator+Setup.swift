@@ -16,7 +16,6 @@ extension DeviceSimulator {
     precondition(n <= Self.maxWidgetsPerDevice, "a device has \(n) widgets; at most \(Self.maxWidgetsPerDevice) are supported")
     widgetCount = n
     counters = tally.segments[seg].counters.base
-    perSecond = tally.segments[seg].perSecond.base
     for w in 0..<n {
       gen[w] = 0
       pendingAt[w] = .never

@@ -37,8 +37,10 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
   /// Counters of the current device's segment (NOTE: raw pointers into the
   /// tally's blocks, for performance).
   var counters: UnsafeMutablePointer<UInt64>
-  var perSecond: UnsafeMutablePointer<UInt32>
   let series: UnsafeMutablePointer<UInt64>
+  /// Each segment's per-second block, and requests waiting to be added.
+  let segmentPerSecond: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
+  var requests: _RequestLog
 
   // Per widget (structure of arrays in the arena).
   let arena = _Arena()
@@ -123,8 +125,10 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
     layout = tally.segments[0].layout
     seriesHours = tally.series.hours
     counters = tally.segments[0].counters.base
-    perSecond = tally.segments[0].perSecond.base
     series = tally.series.block.base
+    segmentPerSecond = arena.make(scenario.segments.count, tally.segments[0].perSecond.base)
+    for (g, t) in tally.segments.enumerated() { segmentPerSecond[g] = t.perSecond.base }
+    requests = _RequestLog(arena)
 
     let w = Self.maxWidgetsPerDevice
     gen = arena.make(w, 0)
@@ -174,13 +178,20 @@ public struct DeviceSimulator<Policy: TimelinePolicy> {
     }
   }
 
-  /// Simulates the strategy on `env`'s device and adds what happened to `tally`.
+  /// Simulates the strategy on `env`'s device and adds what happened to
+  /// `tally` (backend requests may wait in a buffer: `flush()` before
+  /// reading the tally).
   public mutating func run(_ env: DeviceEnvironment) {
     start(env)
     while let event = sim.step(before: end) {
       handle(event, env)
     }
     finish(env)
+  }
+
+  /// Adds buffered backend requests to the per-second tallies.
+  public mutating func flush() {
+    requests.flush(into: segmentPerSecond)
   }
 
   @inline(__always)

@@ -23,12 +23,14 @@ public struct DeviceWorker {
     }
   }
 
-  /// Simulates `devices` under every strategy.
+  /// Simulates `devices` under every strategy; the tallies are complete
+  /// when it returns.
   public mutating func simulate(devices: Range<Int>) {
     for d in devices {
       environment.generate(device: d, in: prepared)
       for s in simulators.indices { simulators[s].run(environment) }
     }
+    for s in simulators.indices { simulators[s].flush() }
   }
 
   /// What each strategy produced so far, in scenario order.

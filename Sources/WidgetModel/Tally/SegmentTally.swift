@@ -4,7 +4,7 @@ import ReloadMetrics
 /// The named scalar counters of a `SegmentTally`, in block order.
 @usableFromInline
 enum Counter: Int, CaseIterable {
-  case devices, widgets, glances, freshGlances, acceptableGlances, staleGlances, staleSumMs
+  case devices, widgets, freshGlances, acceptableStaleGlances, staleGlances, staleSumMs
   case budgetedReloads, freeReloads, wastedReloads, withheldRequests, dryWidgetDays, dryMs
   case appWakes, silentPushesSent, silentPushesDelivered, silentPushReloads
   case bgRefreshRequested, bgRefreshRuns, bgRefreshReloads
@@ -77,9 +77,10 @@ public struct SegmentTally: Sendable {
 
   public var devices: UInt64 { value(.devices) }
   public var widgets: UInt64 { value(.widgets) }
-  public var glances: UInt64 { value(.glances) }
+  public var glances: UInt64 { value(.freshGlances) &+ value(.staleGlances) }
   public var freshGlances: UInt64 { value(.freshGlances) }
-  public var acceptableGlances: UInt64 { value(.acceptableGlances) }
+  /// Fresh glances are always acceptable.
+  public var acceptableGlances: UInt64 { value(.freshGlances) &+ value(.acceptableStaleGlances) }
   public var staleGlances: UInt64 { value(.staleGlances) }
   public var staleSumMs: UInt64 { value(.staleSumMs) }
   public var budgetedReloads: UInt64 { value(.budgetedReloads) }
@@ -108,9 +109,12 @@ public struct SegmentTally: Sendable {
     return f
   }
 
-  /// Staleness of every glance in ms (fresh glances as 0).
+  /// Staleness of every glance in ms (fresh glances as 0: the hot loop
+  /// counts only stale ones into the histogram).
   public var staleness: LogHistogram {
-    LogHistogram(counts: counters.values(layout.staleness..<(layout.staleness + LogHistogram.bucketCount)), sum: staleSumMs)
+    var counts = counters.values(layout.staleness..<(layout.staleness + LogHistogram.bucketCount))
+    counts[0] &+= freshGlances
+    return LogHistogram(counts: counts, sum: staleSumMs)
   }
   /// Local hour a dry widget-day first ran dry, in tenths of an hour.
   public var firstDryTenths: [UInt64] { counters.values(layout.firstDryTenths..<(layout.firstDryTenths + 240)) }

@@ -1,0 +1,57 @@
+/// A buffer of backend requests waiting to be added to the per-second
+/// tallies, in batches sorted by (segment, second).
+///
+/// The per-second tallies are large (a month is 2.6 million seconds per
+/// segment) and requests arrive in no order across devices, so adding each
+/// one as it happens missed the cache on nearly every request: a profile of
+/// the fleet scenario put about 30 % of its time on that one store. Sorted
+/// batches turn the scattered stores into one forward sweep per segment.
+/// Integer addition is exact in any order, so results do not change.
+///
+/// NOTE: raw pointers and a hand-written radix sort, for performance.
+struct _RequestLog {
+  static let capacity = 1 << 16
+  /// `segment << 25 | second`: seconds below 2^25 (388 days), 64 segments.
+  let entries: UnsafeMutablePointer<UInt32>
+  let scratch: UnsafeMutablePointer<UInt32>
+  var count = 0
+
+  init(_ arena: _Arena) {
+    entries = arena.make(Self.capacity, 0)
+    scratch = arena.make(Self.capacity, 0)
+  }
+
+  /// Adds the buffered requests to `perSecond[segment]` and empties the log.
+  mutating func flush(into perSecond: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>) {
+    guard count > 0 else { return }
+    // LSD radix sort, four passes of 8 bits, ping-ponging between buffers.
+    var source = entries
+    var target = scratch
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { buckets in
+      for pass in 0..<4 {
+        let shift = UInt32(pass * 8)
+        buckets.initialize(repeating: 0)
+        for i in 0..<count { buckets[Int((source[i] >> shift) & 0xFF)] &+= 1 }
+        var total = 0
+        for b in 0..<256 {
+          let c = buckets[b]
+          buckets[b] = total
+          total &+= c
+        }
+        for i in 0..<count {
+          let v = source[i]
+          let b = Int((v >> shift) & 0xFF)
+          target[buckets[b]] = v
+          buckets[b] &+= 1
+        }
+        swap(&source, &target)
+      }
+    }
+    // After an even number of passes the sorted keys are back in `entries`.
+    for i in 0..<count {
+      let v = source[i]
+      perSecond[Int(v >> 25)][Int(v & 0x1FF_FFFF)] &+= 1
+    }
+    count = 0
+  }
+}
