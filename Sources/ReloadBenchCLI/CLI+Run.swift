@@ -176,11 +176,6 @@ enum RunCommand {
     facts.events = outcome.events
     var results = ResultsBuilder.build(
       scenario, replications: outcome.replications, facts: facts, parameters: ParameterListing.facts(loaded.json))
-    var files: [(name: String, contents: String)] = [
-      ("summary.csv", CSVReport.summary(results.summary)),
-      ("timeseries.csv", CSVReport.timeseries(results)),
-      ("staleness.csv", CSVReport.staleness(results)),
-    ]
     // The page shows the run's timings, so they are settled first; the
     // HTML's own rendering time is added to the report phase afterwards.
     let beforeHTML = clock.now
@@ -195,19 +190,48 @@ enum RunCommand {
       results.facts.phaseSeconds = [:]
       results.facts.threads = 0
     }
-    let json = HTMLReport.dataJSON(results)
     let (recommendation, objectiveLines) = recommend(results.summary, objective: loaded.objective)
-    files.append(
-      ("report.html",
-        HTMLReport.render(
-          results, findings: Findings.compute(results), recommendation: recommendation, dataJSON: json)))
-    files.append(("results.json", json + "\n"))
+    let files = render(results, recommendation: recommendation)
     let end = clock.now
     results.facts.wallSeconds = ProgressLine.seconds(end - start)
     results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart)
     return Report(
       results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart),
       recommendation: recommendation, objectiveLines: objectiveLines)
+  }
+
+  /// Every file of a report, rendered on two threads: the CSV files on
+  /// one, the JSON and the page that embeds it on the other (the outputs do
+  /// not depend on which thread renders them).
+  static func render(_ results: ScenarioResults, recommendation: Recommendation?) -> [(name: String, contents: String)] {
+    let box = RenderBox()
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        box.set(
+          0,
+          [
+            ("summary.csv", CSVReport.summary(results.summary)),
+            ("timeseries.csv", CSVReport.timeseries(results)),
+            ("staleness.csv", CSVReport.staleness(results)),
+          ])
+      } else {
+        let json = HTMLReport.dataJSON(results)
+        let page = HTMLReport.render(
+          results, findings: Findings.compute(results), recommendation: recommendation, dataJSON: json)
+        box.set(1, [("report.html", page), ("results.json", json + "\n")])
+      }
+    }
+    return box.parts[0] + box.parts[1]
+  }
+
+  final class RenderBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var parts: [[(name: String, contents: String)]] = [[], []]
+    func set(_ i: Int, _ files: [(name: String, contents: String)]) {
+      lock.lock()
+      parts[i] = files
+      lock.unlock()
+    }
   }
 
   static func write(_ report: Report, to dir: String, quiet: Bool) throws(CLIError) {

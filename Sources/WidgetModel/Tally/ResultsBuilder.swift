@@ -22,14 +22,16 @@ public enum ResultsBuilder {
 
     for (s, strategy) in scenario.strategies.enumerated() {
       let all = merged(pooled[s].segments)
+      let loads = SecondStats.compute(pooled[s].segments.map(\.perSecond))
       for g in 0...scenario.segments.count {
         let tally = g < scenario.segments.count ? pooled[s].segments[g] : all
-        let values = ctx.metrics(tally)
+        let values = ctx.metrics(tally, load: loads[g])
         var ci: [Double?]? = nil
         if replications.count >= 2 {
           let perRep = replications.map { r -> [Double?] in
+            let repLoads = SecondStats.compute(r[s].segments.map(\.perSecond))
             let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
-            return Context(scenario: scenario, replications: 1).metrics(t)
+            return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g])
           }
           ci = SummaryMetrics.all.indices.map { i -> Double? in
             guard SummaryMetrics.all[i].headline else { return nil }
@@ -40,17 +42,19 @@ public enum ResultsBuilder {
         rows.append(
           ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
       }
-      series.append(ctx.series(strategy.name, pooled[s], all: all))
+      series.append(ctx.series(strategy.name, pooled[s], all: all, load: loads[scenario.segments.count]))
     }
     return ScenarioResults(
       facts: facts, parameters: parameters, summary: ResultTable(columns: SummaryMetrics.all, rows: rows),
       series: series)
   }
 
+  /// The segments' counters summed (the per-second blocks are summarised
+  /// by `SecondStats.compute` instead, without a merged copy).
   static func merged(_ segments: [SegmentTally]) -> SegmentTally {
-    let all = segments[0].copy()
-    for t in segments.dropFirst() { all.merge(t) }
-    return all
+    let counters = segments[0].counters.copy()
+    for t in segments.dropFirst() { counters.add(t.counters) }
+    return SegmentTally(layout: segments[0].layout, counters: counters, perSecond: CounterBlock(count: 0))
   }
 
   struct Context {
@@ -58,7 +62,7 @@ public enum ResultsBuilder {
     let replications: Double
     var scale: Double { scenario.fleetDevices / Double(max(1, scenario.devices)) / replications }
 
-    func metrics(_ t: SegmentTally) -> [Double?] {
+    func metrics(_ t: SegmentTally, load: SecondStats) -> [Double?] {
       let days = scenario.measuredDays
       let widgetDays = Double(t.widgets) * days
       let deviceDays = Double(t.devices) * days
@@ -70,12 +74,11 @@ public enum ResultsBuilder {
         Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
         * scenario.energy.appWakeMillijoules + fetchCost
       let minutes = 60_000.0
-      let load = SecondStats(t.perSecond)
       let staleness = t.staleness
       let firstDry = t.firstDryTenths
       let peakSecond = Double(load.peak) * scale
       let peakMinute = Double(load.peakMinuteSum) / 60 * scale
-      let seconds = Double(t.perSecond.count)
+      let seconds = Double(load.seconds)
       let values: [Double?] = [
         Double(t.devices) / replications,
         Double(t.widgets) / replications,
@@ -115,7 +118,7 @@ public enum ResultsBuilder {
       return values
     }
 
-    func series(_ name: String, _ tally: StrategyTally, all: SegmentTally) -> StrategySeries {
+    func series(_ name: String, _ tally: StrategyTally, all: SegmentTally, load: SecondStats) -> StrategySeries {
       let width = all.budgetLeftWidth
       let budgetLeft = all.budgetLeft
       let firstDry = all.firstDryTenths
@@ -136,7 +139,6 @@ public enum ResultsBuilder {
       let widgets = Double(all.widgets)
       hourly.widgetsDryPct = s.dryMs.map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
       hourly.backendRps = s.backendRequests.map { Double($0) / 3600 * scale }
-      let load = SecondStats(all.perSecond)
       let peakPerHour = load.hourPeaks.map { Double($0) * scale }
       let peak = Double(load.peak) * scale
       let peakIndex = load.peakIndex
@@ -225,44 +227,77 @@ public enum ResultsBuilder {
     return 24
   }
 
-  /// Busiest second, busiest minute and busiest second of each hour, in one
-  /// pass over a per-second block (no copies).
+  /// Busiest second, busiest minute and busiest second of each hour of a
+  /// per-second series.
   struct SecondStats {
+    var seconds = 0
     var peak: UInt32 = 0
     var peakIndex = 0
     var peakMinuteSum: UInt64 = 0
     var hourPeaks: [UInt32] = []
 
-    init(_ block: CounterBlock<UInt32>) {
-      let n = block.count
-      let p = block.base
-      hourPeaks.reserveCapacity((n + 3599) / 3600)
-      var hourStart = 0
-      while hourStart < n {
-        let hourEnd = min(n, hourStart + 3600)
-        var hourPeak: UInt32 = 0
-        var minuteStart = hourStart
-        while minuteStart < hourEnd {
-          let minuteEnd = min(hourEnd, minuteStart + 60)
-          var minuteSum: UInt64 = 0
-          for i in minuteStart..<minuteEnd {
-            let v = p[i]
-            minuteSum &+= UInt64(v)
-            if v > hourPeak { hourPeak = v }
-          }
-          if minuteSum > peakMinuteSum { peakMinuteSum = minuteSum }
-          minuteStart = minuteEnd
-        }
-        if hourPeak > peak {
-          peak = hourPeak
-          for i in hourStart..<hourEnd where p[i] == hourPeak {
-            peakIndex = i
-            break
-          }
-        }
-        hourPeaks.append(hourPeak)
-        hourStart = hourEnd
+    /// The statistics of each block and, last, of their sum, in one pass
+    /// over the blocks (no merged copy of them is made).
+    static func compute(_ blocks: [CounterBlock<UInt32>]) -> [SecondStats] {
+      let n = blocks.map(\.count).min() ?? 0
+      let k = blocks.count
+      var out = [SecondStats](repeating: SecondStats(), count: k + 1)
+      for i in 0...k {
+        out[i].seconds = n
+        out[i].hourPeaks.reserveCapacity((n + 3599) / 3600)
       }
+      let pointers = blocks.map(\.base)
+      // NOTE: scratch counters on the stack, for performance (this pass is
+      // most of the report phase).
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 3 * (k + 1)) { scratch in
+        let minuteSum = scratch.baseAddress!
+        let peakMinute = minuteSum + (k + 1)
+        let hourPeak = peakMinute + (k + 1)
+        for j in 0...k { peakMinute[j] = 0 }
+        pointers.withUnsafeBufferPointer { blocks in
+          var hourStart = 0
+          while hourStart < n {
+            let hourEnd = min(n, hourStart + 3600)
+            for j in 0...k { hourPeak[j] = 0 }
+            var minuteStart = hourStart
+            while minuteStart < hourEnd {
+              let minuteEnd = min(hourEnd, minuteStart + 60)
+              for j in 0...k { minuteSum[j] = 0 }
+              for i in minuteStart..<minuteEnd {
+                var total: UInt64 = 0
+                for j in 0..<k {
+                  let v = UInt64(blocks[j][i])
+                  total &+= v
+                  minuteSum[j] &+= v
+                  if v > hourPeak[j] { hourPeak[j] = v }
+                }
+                minuteSum[k] &+= total
+                if total > hourPeak[k] { hourPeak[k] = total }
+              }
+              for j in 0...k where minuteSum[j] > peakMinute[j] { peakMinute[j] = minuteSum[j] }
+              minuteStart = minuteEnd
+            }
+            for j in 0...k {
+              let hp = UInt32(truncatingIfNeeded: hourPeak[j])
+              if hp > out[j].peak {
+                out[j].peak = hp
+                for i in hourStart..<hourEnd {
+                  var v: UInt64 = 0
+                  if j < k { v = UInt64(blocks[j][i]) } else { for q in 0..<k { v &+= UInt64(blocks[q][i]) } }
+                  if v == hourPeak[j] {
+                    out[j].peakIndex = i
+                    break
+                  }
+                }
+              }
+              out[j].hourPeaks.append(hp)
+            }
+            hourStart = hourEnd
+          }
+        }
+        for j in 0...k { out[j].peakMinuteSum = peakMinute[j] }
+      }
+      return out
     }
   }
 }
