@@ -175,7 +175,10 @@ enum RunCommand {
     facts.threads = s.threads
     facts.events = outcome.events
     var results = ResultsBuilder.build(
-      scenario, replications: outcome.replications, facts: facts, parameters: ParameterListing.facts(loaded.json))
+      scenario, replications: outcome.replications, facts: facts, parameters: ParameterListing.facts(loaded.json)
+    ) { count, body in
+      DispatchQueue.concurrentPerform(iterations: count, execute: body)
+    }
     // The page shows the run's timings, so they are settled first; the
     // HTML's own rendering time is added to the report phase afterwards.
     let beforeHTML = clock.now

@@ -3,7 +3,7 @@ import ReloadMetrics
 /// The embedded data: the full `ScenarioResults` as JSON, safe inside a
 /// `<script type="application/json">` element.
 ///
-/// Written by `_JSONText` (sorted keys, so the same results give the same
+/// Written by `_ResultsJSONWriter` (sorted keys, so the same results give the same
 /// bytes; non-finite numbers as the strings "nan", "inf", "-inf").
 extension HTMLReport {
   /// How non-finite numbers are written; decode with the matching
@@ -14,7 +14,6 @@ extension HTMLReport {
   /// any other `<` as `\u003c`, so the text cannot end the script element
   /// (still valid JSON: the CLI writes the same text to `results.json`).
   public static func dataJSON(_ results: ScenarioResults) -> String {
-    guard let text = try? _JSONText.encode(results) else { return "{}" }
-    return _HTMLWriter.scriptSafeJSON(text)
+    _HTMLWriter.scriptSafeJSON(_ResultsJSONWriter.write(results))
   }
 }

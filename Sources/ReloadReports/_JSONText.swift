@@ -1,3 +1,5 @@
+import ReloadMetrics
+
 /// A small `Encoder` that writes compact JSON text with sorted keys, for
 /// the report's embedded data and `results.json`.
 ///
@@ -8,6 +10,13 @@
 /// "nan", "inf", "-inf", `/` unescaped.
 /// JSON text helpers shared with the CLI (package access).
 package enum JSONText {
+  /// `value` as compact sorted-key JSON through `Encodable` (the reference
+  /// the results writer is tested against).
+  package static func encode<T: Encodable>(_ value: T) throws -> String { try _JSONText.encode(value) }
+
+  /// The results JSON as the report embeds it (before script escaping).
+  package static func results(_ r: ScenarioResults) -> String { _ResultsJSONWriter.write(r) }
+
   /// `s` as a JSON string literal, quotes included.
   package static func quoted(_ s: String) -> String {
     var out = ""

@@ -1,5 +1,6 @@
 import ReloadEngine
 import ReloadMetrics
+import Synchronization
 
 /// Turns merged tallies into the results model every report reads.
 public enum ResultsBuilder {
@@ -8,45 +9,65 @@ public enum ResultsBuilder {
   public static func build(
     _ scenario: Scenario, replications: [[StrategyTally]], facts: RunFacts, parameters: [ParameterFact]
   ) -> ScenarioResults {
+    build(scenario, replications: replications, facts: facts, parameters: parameters) { count, body in
+      for i in 0..<count { body(i) }
+    }
+  }
+
+  /// The same, with the strategies summarised by `forEach(count, body)`,
+  /// which may call `body` concurrently (the CLI passes a parallel loop;
+  /// each strategy's part is independent, so the result is the same).
+  public static func build(
+    _ scenario: Scenario, replications: [[StrategyTally]], facts: RunFacts, parameters: [ParameterFact],
+    forEach: (Int, @Sendable (Int) -> Void) -> Void
+  ) -> ScenarioResults {
     precondition(!replications.isEmpty, "no replication to build results from")
     // One replication: read its tallies as they are; several: pool copies.
     let pooled = replications.count == 1 ? replications[0] : replications[0].map { $0.copy() }
     for r in replications.dropFirst() {
       for s in pooled.indices { pooled[s].merge(r[s]) }
     }
-    let reps = Double(replications.count)
-    let segmentNames = scenario.segments.map(\.name) + ["all"]
-    var rows: [ResultRow] = []
-    var series: [StrategySeries] = []
-    let ctx = Context(scenario: scenario, replications: reps)
-
-    for (s, strategy) in scenario.strategies.enumerated() {
-      let all = merged(pooled[s].segments)
-      let loads = SecondStats.compute(pooled[s].segments.map(\.perSecond))
-      for g in 0...scenario.segments.count {
-        let tally = g < scenario.segments.count ? pooled[s].segments[g] : all
-        let values = ctx.metrics(tally, load: loads[g])
-        var ci: [Double?]? = nil
-        if replications.count >= 2 {
-          let perRep = replications.map { r -> [Double?] in
-            let repLoads = SecondStats.compute(r[s].segments.map(\.perSecond))
-            let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
-            return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g])
-          }
-          ci = SummaryMetrics.all.indices.map { i -> Double? in
-            guard SummaryMetrics.all[i].headline else { return nil }
-            let xs = perRep.compactMap { $0[i] }
-            return xs.count >= 2 ? ReplicationSummary(xs).halfWidth95 : nil
-          }
-        }
-        rows.append(
-          ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
-      }
-      series.append(ctx.series(strategy.name, pooled[s], all: all, load: loads[scenario.segments.count]))
+    let parts = _StrategyParts(count: scenario.strategies.count)
+    forEach(scenario.strategies.count) { s in
+      parts.set(s, strategyPart(scenario, s, pooled: pooled[s], replications: replications))
     }
+    let rows = parts.values.flatMap(\.rows)
+    let series = parts.values.map(\.series)
     return ScenarioResults(
       facts: facts, parameters: parameters, summary: ResultTable(columns: SummaryMetrics.all, rows: rows),
       series: series)
+  }
+
+  /// The rows (each segment, then `all`) and the series of strategy `s`.
+  static func strategyPart(
+    _ scenario: Scenario, _ s: Int, pooled: StrategyTally, replications: [[StrategyTally]]
+  ) -> (rows: [ResultRow], series: StrategySeries) {
+    let strategy = scenario.strategies[s]
+    let segmentNames = scenario.segments.map(\.name) + ["all"]
+    let ctx = Context(scenario: scenario, replications: Double(replications.count))
+    let all = merged(pooled.segments)
+    let loads = SecondStats.compute(pooled.segments.map(\.perSecond))
+    var rows: [ResultRow] = []
+    for g in 0...scenario.segments.count {
+      let tally = g < scenario.segments.count ? pooled.segments[g] : all
+      let values = ctx.metrics(tally, load: loads[g])
+      var ci: [Double?]? = nil
+      if replications.count >= 2 {
+        let perRep = replications.map { r -> [Double?] in
+          let repLoads = SecondStats.compute(r[s].segments.map(\.perSecond))
+          let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
+          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g])
+        }
+        ci = SummaryMetrics.all.indices.map { i -> Double? in
+          guard SummaryMetrics.all[i].headline else { return nil }
+          let xs = perRep.compactMap { $0[i] }
+          return xs.count >= 2 ? ReplicationSummary(xs).halfWidth95 : nil
+        }
+      }
+      rows.append(
+        ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
+    }
+    return (rows, ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
   }
 
   /// The segments' counters summed (the per-second blocks are summarised
@@ -300,4 +321,14 @@ public enum ResultsBuilder {
       return out
     }
   }
+}
+
+/// One slot per strategy, filled by concurrent workers.
+final class _StrategyParts: Sendable {
+  private let slots: Mutex<[(rows: [ResultRow], series: StrategySeries)?]>
+  init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+  func set(_ i: Int, _ part: (rows: [ResultRow], series: StrategySeries)) {
+    slots.withLock { $0[i] = part }
+  }
+  var values: [(rows: [ResultRow], series: StrategySeries)] { slots.withLock { $0.map { $0! } } }
 }
