@@ -17,7 +17,8 @@ struct RunOutcome {
 
 /// Runs a scenario's replications over `threads` threads.
 ///
-/// Devices are handed out in fixed-size chunks from an atomic counter; each
+/// Devices are handed out in chunks (guided: large first, smaller towards
+/// the end, so no thread idles long while another finishes); each
 /// thread owns a `DeviceWorker` and its tallies, and the tallies (integers
 /// only) are summed at the end, so the results are byte-identical whatever
 /// the thread count or the order chunks finish in.
@@ -33,17 +34,16 @@ enum ExperimentRunner {
       let prepared = PreparedScenario(scenario, replication: r)
       let t1 = clock.now
       let chunks = (scenario.devices + chunkSize - 1) / chunkSize
-      let next = ChunkCounter()
+      let next = ChunkCounter(devices: scenario.devices, threads: threads, largest: chunkSize)
       let box = TallyBox()
       let workers = max(1, min(threads, chunks))
       let doneBefore = Double(r * scenario.devices)
       DispatchQueue.concurrentPerform(iterations: workers) { _ in
         var worker = DeviceWorker(prepared)
         while true {
-          let c = next.take()
-          guard c < chunks else { break }
-          let lo = c * chunkSize
-          let hi = min(scenario.devices, lo + chunkSize)
+          guard let range = next.take() else { break }
+          let lo = range.lowerBound
+          let hi = range.upperBound
           worker.simulate(devices: lo..<hi)
           let done = next.finished(hi - lo)
           if let progress {
@@ -67,11 +67,31 @@ enum ExperimentRunner {
   }
 }
 
-/// Hands out chunk indices and counts finished devices.
+/// Hands out ranges of devices and counts finished ones. A range is an
+/// eighth of what is left per thread, between 16 and `largest` devices.
 final class ChunkCounter: Sendable {
-  private let nextChunk = Atomic<Int>(0)
+  private let next = Mutex(0)
   private let devicesDone = Atomic<Int>(0)
-  func take() -> Int { nextChunk.add(1, ordering: .relaxed).oldValue }
+  private let devices: Int
+  private let threads: Int
+  private let largest: Int
+
+  init(devices: Int, threads: Int, largest: Int) {
+    self.devices = devices
+    self.threads = max(1, threads)
+    self.largest = largest
+  }
+
+  func take() -> Range<Int>? {
+    next.withLock { start in
+      guard start < devices else { return nil }
+      let size = min(largest, max(16, (devices - start) / (threads * 8)))
+      let end = min(devices, start + size)
+      defer { start = end }
+      return start..<end
+    }
+  }
+
   func finished(_ n: Int) -> Int { devicesDone.add(n, ordering: .relaxed).newValue }
 }
 
