@@ -55,7 +55,8 @@ let package = Package(
     .testTarget(name: "ReloadPoliciesTests", dependencies: ["ReloadPolicies", "WidgetModel"]),
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
-      name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"]),
+      name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"],
+      exclude: ["Fixtures"]),
     // The documented behaviours of MODEL.md, one scenario of Scenarios/golden/ each.
     .testTarget(
       name: "GoldenBehaviourTests",

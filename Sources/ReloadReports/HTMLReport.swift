@@ -91,17 +91,7 @@ public enum HTMLReport {
 
   static func writeHeader(_ results: ScenarioResults, to w: inout _HTMLWriter) {
     let f = results.facts
-    w.raw("<header class=\"top\"><p class=\"eyebrow\">ReloadBench report</p><h1>")
-    w.text(f.scenario)
-    w.raw("</h1>\n<p class=\"lead\">")
-    w.text(oneSentence(f))
-    w.raw("</p>\n")
-    if !f.description.isEmpty {
-      w.raw("<p class=\"desc\">")
-      w.text(f.description)
-      w.raw("</p>\n")
-    }
-    w.raw("</header>\n")
+    w.pageHeader(eyebrow: "ReloadBench report", title: f.scenario, lead: oneSentence(f), description: f.description)
   }
 
   /// The scenario in one sentence, from its facts.

@@ -94,17 +94,7 @@ public enum SweepReport {
 
   static func writeHeader(_ results: SweepResults, to w: inout _HTMLWriter) {
     let f = results.facts
-    w.raw("<header class=\"top\"><p class=\"eyebrow\">ReloadBench sweep</p><h1>")
-    w.text(f.scenario)
-    w.raw("</h1>\n<p class=\"lead\">")
-    w.text(oneSentence(results))
-    w.raw("</p>\n")
-    if !f.description.isEmpty {
-      w.raw("<p class=\"desc\">")
-      w.text(f.description)
-      w.raw("</p>\n")
-    }
-    w.raw("</header>\n")
+    w.pageHeader(eyebrow: "ReloadBench sweep", title: f.scenario, lead: oneSentence(results), description: f.description)
   }
 
   /// The sweep in one sentence.

@@ -148,4 +148,22 @@ struct _HTMLWriter {
     out += json[runStart..<utf8.endIndex]
     return out
   }
+
+  /// The page's header: an eyebrow line, the title, one lead sentence and
+  /// the scenario's own description (all escaped).
+  mutating func pageHeader(eyebrow: String, title: String, lead: String, description: String) {
+    raw("<header class=\"top\"><p class=\"eyebrow\">")
+    text(eyebrow)
+    raw("</p><h1>")
+    text(title)
+    raw("</h1>\n<p class=\"lead\">")
+    text(lead)
+    raw("</p>\n")
+    if !description.isEmpty {
+      raw("<p class=\"desc\">")
+      text(description)
+      raw("</p>\n")
+    }
+    raw("</header>\n")
+  }
 }
