@@ -34,7 +34,7 @@ let package = Package(
       ]),
   ],
   targets: [
-    .target(name: "ReloadEngine", swiftSettings: checks),
+    .target(name: "ReloadEngine", exclude: ["README.md"], swiftSettings: checks),
     .target(name: "ReloadMetrics", swiftSettings: checks),
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"],
