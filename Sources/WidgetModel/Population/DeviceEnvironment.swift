@@ -103,20 +103,4 @@ public struct DeviceEnvironment: Sendable {
     }
     return nil
   }
-
-  /// `true` while a foreground or audio session covers `time`.
-  public func isAppExempt(at time: SimTime) -> Bool {
-    contains(sessionStart, sessionEnd, time) || contains(audioStart, audioEnd, time)
-  }
-
-  private func contains(_ starts: [SimTime], _ ends: [SimTime], _ t: SimTime) -> Bool {
-    // Binary search for the last start <= t.
-    var lo = 0
-    var hi = starts.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
-    }
-    return lo > 0 && t < ends[lo - 1]
-  }
 }
