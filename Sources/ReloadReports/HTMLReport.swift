@@ -57,7 +57,9 @@ public enum HTMLReport {
     w.raw(stylesheet)
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
-    writeNavigation(figures, to: &w)
+    ReportFigure.writeNavigation(
+      leading: [("summary", "Summary"), ("comparison", "Comparison")], figures: figures,
+      trailing: [("parameters", "Parameters and sources"), ("data", "Data")], to: &w)
     w.raw("<main>\n")
     writeSummary(results, findings: findings, recommendation: recommendation, to: &w)
     writeComparison(results, recommendation: recommendation, to: &w)
@@ -110,18 +112,6 @@ public enum HTMLReport {
     if f.warmupDays > 0 { s += " after " + count(f.warmupDays, "warm-up day") }
     s += ", with backend load scaled to a fleet of \(NumberFormat.short(f.fleetDevices)) devices."
     return s
-  }
-
-  static func writeNavigation(_ figures: [ReportFigure], to w: inout _HTMLWriter) {
-    w.raw("<nav aria-label=\"Contents\"><ul>")
-    w.raw("<li><a href=\"#summary\">Summary</a></li><li><a href=\"#comparison\">Comparison</a></li>")
-    for f in figures {
-      w.raw("<li><a href=\"#" + f.id + "\">")
-      w.text(f.heading)
-      w.raw("</a></li>")
-    }
-    w.raw("<li><a href=\"#parameters\">Parameters and sources</a></li><li><a href=\"#data\">Data</a></li>")
-    w.raw("</ul></nav>\n")
   }
 
   static func writeDataNote(_ results: ScenarioResults, jsonBytes: Int, to w: inout _HTMLWriter) {

@@ -100,3 +100,24 @@ extension String {
     return first.lowercased() + dropFirst()
   }
 }
+
+extension ReportFigure {
+  /// Writes the page's table of contents: the fixed sections before the
+  /// figures (`leading`), one link per figure, then the fixed sections after
+  /// them (`trailing`). Sections are `(id, label)` pairs.
+  static func writeNavigation(
+    leading: [(id: String, label: String)], figures: [ReportFigure],
+    trailing: [(id: String, label: String)], to w: inout _HTMLWriter
+  ) {
+    w.raw("<nav aria-label=\"Contents\"><ul>")
+    func link(_ id: String, _ label: String, _ w: inout _HTMLWriter) {
+      w.raw("<li><a href=\"#" + id + "\">")
+      w.text(label)
+      w.raw("</a></li>")
+    }
+    for s in leading { link(s.id, s.label, &w) }
+    for f in figures { link(f.id, f.heading, &w) }
+    for s in trailing { link(s.id, s.label, &w) }
+    w.raw("</ul></nav>\n")
+  }
+}

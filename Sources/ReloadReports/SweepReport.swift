@@ -41,7 +41,9 @@ public enum SweepReport {
     w.raw(stylesheet)
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
-    writeNavigation(figures, to: &w)
+    ReportFigure.writeNavigation(
+      leading: [("recommendation", "Recommendation"), ("sensitivity", "Sensitivity")], figures: figures,
+      trailing: [("points", "Points"), ("data", "Data")], to: &w)
     w.raw("<main>\n")
     writeRecommendation(results, outcome: outcome, to: &w)
     writeSensitivity(results, to: &w)
@@ -110,18 +112,6 @@ public enum SweepReport {
       + "strateg\(f.strategies.count == 1 ? "y" : "ies") each, on \(NumberFormat.grouped(f.devices)) simulated "
       + "devices over \(measured) measured days. Every point uses seed \(f.seed), so all see the same devices, "
       + "glances and data changes unless a swept parameter changes them."
-  }
-
-  static func writeNavigation(_ figures: [ReportFigure], to w: inout _HTMLWriter) {
-    w.raw("<nav aria-label=\"Contents\"><ul>")
-    w.raw("<li><a href=\"#recommendation\">Recommendation</a></li><li><a href=\"#sensitivity\">Sensitivity</a></li>")
-    for f in figures {
-      w.raw("<li><a href=\"#" + f.id + "\">")
-      w.text(f.heading)
-      w.raw("</a></li>")
-    }
-    w.raw("<li><a href=\"#points\">Points</a></li><li><a href=\"#data\">Data</a></li>")
-    w.raw("</ul></nav>\n")
   }
 
   static func writeDataNote(jsonBytes: Int, to w: inout _HTMLWriter) {
