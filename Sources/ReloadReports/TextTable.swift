@@ -44,6 +44,7 @@ public enum TextTable {
         let pad = String(repeating: " ", count: widths[i] - cell.count)
         text += i == 0 ? cell + pad : "  " + pad + cell
       }
+      while text.last == " " { text.removeLast() }
       out += text + "\n"
       if r == 0 { out += String(repeating: "-", count: text.count) + "\n" }
     }
