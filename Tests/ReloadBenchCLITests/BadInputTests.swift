@@ -39,6 +39,8 @@ import Testing
       mentions: ["$.strategies[0]", "did you mean \"poll-15m\"?"]),
     Case(label: "unknown kind in a widget slot", json: replacing(#"{ "kind": "forecast" }"#, #"{ "kind": "forcast" }"#),
       mentions: ["$.segments[0].widgets[0].kind", "did you mean \"forecast\"?"]),
+    Case(label: "missing required field", json: #"{ "name": "m", "seed": 1, "days": 2, "devices": 10, "strategies": ["poll-15m"] }"#,
+      mentions: ["$.kinds", "is missing", #"add "kinds" (array of object (Kind), at least 1)"#]),
     Case(label: "warm-up as long as the run", json: replacing(#""warmup_days": 0.5"#, #""warmup_days": 2"#), mentions: ["$.warmup_days"]),
   ]
 
@@ -54,6 +56,7 @@ import Testing
     #expect(r.stderr.hasPrefix("error: bad.json: "), "names the file: \(r.stderr)")
     #expect(r.stderr.contains("(fix: "), "offers a fix: \(r.stderr)")
     for m in c.mentions { #expect(r.stderr.contains(m), "'\(m)' not in: \(r.stderr)") }
+    #expect(!r.stderr.contains("](#") && !r.stderr.contains("`"), "Markdown in a terminal message: \(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path), "wrote a report")
     #expect(r.stdout.isEmpty)
   }

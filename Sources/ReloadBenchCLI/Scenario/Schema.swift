@@ -17,6 +17,29 @@ indirect enum SchemaType: Sendable {
   case null
 
   /// A short human description of the type ("number > 0", "one of a, b").
+  /// `summary` without its Markdown (links and code spans), for one-line
+  /// error messages on a terminal.
+  var plainSummary: String {
+    var out = ""
+    var rest = Substring(summary)
+    while let open = rest.firstIndex(of: "[") {
+      out += rest[..<open]
+      let afterOpen = rest.index(after: open)
+      guard let close = rest[afterOpen...].firstIndex(of: "]"),
+        rest[rest.index(after: close)...].hasPrefix("(#"),
+        let end = rest[close...].firstIndex(of: ")")
+      else {
+        out += "["
+        rest = rest[afterOpen...]
+        continue
+      }
+      out += rest[afterOpen..<close]
+      rest = rest[rest.index(after: end)...]
+    }
+    out += rest
+    return out.replacingOccurrences(of: "`", with: "")
+  }
+
   var summary: String {
     switch self {
     case .string(let choices):

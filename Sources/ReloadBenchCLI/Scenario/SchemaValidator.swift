@@ -76,7 +76,7 @@ enum SchemaValidator {
       guard let v = o[field.key] else {
         if field.required {
           throw ScenarioError(
-            path: "\(path).\(field.key)", message: "is missing", fix: "add \"\(field.key)\" (\(field.type.summary))")
+            path: "\(path).\(field.key)", message: "is missing", fix: "add \"\(field.key)\" (\(field.type.plainSummary))")
         }
         continue
       }
@@ -134,7 +134,7 @@ enum SchemaValidator {
   }
 
   static func format(_ d: Double) -> String {
-    d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+    d == d.rounded() && abs(d) <= 9_007_199_254_740_992 ? String(Int64(d)) : "\(d)"
   }
 
   /// The closest candidate by edit distance, if close enough to be a typo.
