@@ -67,7 +67,7 @@ enum BaselineCommand {
       throw .badInput("two scenarios would save to the same baseline file (fix: give them different names)")
     }
     for l in loaded { try MemoryEstimate.check(l.scenario) }
-    for t in targets { try OutputWriter.prepare(parentDirectory(t)) }
+    for t in targets { try OutputWriter.prepare(parentDirectory(t), option: "--to") }
     let settings = RunCommand.Settings(out: nil, seed: nil, threads: threads, replications: nil, engine: nil, quiet: quiet)
     for (l, target) in zip(loaded, targets) {
       let report = RunCommand.simulate(l, settings: settings)
@@ -84,7 +84,6 @@ enum BaselineCommand {
   }
 
   static func parentDirectory(_ path: String) -> String {
-    let dir = (path as NSString).deletingLastPathComponent
-    return dir.isEmpty ? "." : dir
+    PathText.folder(of: path)
   }
 }

@@ -109,7 +109,7 @@ enum BenchCommand {
       }
       baseline = b
     }
-    if let out = parsed.value("--json") { try OutputWriter.prepare((out as NSString).deletingLastPathComponent.isEmpty ? "." : (out as NSString).deletingLastPathComponent) }
+    if let out = parsed.value("--json") { try OutputWriter.prepare(PathText.folder(of: out), option: "--json") }
     var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
     if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
       for i in cases.indices where cases[i].kind == .hold { cases[i].holds = ops }

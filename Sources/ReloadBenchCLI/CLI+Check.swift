@@ -148,7 +148,7 @@ enum CheckCommand {
     for dir in dirs { try OutputWriter.prepare(dir) }
     for flag in ["--markdown", "--junit", "--json"] {
       if let target = parsed.value(flag), target != "-" {
-        try OutputWriter.prepare(BaselineCommand.parentDirectory(target))
+        try OutputWriter.prepare(BaselineCommand.parentDirectory(target), option: flag)
       }
     }
 

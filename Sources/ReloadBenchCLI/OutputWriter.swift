@@ -8,20 +8,20 @@ import Foundation
 /// a half-written report or a clobbered good one.
 enum OutputWriter {
   /// Creates `directory` if needed and proves it writable, before a long run.
-  static func prepare(_ directory: String) throws(CLIError) {
+  /// `option` is the flag that chose the path, named in the fix.
+  static func prepare(_ directory: String, option: String = "--out") throws(CLIError) {
+    let fix = option == "--out" ? "pass --out with a writable folder" : "pass \(option) with a path in a writable folder"
     let fm = FileManager.default
     var isDir: ObjCBool = false
     if fm.fileExists(atPath: directory, isDirectory: &isDir), !isDir.boolValue {
-      throw .badInput("cannot write reports to \(directory): it is a file (fix: pass --out with a folder path)")
+      throw .badInput("cannot write to \(directory): it is a file (fix: \(option == "--out" ? "pass --out with a folder path" : fix))")
     }
-    do {
-      try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      throw .badInput("cannot create \(directory): \(reason(error)) (fix: pass --out with a writable folder)")
+    if let failure = makeDirectories(directory) {
+      throw .badInput("cannot create \(directory): \(failure) (fix: \(fix))")
     }
     let probe = (directory as NSString).appendingPathComponent(".reloadbench-write-test-\(getpid())")
     guard fm.createFile(atPath: probe, contents: Data()) else {
-      throw .badInput("cannot write to \(directory): permission denied (fix: pass --out with a writable folder)")
+      throw .badInput("cannot write to \(directory): permission denied (fix: \(fix))")
     }
     try? fm.removeItem(atPath: probe)
   }
@@ -51,9 +51,22 @@ enum OutputWriter {
 
   /// Writes one file atomically (for --json, --markdown, baselines).
   static func writeFile(_ path: String, _ contents: String) throws(CLIError) {
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    try write([(name, contents)], to: directory.isEmpty ? "." : directory)
+    try write([(PathText.name(path), contents)], to: PathText.folder(of: path))
+  }
+
+  /// `mkdir -p`: nil when `path` is (now) a folder, else why not, in the
+  /// system's words and naming the level that failed.
+  static func makeDirectories(_ path: String) -> String? {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+      return isDir.boolValue ? nil : "\(path) is a file"
+    }
+    let parent = PathText.parent(path)
+    if !parent.isEmpty, parent != path, let failure = makeDirectories(parent) { return failure }
+    if mkdir(path, 0o777) != 0, errno != EEXIST {
+      return "\(String(cString: strerror(errno))) (making \(path))"
+    }
+    return nil
   }
 
   static func reason(_ error: Error) -> String {

@@ -79,6 +79,25 @@ import Testing
     #expect((scenarios.first?["metrics"] as? [Any])?.count == Self.comparedMetrics)
   }
 
+  /// Foundation on Linux traps on `deletingLastPathComponent` of a
+  /// one-character relative path; every path option must survive one.
+  @Test func oneCharacterPathsInTheCurrentFolderWork() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(Self.scenario("tiny"), "s.json", in: dir)
+    let save = try Binary.run(["baseline", "save", "s.json", "--to", "b", "--quiet"], in: dir)
+    #expect(save.status == 0, "\(save.stderr)")
+    let r = try Binary.run(
+      ["check", "s.json", "--baseline", "b", "--out", "o", "--json", "j", "--junit", "u", "--markdown", "m"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    for f in ["b", "j", "u", "m", "o/summary.csv"] {
+      #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(f).path), "\(f) not written")
+    }
+    let run = try Binary.run(["run", "s.json", "--out", "r", "--quiet"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("r/report.html").path))
+  }
+
   @Test func aFailedExpectationExitsOne() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
