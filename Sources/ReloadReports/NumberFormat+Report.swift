@@ -55,13 +55,17 @@ extension NumberFormat {
   /// column header.
   public static func metric(_ x: Double, unit: MetricUnit) -> String {
     guard x.isFinite else { return "–" }
+    // A value that is not zero but would print as zero, or as a long run of
+    // zeros, reads as a bound: "< 0.1 %", "< 0.01 h", "< 1 s".
+    let a = abs(x)
+    let bound = x < 0 ? "> -" : "< "
     switch unit {
-    case .percent: return trim(fixed(x, decimals: 1)) + " %"
-    case .minutes: return minutes(x)
-    case .hours: return significant(x) + " h"
+    case .percent: return a > 0 && a < 0.05 ? "\(bound)0.1 %" : trim(fixed(x, decimals: 1)) + " %"
+    case .minutes: return a > 0 && a < 1.0 / 120 ? "\(bound)1 s" : minutes(x)
+    case .hours: return a > 0 && a < 0.01 ? "\(bound)0.01 h" : significant(x) + " h"
     case .hourOfDay: return clock(x)
-    case .seconds: return significant(x) + " s"
-    default: return significant(x)
+    case .seconds: return a > 0 && a < 0.01 ? "\(bound)0.01 s" : significant(x) + " s"
+    default: return a > 0 && a < 0.001 ? "\(bound)0.001" : significant(x)
     }
   }
 

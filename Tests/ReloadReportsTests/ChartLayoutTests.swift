@@ -60,6 +60,13 @@ import Testing
     #expect(NumberFormat.significant(0) == "0")
     #expect(NumberFormat.metric(82.52, unit: .percent) == "82.5 %")
     #expect(NumberFormat.metric(8.87, unit: .hourOfDay) == "08:52")
+    // Not zero, but too small to print: a bound, never "0" or "0.0000411".
+    #expect(NumberFormat.metric(0.02, unit: .percent) == "< 0.1 %")
+    #expect(NumberFormat.metric(0, unit: .percent) == "0 %")
+    #expect(NumberFormat.metric(0.0000411, unit: .hours) == "< 0.01 h")
+    #expect(NumberFormat.metric(0.001, unit: .minutes) == "< 1 s")
+    #expect(NumberFormat.metric(0.0004, unit: .count) == "< 0.001")
+    #expect(NumberFormat.metric(-0.01, unit: .percent) == "> -0.1 %")
     #expect(NumberFormat.grouped(3940) == "3,940")
     #expect(NumberFormat.grouped(1_234_567) == "1,234,567")
     #expect(NumberFormat.seconds(0.0657) == "66 ms")
