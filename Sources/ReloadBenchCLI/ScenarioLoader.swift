@@ -27,7 +27,9 @@ enum ScenarioLoader {
         throw .badInput(
           isDir.boolValue
             ? "\(path) is a folder, not a scenario file (fix: pass a .json file, e.g. \(path)/default.json)"
-            : "cannot read \(path): permission denied")
+            : access(path, R_OK) == 0
+              ? "cannot read \(path): not a regular file (fix: pass a scenario .json file)"
+              : "cannot read \(path): permission denied (fix: make the file readable, e.g. chmod a+r \(path))")
       }
       if path == defaultPath {
         throw .badInput(

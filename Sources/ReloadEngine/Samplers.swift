@@ -82,7 +82,9 @@ public struct LogNormalSampler: Sendable, Equatable {
   public var median: Double
   public var sigma: Double
   @inlinable public init(median: Double, sigma: Double) {
-    precondition(median > 0 && sigma >= 0, "LogNormalSampler: median \(median), sigma \(sigma)")
+    // A median of 0 (a duration below a millisecond, rounded) is the
+    // degenerate distribution at 0.
+    precondition(median >= 0 && sigma >= 0, "LogNormalSampler: median \(median), sigma \(sigma)")
     self.median = median
     self.sigma = sigma
   }

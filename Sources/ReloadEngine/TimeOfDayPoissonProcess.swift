@@ -72,7 +72,21 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
     var mass = rng.nextStandardExponential()
     var t = time.milliseconds
     let offset = utcOffset.milliseconds
+    var steps = 0
     while true {
+      steps &+= 1
+      if steps == 24_000 {
+        // A thousand days walked: the rate is tiny. Skip whole days (each
+        // holds the daily mean), and give up past ~2,700 years.
+        var daily = 0.0
+        for h in 0..<24 { daily += rates[h] }
+        let days = (mass / daily).rounded(.down) - 1
+        if days > 1_000_000 { return .never }
+        if days > 0 {
+          t = t &+ Int64(days) &* 86_400_000
+          mass -= days * daily
+        }
+      }
       var local = (t &+ offset) % 86_400_000
       if local < 0 { local += 86_400_000 }
       let hour = Int(local / hourMs)

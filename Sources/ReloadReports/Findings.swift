@@ -11,21 +11,27 @@ public enum Findings {
     func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
     var out: [String] = []
 
-    let freshest = rows.max { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
-    let cheapestFresh = rows.filter { v("fresh_glance_pct", $0) >= v("fresh_glance_pct", freshest) - 2 }
-      .min { v("budgeted_reloads_per_widget_day", $0) < v("budgeted_reloads_per_widget_day", $1) }!
-    out.append(
-      "\(freshest.policy) shows current data at \(pct(v("fresh_glance_pct", freshest))) of glances "
-        + "(\(NumberFormat.short(v("budgeted_reloads_per_widget_day", freshest))) budgeted reloads per widget-day)"
-        + (cheapestFresh.policy != freshest.policy
-          ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v("budgeted_reloads_per_widget_day", cheapestFresh)))."
-          : "."))
-
-    let stalest = rows.min { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
-    if stalest.policy != freshest.policy {
+    // Freshness is measured at glances: without any, there is nothing to rank.
+    let seen = rows.filter { v("fresh_glance_pct", $0).isFinite }
+    if seen.isEmpty {
+      out.append("Nobody glanced at a widget in the measured days, so there is no freshness to compare; only the costs below are measured.")
+    } else {
+      let freshest = seen.max { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
+      let cheapestFresh = seen.filter { v("fresh_glance_pct", $0) >= v("fresh_glance_pct", freshest) - 2 }
+        .min { v("budgeted_reloads_per_widget_day", $0) < v("budgeted_reloads_per_widget_day", $1) }!
       out.append(
-        "\(stalest.policy) is the stalest: \(pct(v("fresh_glance_pct", stalest))) fresh, p95 staleness "
-          + "\(NumberFormat.minutes(v("staleness_p95_min", stalest))).")
+        "\(freshest.policy) shows current data at \(pct(v("fresh_glance_pct", freshest))) of glances "
+          + "(\(NumberFormat.short(v("budgeted_reloads_per_widget_day", freshest))) budgeted reloads per widget-day)"
+          + (cheapestFresh.policy != freshest.policy
+            ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v("budgeted_reloads_per_widget_day", cheapestFresh)))."
+            : "."))
+
+      let stalest = seen.min { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
+      if stalest.policy != freshest.policy {
+        out.append(
+          "\(stalest.policy) is the stalest: \(pct(v("fresh_glance_pct", stalest))) fresh, p95 staleness "
+            + "\(NumberFormat.minutes(v("staleness_p95_min", stalest))).")
+      }
     }
 
     // The strategy that runs dry most often, when, and what follows.

@@ -17,7 +17,7 @@ extension HTMLReport {
         (rec.meetsTarget ? "It " : "") + (rec.meetsTarget ? rec.reason : rec.reason.uppercasedFirst) + ".")
       w.raw("</p></div>\n")
     } else {
-      w.raw("<p>No recommendation: the results have no strategy rows.</p>\n")
+      w.raw("<p>No recommendation: no strategy has glances to judge its freshness by.</p>\n")
     }
     if !findings.isEmpty {
       w.raw("<h3>Findings</h3><ul class=\"findings\">")

@@ -11,6 +11,8 @@ public enum NumberFormat {
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (abs(x) * scale).rounded()
     if scaled >= 9.0e18 {
+      // Beyond Int64: Swift's shortest round-trip form ("1e+19").
+      guard abs(x) < 9.0e18 else { return "\(x)" }
       return (x < 0 ? "-" : "") + String(Int64(abs(x).rounded())) + (decimals > 0 ? "." + String(repeating: "0", count: decimals) : "")
     }
     let n = UInt64(scaled)

@@ -12,10 +12,11 @@ public struct Recommendation: Sendable, Equatable {
   public static let defaultTargetPct = 90.0
 
   public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
-    let rows = table.overallRows
-    guard !rows.isEmpty else { return nil }
     func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
     let acceptable = "acceptable_glance_pct"
+    // Only strategies whose widgets were glanced at have a freshness to judge.
+    let rows = table.overallRows.filter { v(acceptable, $0).isFinite }
+    guard !rows.isEmpty else { return nil }
     let qualifying = rows.filter { v(acceptable, $0) >= targetPct }
     if !qualifying.isEmpty {
       let best = qualifying.min {

@@ -41,6 +41,15 @@ import Testing
       mentions: ["$.segments[0].widgets[0].kind", "did you mean \"forecast\"?"]),
     Case(label: "missing required field", json: #"{ "name": "m", "seed": 1, "days": 2, "devices": 10, "strategies": ["poll-15m"] }"#,
       mentions: ["$.kinds", "is missing", #"add "kinds" (array of object (Kind), at least 1)"#]),
+    Case(label: "huge weight", json: replacing(#""weight": 2"#, #""weight": 1e308"#),
+      mentions: ["$.segments[0].weight", "at most 1000000000"]),
+    Case(label: "huge fleet size", json: replacing(#""devices": 60,"#, #""devices": 60, "fleet_devices": 1e19,"#),
+      mentions: ["$.fleet_devices", "at most 10000000000"]),
+    Case(label: "huge burst rate", json: replacing(#""per_day": 12 }"#, #""per_day": 12, "bursts": { "daily_probability": 1, "per_hour": 1e9 } }"#),
+      mentions: ["$.kinds[1].unpredictable.bursts.per_hour", "at most 3600"]),
+    Case(label: "integer too large", json: replacing(#""seed": 3,"#, #""seed": 1e300,"#), mentions: ["$.seed", "too large"]),
+    Case(label: "sweep step too small", json: replacing(#""seed": 3,"#, #""seed": 3, "sweep": { "parameters": [{ "path": "days", "from": 2, "to": 3, "step": 1e-300 }] },"#),
+      mentions: ["$.sweep.parameters[0].step", "more than 1000 values"]),
     Case(label: "warm-up as long as the run", json: replacing(#""warmup_days": 0.5"#, #""warmup_days": 2"#), mentions: ["$.warmup_days"]),
   ]
 

@@ -52,6 +52,34 @@ import Testing
     #expect(header.hasPrefix("scenario,policy,segment,devices,widgets,widget_days,glances,fresh_glance_pct"))
   }
 
+  /// Legal values at the edges of their ranges (found by fuzzing: each of
+  /// these once trapped or hung) run to a full report.
+  @Test(arguments: [
+    ("nobody glances", #""segments": [{ "name": "s", "home_views_per_day": 0, "widgets": [{ "kind": "k" }] }]"#, #"["poll-15m", "hybrid"]"#),
+    ("largest seed", #""seed": 9007199254740991, "segments": [{ "name": "s", "widgets": [{ "kind": "k" }] }]"#, #"["poll-15m"]"#),
+    ("almost no app sessions", #""segments": [{ "name": "s", "app_sessions_per_day": 1e-12, "audio_sessions_per_day": 1e-12, "widgets": [{ "kind": "k" }] }]"#, #"["hybrid"]"#),
+    ("almost no silent pushes", #""model": { "silent_push": { "rate_per_hour": 1e-300 } }, "segments": [{ "name": "s", "widgets": [{ "kind": "k" }] }]"#, #"["silent-push"]"#),
+    ("BGAppRefresh delay under a millisecond", #""model": { "background_refresh": { "median_delay_min": 1e-7, "reference_sessions_per_day": 1e-9 } }, "segments": [{ "name": "s", "widgets": [{ "kind": "k" }] }]"#, #"["bg-refresh"]"#),
+  ])
+  func edgeValuesRunToAFullReport(_ label: String, _ segmentsAndModel: String, _ strategies: String) throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let json = """
+      { "name": "edge", "days": 2, "devices": 10,
+        "kinds": [{ "name": "k", "unpredictable": { "per_day": 5 } }],
+        \(segmentsAndModel), "strategies": \(strategies) }
+      """
+    try json.write(to: dir.appendingPathComponent("e.json"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["run", "e.json", "--out", "out"], in: dir, timeout: 60)
+    #expect(r.status == 0, "\(label): \(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/report.html").path), "\(label)")
+    #expect(!r.stdout.contains("( %)") && !r.stdout.lowercased().contains("nan"), "\(label): \(r.stdout)")
+    if label == "nobody glances" {
+      #expect(r.stdout.contains("Nobody glanced at a widget"), "\(r.stdout)")
+      #expect(!r.stdout.contains("Recommended:"), "no freshness, so no recommendation: \(r.stdout)")
+    }
+  }
+
   @Test func helpAndVersion() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

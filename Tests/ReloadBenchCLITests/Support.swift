@@ -27,8 +27,12 @@ struct Binary {
   }()
 
   /// Runs `arguments` in `directory`, with an optional extra environment.
+  /// With `timeout` (seconds), a run still going then is terminated (status
+  /// 15), so a hang fails the test instead of stalling the suite.
   @discardableResult
-  static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
+  static func run(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double? = nil
+  ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -41,6 +45,12 @@ struct Binary {
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    if let timeout {
+      let watched = Watched(process)
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        if watched.process.isRunning { watched.process.terminate() }
+      }
+    }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -48,6 +58,12 @@ struct Binary {
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errData, as: UTF8.self))
   }
+}
+
+/// A process handed to the timeout watchdog.
+private final class Watched: @unchecked Sendable {
+  let process: Process
+  init(_ process: Process) { self.process = process }
 }
 
 /// A fresh temporary folder, removed by the caller's `defer`.

@@ -182,6 +182,34 @@ private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance:
     #expect(TimeOfDayPoissonProcess.constant(perHour: 0).nextArrival(after: .zero, using: &g) == .never)
   }
 
+  /// A rate so small its next arrival is centuries away is found without
+  /// walking every hour, and one beyond ~2,700 years is `.never`; a slow
+  /// but plausible rate (one a month) still lands where the hour-by-hour
+  /// walk puts it.
+  @Test func tinyRatesSkipWholeDays() {
+    var g = Xoshiro256StarStar(seed: 5)
+    #expect(TimeOfDayPoissonProcess.constant(perHour: 1e-300).nextArrival(after: .zero, using: &g) == .never)
+    // Mean gap 100 years: finite, far, and drawn quickly.
+    let slow = TimeOfDayPoissonProcess.constant(perHour: 1.0 / (24 * 365 * 100))
+    var total = 0.0
+    for _ in 0..<200 {
+      let t = slow.nextArrival(after: .zero, using: &g)
+      #expect(t != .never)
+      total += Double(t.milliseconds) / 86_400_000 / 365
+    }
+    // Mean of 200 exponentials with mean 100 years: within 5 standard errors.
+    #expect(abs(total / 200 - 100) < 5 * 100 / 200.0.squareRoot())
+    // Below the skip threshold, results equal the plain walk's (same draws).
+    var a = Xoshiro256StarStar(seed: 9)
+    var b = Xoshiro256StarStar(seed: 9)
+    let monthly = TimeOfDayPoissonProcess.constant(perHour: 1.0 / (24 * 30))
+    for _ in 0..<100 {
+      let t = monthly.nextArrival(after: .zero, using: &a)
+      let mass = b.nextStandardExponential()
+      #expect(abs(Double(t.milliseconds) - mass * 30 * 86_400_000) < 2)
+    }
+  }
+
   /// Gaps inside the window are exponential with mean 15 min (R1's glances).
   @Test func gapsInsideTheWindowAreExponential() {
     var rates = [Double](repeating: 0, count: 24)

@@ -53,7 +53,7 @@ extension ScenarioDecoder {
       path = try SweepPath.parse(text)
       try path.check(against: .object(ScenarioSchema.root))
     } catch {
-      throw ScenarioError(path: "\(r.path).path", message: "\"\(text)\" " + error.message, fix: error.fix)
+      throw ScenarioError(path: "\(r.path).path", message: "\"\(text)\": " + error.message, fix: error.fix)
     }
     let name = r.optionalString("name") ?? text
     if name.isEmpty { throw ScenarioError(path: "\(r.path).name", message: "is empty", fix: "give it a label or leave it out") }
@@ -101,12 +101,15 @@ extension ScenarioDecoder {
       if r.has("spacing") {
         throw ScenarioError(path: "\(r.path).spacing", message: "applies to count, not step", fix: "remove spacing, or use count")
       }
-      let n = Int(((to - from) / s + 1e-9).rounded(.down)) + 1
-      guard n <= ScenarioSchema.maxValuesPerParameter else {
+      // Counted as a Double first: a tiny step or a huge span must not trap.
+      let values = ((to - from) / s + 1e-9).rounded(.down) + 1
+      guard values.isFinite, values <= Double(ScenarioSchema.maxValuesPerParameter) else {
         throw ScenarioError(
-          path: "\(r.path).step", message: "gives \(n) values, more than \(ScenarioSchema.maxValuesPerParameter)",
+          path: "\(r.path).step",
+          message: (values < 1e9 ? "gives \(Int(values)) values, " : "gives ") + "more than \(ScenarioSchema.maxValuesPerParameter) values",
           fix: "use a larger step")
       }
+      let n = Int(values)
       xs = (0..<n).map { from + Double($0) * s }
     case (nil, let c?):
       if log && from <= 0 {
@@ -125,6 +128,11 @@ extension ScenarioDecoder {
         fix: "give exactly one of \"step\" and \"count\"")
     }
     if let unit = r.optionalNumber("round_to") { xs = xs.map { ($0 / unit).rounded() * unit } }
+    guard xs.allSatisfy(\.isFinite) else {
+      throw ScenarioError(
+        path: r.path, message: "gives values that are not finite numbers (from \(fmt(from)) to \(fmt(to)))",
+        fix: "use a narrower range" + (r.has("round_to") ? " or a larger round_to" : ""))
+    }
     var out: [Double] = []
     for x in xs.map(clean) where out.last != x { out.append(x) }
     return out.map(JSONValue.number)

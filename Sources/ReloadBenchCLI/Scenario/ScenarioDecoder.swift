@@ -32,7 +32,9 @@ enum ScenarioDecoder {
     } catch {
       throw ScenarioError(
         path: "$", message: "not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"),
-        fix: "check for a missing comma, quote or bracket near there (\(error.detail))")
+        fix: error.detail.contains("not representable")
+          ? "write the number as an ordinary value (\(error.detail))"
+          : "check for a missing comma, quote or bracket near there (\(error.detail))")
     }
     return try decode(json: json, log: log)
   }
@@ -102,7 +104,7 @@ enum ScenarioDecoder {
     for (i, n) in names.enumerated() {
       if n.isEmpty { throw ScenarioError(path: "\(path)[\(i)].name", message: "is empty", fix: "give the \(what) a name") }
       if !seen.insert(n).inserted {
-        throw ScenarioError(path: "\(path)[\(i)].name", message: "\"\(n)\" names two \(what)s", fix: "give each \(what) its own name")
+        throw ScenarioError(path: "\(path)[\(i)].name", message: "\"\(n)\" is the name of two \(what == "strategy" ? "strategies" : what + "s")", fix: "give each \(what) its own name")
       }
     }
   }

@@ -16,7 +16,7 @@ extension ScenarioSchema {
   static let app = SchemaObject("App behaviour", doc: "What the app does with WidgetCenter while it runs. Keys override the preset's.", [
     SchemaField("reload_on_foreground", .boolean, "`reloadAllTimelines()` when the app comes to the foreground (free)."),
     SchemaField("reload_on_silent_push", .boolean, "`reloadTimelines(ofKind:)` after a silent push wakes the app (budgeted)."),
-    SchemaField("bg_refresh_min", .anyOf([.number(min: 0, max: nil, exclusiveMin: true), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
+    SchemaField("bg_refresh_min", .anyOf([.number(min: 0, max: sanityMax("minutes"), exclusiveMin: true), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
     SchemaField("reload_kind_on_tap", .boolean, "A button's App Intent also reloads the kind's other instances (budgeted unless the app is in the foreground)."),
     SchemaField("reload_on_change_while_running", .boolean, "While in the foreground or an audio session, reload the kind on every data change (free)."),
   ])
@@ -58,7 +58,7 @@ extension ScenarioSchema {
   static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (MODEL.md §5.5).", [
     SchemaField("lateness", .anyOf([.string(choices: ["small", "realistic"]), distribution]), "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, sometimes up to 15 min early, as developers measured), or a distribution.", default: .string("small"), source: "A (a request, not a schedule), M (realistic)"),
     choice("while_asleep", "`defer_to_wake`: policy reloads due while the user sleeps wait for the wake-up hour (the budget follows when the widget is seen); `run`: the night is like the day.", ReloadTiming.WhileAsleep.allCases.map(\.rawValue), default: ReloadTiming.standard.whileAsleep.rawValue, source: "A (depends on when seen), rule assumed"),
-    SchemaField("first_request_spread_min", nullableNumber(0), "The first policy request of each widget is spread uniformly over this many minutes; null spreads it over the policy's own interval.", unit: "minutes", default: .null, source: "assumed"),
+    SchemaField("first_request_spread_min", nullableNumber(0, max: sanityMax("minutes")), "The first policy request of each widget is spread uniformly over this many minutes; null spreads it over the policy's own interval.", unit: "minutes", default: .null, source: "assumed"),
   ])
 
   static let visibility = SchemaObject("Visibility", doc: "Share of the device's views each placement gets: a widget on another Home Screen page or deep in a Smart Stack is rarely seen (Apple: rarely seen widgets get fewer reloads).", [
@@ -119,7 +119,7 @@ extension ScenarioSchema {
       number("days", "Simulated days, warm-up included.", unit: "days", default: 7, min: 0, max: maxDays, exclusiveMin: true),
       number("warmup_days", "Leading days left out of every metric (budgets start full).", unit: "days", default: 1, min: 0, max: maxDays),
       integer("devices", "Simulated devices.", default: 1000, min: 1, max: 50_000_000),
-      SchemaField("fleet_devices", nullableNumber(0), "The real fleet size backend figures are scaled to; null = `devices`.", unit: "devices", default: .null),
+      SchemaField("fleet_devices", nullableNumber(0, max: sanityMax("devices")), "The real fleet size backend figures are scaled to; null = `devices`.", unit: "devices", default: .null),
       integer("replications", "Independent repetitions with derived seeds; 2 or more add `_ci95` columns.", default: 1, min: 1, max: 100),
       choice("engine", "`elided`: glances and data changes are read in bulk between state changes (exact, fast); `event_by_event`: every one goes through the event queue (the reference).", EngineMode.allCases.map(\.rawValue), default: EngineMode.elided.rawValue),
       SchemaField("kinds", .array(of: .object(kind), minItems: 1, maxItems: 32), "Widget kinds and their content.", required: true),

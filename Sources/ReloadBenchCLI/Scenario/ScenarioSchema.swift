@@ -15,9 +15,30 @@ enum ScenarioSchema {
     max: Double? = nil, exclusiveMin: Bool = false, required: Bool = false, source: String? = nil
   ) -> SchemaField {
     SchemaField(
-      key, .number(min: min, max: max, exclusiveMin: exclusiveMin), doc, unit: unit, default: d.map(JSONValue.number),
-      required: required, source: source)
+      key, .number(min: min, max: max ?? sanityMax(unit), exclusiveMin: exclusiveMin), doc, unit: unit,
+      default: d.map(JSONValue.number), required: required, source: source)
   }
+
+  /// The largest value a field in `unit` may take when it states no limit of
+  /// its own: far beyond anything meaningful (a year of simulated time,
+  /// one event a second), and small enough that no arithmetic on it
+  /// overflows.
+  static func sanityMax(_ unit: String?) -> Double? {
+    switch unit {
+    case "minutes": return 527_040  // 366 days
+    case "seconds": return 31_622_400  // 366 days
+    case "hours": return 8_784  // 366 days
+    case "per hour": return 3_600
+    case "per day", "views per day": return 86_400
+    case "per 30 days": return 2_592_000
+    case "millijoules": return 1_000_000
+    case "devices": return 1e10
+    default: return nil
+    }
+  }
+
+  /// The largest relative weight (of a segment, a time zone, an hour).
+  static let maxWeight = 1e9
 
   static func integer(
     _ key: String, _ doc: String, unit: String? = nil, default d: Int? = nil, min: Double? = nil, max: Double? = nil,
@@ -39,10 +60,10 @@ enum ScenarioSchema {
     SchemaField(key, .string(choices: choices), doc, default: d.map(JSONValue.string), required: required, source: source)
   }
 
-  static let hours24 = SchemaType.array(of: .number(min: 0, max: nil, exclusiveMin: false), minItems: 24, maxItems: 24)
+  static let hours24 = SchemaType.array(of: .number(min: 0, max: maxWeight, exclusiveMin: false), minItems: 24, maxItems: 24)
   static let profileType = SchemaType.anyOf([.string(choices: DailyProfile.allCases.map(\.rawValue)), hours24])
-  static func nullableNumber(_ lo: Double) -> SchemaType {
-    .anyOf([.number(min: lo, max: nil, exclusiveMin: true), .null])
+  static func nullableNumber(_ lo: Double, max: Double? = nil) -> SchemaType {
+    .anyOf([.number(min: lo, max: max, exclusiveMin: true), .null])
   }
 
   static func ms(_ d: SimDuration) -> Double { Double(d.milliseconds) }
@@ -133,7 +154,7 @@ enum ScenarioSchema {
 
   static let offset = SchemaObject("Time zone", doc: "A time-zone offset and its share of the segment's devices.", [
     number("hours", "Offset from UTC.", unit: "hours east of UTC", min: -12, max: 14, required: true),
-    number("weight", "Relative share.", default: 1, min: 0, exclusiveMin: true),
+    number("weight", "Relative share.", default: 1, min: 0, max: maxWeight, exclusiveMin: true),
   ])
 
   static let lowPower = SchemaObject("Low Power Mode", doc: "When Low Power Mode is on: a share of devices, on some days, from an evening hour until charging.", [
@@ -152,7 +173,7 @@ enum ScenarioSchema {
 
   static let segment = SchemaObject("Segment", doc: "A group of similar devices.", [
     SchemaField("name", .string(choices: nil), "Name, shown in reports (`segment` column).", required: true),
-    number("weight", "Relative share of the scenario's devices.", default: 1, min: 0, exclusiveMin: true),
+    number("weight", "Relative share of the scenario's devices.", default: 1, min: 0, max: maxWeight, exclusiveMin: true),
     SchemaField("utc_offsets", .array(of: .object(offset), minItems: 1, maxItems: 48), "Time zones of the devices.", default: .array([.object(["hours": .number(0), "weight": .number(1)])])),
     SchemaField("wake_hour", .array(of: .integer(min: 0, max: 23), minItems: 2, maxItems: 2), "Local wake-up hour, drawn per device uniformly in [first, second].", unit: "hour of day", default: .array([.number(7), .number(7)])),
     SchemaField("sleep_hour", .array(of: .integer(min: 1, max: 47), minItems: 2, maxItems: 2), "Local bedtime hour, drawn per device in [first, second]; may exceed 24.", unit: "hour of day", default: .array([.number(23), .number(23)])),

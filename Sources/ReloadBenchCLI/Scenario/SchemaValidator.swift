@@ -16,8 +16,14 @@ enum SchemaValidator {
       }
     case .integer(let lo, let hi):
       guard case .number(let d) = value else { throw wrongType(path, "a whole number", value, example: "10") }
-      guard d == d.rounded(), abs(d) < 9e15 else {
-        throw ScenarioError(path: path, message: "must be a whole number, got \(format(d))", fix: "use an integer such as \(format(d.rounded(.down)))")
+      guard d.isFinite, abs(d) <= 9_007_199_254_740_991 else {
+        throw ScenarioError(path: path, message: "is too large, got \(d)", fix: "use a whole number" + SchemaType.range(lo, hi, false))
+      }
+      guard d == d.rounded() else {
+        var suggestion = d.rounded(.down)
+        if let lo, suggestion < lo { suggestion = lo.rounded(.up) }
+        if let hi, suggestion > hi { suggestion = hi.rounded(.down) }
+        throw ScenarioError(path: path, message: "must be a whole number, got \(format(d))", fix: "use an integer such as \(format(suggestion))")
       }
       try checkRange(d, lo, hi, false, path)
     case .number(let lo, let hi, let exclusive):

@@ -193,6 +193,8 @@ extension DeviceSimulator {
     let rate = params.silentPush.ratePerHour / 3_600_000
     guard rate > 0 else { return }
     let wait = max(0, (1 - pushTokens) / rate).rounded(.up)
+    // Compared as a Double first: a tiny rate gives a wait past Int64.
+    guard wait < Double(end.milliseconds &- t.milliseconds) else { return }
     let at = t + .milliseconds(Int64(wait))
     if at < end {
       releaseScheduled = true
