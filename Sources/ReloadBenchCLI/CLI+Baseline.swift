@@ -58,6 +58,9 @@ enum BaselineCommand {
     if parsed.value("--to") != nil && parsed.positionals.count > 1 {
       throw .badInput("--to names one file, but \(parsed.positionals.count) scenarios were given (fix: drop --to; each goes to Scenarios/baselines/<name>.json)")
     }
+    if parsed.value("--to") == "-" {
+      throw .badInput("--to needs a file path; '-' (stdout) is not supported for baselines (fix: pass --to FILE)")
+    }
     let threads = try parsed.integer("--threads", in: 1...256, command: "baseline") ?? ProcessInfo.processInfo.activeProcessorCount
     let quiet = parsed.has("--quiet")
     var loaded: [LoadedScenario] = []
@@ -65,6 +68,18 @@ enum BaselineCommand {
     let targets = loaded.map { parsed.value("--to") ?? Baseline.defaultPath(for: $0.scenario.name) }
     if Set(targets).count < targets.count {
       throw .badInput("two scenarios would save to the same baseline file (fix: give them different names)")
+    }
+    // A baseline must not replace a scenario (or another baseline).
+    var claims = PathClaims()
+    for l in loaded { try claims.read(l.path, as: "the scenario") }
+    for t in targets {
+      if parsed.value("--to") != nil {
+        try claims.write(t, as: "--to")
+      } else {
+        try claims.write(
+          t, as: "the baseline file",
+          fix: "pass --to with another file, or keep scenario files out of Scenarios/baselines/")
+      }
     }
     for l in loaded { try MemoryEstimate.check(l.scenario) }
     for t in targets { try OutputWriter.prepare(parentDirectory(t), option: "--to") }

@@ -144,6 +144,7 @@ enum CheckCommand {
     if Set(dirs).count < dirs.count {
       throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
     }
+    try claimPaths(plans, parsed)
     for p in plans { try MemoryEstimate.check(p.loaded.scenario) }
     for dir in dirs { try OutputWriter.prepare(dir) }
     for flag in ["--markdown", "--junit", "--json"] {
@@ -161,6 +162,28 @@ enum CheckCommand {
     let run = CheckRun(toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks)
     try emit(run, parsed)
     return run.passed ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// The files `run` writes into each report folder.
+  static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
+
+  /// Refuses, before anything runs, an output (--markdown, --junit,
+  /// --json, a report folder) that names an input (a scenario, the
+  /// baseline read) or another output.
+  static func claimPaths(_ plans: [Plan], _ parsed: ParsedArguments) throws(CLIError) {
+    var claims = PathClaims()
+    for p in plans {
+      try claims.read(p.loaded.path, as: "the scenario")
+      if p.baseline != nil { try claims.read(p.baselinePath, as: "the baseline") }
+    }
+    for flag in ["--markdown", "--junit", "--json"] {
+      if let target = parsed.value(flag) { try claims.write(target, as: flag) }
+    }
+    for p in plans {
+      try claims.folder(
+        p.reportDirectory, as: parsed.value("--out") == nil ? "the report folder" : "the --out folder",
+        files: reportFiles, fix: "pass --out with another folder")
+    }
   }
 
   /// Refuses a baseline that does not belong to this scenario and model.
