@@ -17,9 +17,11 @@ enum BaselineCommand {
     compares with: every row and column of summary.csv at full precision (with the
     _ci95 half-widths when the scenario has replications), in
     Scenarios/baselines/<name>.json or FILE. The file records the scenario's content
-    hash (sha256 of its canonical JSON without "$schema", "description", "expect" and
-    "check", which change no result), the tool version and the model version; check
-    refuses the baseline once the scenario or the model has changed.
+    hash (sha256 of its canonical JSON without "$schema", "description", "expect",
+    "check" and "objective", which change no result), the tool version and the model
+    version; check
+    refuses the baseline once the scenario or the model version has changed (a new
+    tool version with the same model version is accepted).
 
     The run uses the scenario's own seed, replications and engine (--seed,
     --replications and --engine are refused): check reruns it exactly as saved.
@@ -30,7 +32,11 @@ enum BaselineCommand {
     OPTIONS:
     \(ArgumentParser.describe(options))
 
-    EXIT STATUS: 0 saved; 2 bad input (scenario, flags, unwritable path).
+    The baseline never replaces a scenario file, and --to needs a file path ('-',
+    stdout, is not supported).
+
+    EXIT STATUS: 0 saved; 2 bad input (scenario, flags, unwritable path, a --to
+    that names a scenario).
     """
 
   static func run(_ arguments: [String]) throws(CLIError) -> Int32 {

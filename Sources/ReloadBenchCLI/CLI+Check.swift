@@ -41,7 +41,10 @@ enum CheckCommand {
     Each scenario runs with its own seed, replications and engine; --seed,
     --replications and --engine are refused, since another seed would compare
     different random draws. A baseline of another scenario, of an edited scenario or
-    of another model version is refused (re-save it with 'reloadbench baseline save').
+    of another model version is refused (re-save it with 'reloadbench baseline save'),
+    and so is one whose seed, replications, engine or rows (one per strategy and
+    segment, and "all") do not match the scenario. A baseline saved by another
+    reloadbench version with the same model version is accepted (a note says so).
     Without a baseline file, only the expectations are checked.
 
     Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.
@@ -53,7 +56,8 @@ enum CheckCommand {
       0  every expectation holds and no metric regressed
       1  an expectation failed or a metric regressed (with --fail-on-change: moved)
       2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
-         scenario or model version), flags or an unwritable path; nothing is checked
+         scenario or model version), flags, or an unwritable path or an output that
+         names an input or another output; nothing is checked
     """
 
   /// Options of `run` that would make a rerun differ from its baseline.
@@ -210,6 +214,32 @@ enum CheckCommand {
       throw .badInput(
         "\(path) records seed \(b.seed) and \(b.replications) replication(s), the scenario runs seed "
           + "\(l.scenario.seed) and \(l.scenario.replications) (fix: re-save the baseline: \(resave))")
+    }
+    if b.engine != l.scenario.engine.rawValue {
+      throw .badInput(
+        "\(path) records engine \(b.engine), the scenario runs engine \(l.scenario.engine.rawValue) "
+          + "(fix: re-save the baseline: \(resave))")
+    }
+    // The content hash pins the strategies and segments, so the rows must
+    // be exactly one per strategy and segment (and "all"): a row more or
+    // less means the file was not saved from this scenario as it is.
+    let segments = l.scenario.segments.map(\.name) + ["all"]
+    let expected = l.scenario.strategies.flatMap { s in segments.map { [s.name, $0] } }
+    let rows = b.rows.map { [$0.policy, $0.segment] }
+    let expectedSet = Set(expected)
+    let rowSet = Set(rows)
+    if let extra = rows.first(where: { !expectedSet.contains($0) }) {
+      let what =
+        l.scenario.strategies.contains(where: { $0.name == extra[0] })
+        ? "segment \"\(extra[1])\"" : "strategy \"\(extra[0])\""
+      throw .badInput(
+        "\(path) has a row for \(extra[0]) / \(extra[1]), but \(l.path) has no \(what): the baseline is of another "
+          + "strategy or segment list (fix: re-save the baseline: \(resave))")
+    }
+    if let missing = expected.first(where: { !rowSet.contains($0) }) {
+      throw .badInput(
+        "\(path) has no row for \(missing[0]) / \(missing[1]) of \(l.path): the baseline is of another strategy "
+          + "or segment list (fix: re-save the baseline: \(resave))")
     }
   }
 
