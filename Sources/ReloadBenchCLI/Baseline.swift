@@ -1,5 +1,6 @@
 import Foundation
 import ReloadMetrics
+import WidgetModel
 
 /// A stored summary that `reloadbench check` compares new runs with:
 /// every row and column of `summary.csv` at full precision (with the
@@ -120,9 +121,10 @@ struct Baseline: Codable, Equatable {
     guard case .string(let format)? = o["format"], format == formatName else {
       throw corrupt("no \"format\": \"\(formatName)\"")
     }
-    if case .number(let v)? = o["format_version"], Int(v) > currentFormatVersion {
+    // Compared as a Double: Int(1e300) would trap.
+    if case .number(let v)? = o["format_version"], v > Double(currentFormatVersion) {
       throw .badInput(
-        "\(path): baseline format \(Int(v)) is newer than this reloadbench reads (\(currentFormatVersion)) "
+        "\(path): baseline format \(SchemaValidator.format(v)) is newer than this reloadbench reads (\(currentFormatVersion)) "
           + "(fix: use a newer reloadbench, or \(fix))")
     }
     let decoder = JSONDecoder()
@@ -136,9 +138,17 @@ struct Baseline: Codable, Equatable {
     }
     if baseline.columns.isEmpty || baseline.rows.isEmpty { throw corrupt("no columns or no rows") }
     if Set(baseline.columns).count != baseline.columns.count { throw corrupt("a column is listed twice") }
+    if EngineMode(rawValue: baseline.engine) == nil {
+      let known = EngineMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw corrupt("\"engine\" is \"\(baseline.engine)\", which is not an engine (\(known))")
+    }
+    var seen: Set<[String]> = []
     for r in baseline.rows {
       if let unknown = r.values.keys.first(where: { !baseline.columns.contains($0) }) {
         throw corrupt("row \(r.policy) / \(r.segment) has \"\(unknown)\", which is not in \"columns\"")
+      }
+      if !seen.insert([r.policy, r.segment]).inserted {
+        throw corrupt("row \(r.policy) / \(r.segment) is listed twice")
       }
     }
     return baseline

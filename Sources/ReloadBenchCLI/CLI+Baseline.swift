@@ -17,9 +17,11 @@ enum BaselineCommand {
     compares with: every row and column of summary.csv at full precision (with the
     _ci95 half-widths when the scenario has replications), in
     Scenarios/baselines/<name>.json or FILE. The file records the scenario's content
-    hash (sha256 of its canonical JSON without "$schema", "description", "expect" and
-    "check", which change no result), the tool version and the model version; check
-    refuses the baseline once the scenario or the model has changed.
+    hash (sha256 of its canonical JSON without "$schema", "description", "expect",
+    "check" and "objective", which change no result), the tool version and the model
+    version; check
+    refuses the baseline once the scenario or the model version has changed (a new
+    tool version with the same model version is accepted).
 
     The run uses the scenario's own seed, replications and engine (--seed,
     --replications and --engine are refused): check reruns it exactly as saved.
@@ -30,7 +32,11 @@ enum BaselineCommand {
     OPTIONS:
     \(ArgumentParser.describe(options))
 
-    EXIT STATUS: 0 saved; 2 bad input (scenario, flags, unwritable path).
+    The baseline never replaces a scenario file, and --to needs a file path ('-',
+    stdout, is not supported).
+
+    EXIT STATUS: 0 saved; 2 bad input (scenario, flags, unwritable path, a --to
+    that names a scenario).
     """
 
   static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
@@ -58,6 +64,9 @@ enum BaselineCommand {
     if parsed.value("--to") != nil && parsed.positionals.count > 1 {
       throw .badInput("--to names one file, but \(parsed.positionals.count) scenarios were given (fix: drop --to; each goes to Scenarios/baselines/<name>.json)")
     }
+    if parsed.value("--to") == "-" {
+      throw .badInput("--to needs a file path; '-' (stdout) is not supported for baselines (fix: pass --to FILE)")
+    }
     let threads = try parsed.integer("--threads", in: 1...256, command: "baseline") ?? ProcessInfo.processInfo.activeProcessorCount
     let quiet = parsed.has("--quiet")
     var loaded: [LoadedScenario] = []
@@ -65,6 +74,18 @@ enum BaselineCommand {
     let targets = loaded.map { parsed.value("--to") ?? Baseline.defaultPath(for: $0.scenario.name) }
     if Set(targets).count < targets.count {
       throw .badInput("two scenarios would save to the same baseline file (fix: give them different names)")
+    }
+    // A baseline must not replace a scenario (or another baseline).
+    var claims = PathClaims()
+    for l in loaded { try claims.read(l.path, as: "the scenario") }
+    for t in targets {
+      if parsed.value("--to") != nil {
+        try claims.write(t, as: "--to")
+      } else {
+        try claims.write(
+          t, as: "the baseline file",
+          fix: "pass --to with another file, or keep scenario files out of Scenarios/baselines/")
+      }
     }
     for l in loaded { try MemoryEstimate.check(l.scenario) }
     for t in targets { try OutputWriter.prepare(parentDirectory(t), option: "--to") }

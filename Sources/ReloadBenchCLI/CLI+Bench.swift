@@ -14,7 +14,7 @@ enum BenchCommand {
     OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),
     OptionSpec("--cases", "LIST", "Run only the cases whose names contain one of these comma-separated words."),
     OptionSpec("--hold-ops", "N", "Hold operations per hold-model case (default: max(2e6, 4 x queue size))."),
-    OptionSpec("--yardstick", "CMD", "Also run CMD (a program printing R1 JSON, e.g. the C++ yardstick) alternately with r1-1t and report the ratio."),
+    OptionSpec("--yardstick", "CMD", "Also run CMD (a program printing R1 JSON, e.g. the C++ yardstick) alternately with the standard r1-1t case and report the ratio (not with --scenario)."),
     OptionSpec("--baseline", "FILE", "Compare with a stored --json run; exit 1 if a case is slower beyond --noise."),
     OptionSpec("--noise", "PCT", "Slowdown that counts as a regression with --baseline (default 10)."),
     OptionSpec("--run-case", "JSON", "(internal) run one case in this process and print its measurement."),
@@ -36,8 +36,14 @@ enum BenchCommand {
     OPTIONS:
     \(ArgumentParser.describe(options))
 
+    The standard cases read Scenarios/*.json from the current folder: run bench from
+    the repository root, or pass --scenario FILE. Every scenario is checked before
+    the first case runs.
+
     EXIT STATUS: 0 done (and no regression with --baseline); 1 a case regressed
-    beyond --noise; 2 bad input.
+    beyond --noise; 2 bad input (missing or corrupt scenario or --baseline file,
+    flags, an unwritable or conflicting --json path), or a case or the --yardstick
+    command failed (one line: the case, its exit status and its first error line).
     """
 
   struct CaseResult: Codable {
@@ -98,7 +104,10 @@ enum BenchCommand {
     let repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
     let noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
     let scenarios = parsed.values["--scenario"] ?? []
-    for s in scenarios { _ = try ScenarioLoader.load(s) }
+    for s in scenarios {
+      let loaded = try ScenarioLoader.load(s)
+      try MemoryEstimate.check(loaded.scenario, threads: threads)
+    }
     var baseline: Output? = nil
     if let path = parsed.value("--baseline") {
       guard let data = FileManager.default.contents(atPath: path) else {
@@ -109,7 +118,17 @@ enum BenchCommand {
       }
       baseline = b
     }
-    if let out = parsed.value("--json") { try OutputWriter.prepare(PathText.folder(of: out), option: "--json") }
+    if let out = parsed.value("--json") {
+      if out == "-" {
+        throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
+      }
+      // The figures must not replace a scenario or the baseline they are compared with.
+      var claims = PathClaims()
+      for s in scenarios { try claims.read(s, as: "--scenario") }
+      if let path = parsed.value("--baseline") { try claims.read(path, as: "--baseline") }
+      try claims.write(out, as: "--json")
+      try OutputWriter.prepare(PathText.folder(of: out), option: "--json")
+    }
     var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
     if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
       for i in cases.indices where cases[i].kind == .hold { cases[i].holds = ops }
@@ -119,40 +138,73 @@ enum BenchCommand {
       cases = cases.filter { c in words.contains { c.name.contains($0) } }
       if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
     }
+    let yardstickCommand = parsed.value("--yardstick")
+    if let command = yardstickCommand { try checkYardstick(command, cases: cases, parsed) }
+    // The standard cases read Scenarios/ from the current folder: check
+    // every scenario a case reads before the first one runs.
+    for c in cases where c.kind == .scenario && !scenarios.contains(c.path ?? "") {
+      let path = c.path ?? ScenarioLoader.defaultPath
+      if !FileManager.default.fileExists(atPath: path) {
+        throw .badInput(
+          "cannot read \(path), which the standard case \(c.name) runs: no such file "
+            + "(fix: run reloadbench bench from the ReloadBench repository root, or pass --scenario FILE)")
+      }
+      _ = try ScenarioLoader.load(path)
+    }
     let me = selfExecutable()
     let machine = MachineInfo.describe()
-    Terminal.err("machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores, \(machine["memory_gb"] ?? "?") GB, \(machine["os"] ?? "?"), \(machine["build"] ?? "?") build\n")
+    // On a terminal, say where this runs while the cases run (the table on
+    // stdout names the machine too); in a pipe, stderr is kept for errors.
+    if Terminal.stderrIsTerminal {
+      Terminal.err("machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores, \(machine["memory_gb"] ?? "?") GB, \(machine["os"] ?? "?"), \(machine["build"] ?? "?") build\n")
+    }
     var results: [CaseResult] = []
     var yardstick: Yardstick? = nil
-    let yardstickCommand = parsed.value("--yardstick")
     var yWdps: [Double] = []
     var yWall: [Double] = []
     var ratios: [Double] = []
     var wholeRatios: [Double] = []
-    for c in cases {
-      var runs: [BenchMeasurement] = []
-      for r in 0..<repeats {
-        if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
-        let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
-        let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
-        guard child.status == 0, let line = child.stdout.split(separator: "\n").last,
-          var m = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
-        else { throw .failure("case \(c.name) failed (exit \(child.status)): \(child.stdout.suffix(300))") }
-        m.peakRSSBytes = child.peakRSSBytes
-        runs.append(m)
-        if c.name == "r1-1t", let command = yardstickCommand {
-          let parts = command.split(separator: " ").map(String.init)
-          let y = try ChildProcess.run(parts[0], Array(parts.dropFirst()))
-          guard y.status == 0, let obj = try? JSONSerialization.jsonObject(with: Data(y.stdout.utf8)) as? [String: Any],
-            let wdps = obj["widget_days_per_s"] as? Double, let wall = obj["wall_s"] as? Double
-          else { throw .badInput("--yardstick \(command) did not print R1 JSON with widget_days_per_s and wall_s") }
-          yWdps.append(wdps)
-          yWall.append(wall)
-          ratios.append(m.widgetDaysPerSecond / wdps)
-          wholeRatios.append(y.wallSeconds / child.wallSeconds)
+    do throws(CLIError) {
+      for c in cases {
+        var runs: [BenchMeasurement] = []
+        for r in 0..<repeats {
+          if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
+          let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
+          let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
+          guard child.status == 0 else {
+            throw .badInput("case \(c.name) failed (exit \(child.status)): \(child.failureLine)")
+          }
+          guard let line = child.stdout.split(separator: "\n").last,
+            var m = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+          else { throw .badInput("case \(c.name) failed (exit 0): it printed no measurement on stdout") }
+          m.peakRSSBytes = child.peakRSSBytes
+          runs.append(m)
+          if c.name == "r1-1t", let command = yardstickCommand {
+            let parts = command.split(separator: " ").map(String.init)
+            let y = try ChildProcess.run(parts[0], Array(parts.dropFirst()))
+            guard y.status == 0 else {
+              throw .badInput(
+                "--yardstick \(command) failed (exit \(y.status)): \(y.failureLine) (fix: check that the command runs on its own)")
+            }
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(y.stdout.utf8)) as? [String: Any],
+              let wdps = obj["widget_days_per_s"] as? Double, let wall = obj["wall_s"] as? Double
+            else {
+              throw .badInput(
+                "--yardstick \(command) did not print R1 JSON with widget_days_per_s and wall_s "
+                  + "(fix: pass --yardstick a program that prints them)")
+            }
+            yWdps.append(wdps)
+            yWall.append(wall)
+            ratios.append(m.widgetDaysPerSecond / wdps)
+            wholeRatios.append(y.wallSeconds / child.wallSeconds)
+          }
         }
+        results.append(summarize(c, runs))
       }
-      results.append(summarize(c, runs))
+    } catch {
+      // The error line starts on a clean line, not after the progress text.
+      if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+      throw error
     }
     if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
     if let command = yardstickCommand, !ratios.isEmpty {
@@ -175,6 +227,29 @@ enum BenchCommand {
       if regressed { return ExitStatus.failure }
     }
     return ExitStatus.success
+  }
+
+  /// `--yardstick` runs alternately with the standard r1-1t case: refuse
+  /// it when that case does not run, or when the command cannot start.
+  static func checkYardstick(_ command: String, cases: [BenchCase], _ parsed: ParsedArguments) throws(CLIError) {
+    if !parsed.values["--scenario", default: []].isEmpty {
+      throw .badInput(
+        "--yardstick runs alternately with the standard r1-1t case, which --scenario replaces "
+          + "(fix: drop --yardstick, or drop --scenario to run the standard cases)")
+    }
+    if !cases.contains(where: { $0.name == "r1-1t" }) {
+      throw .badInput(
+        "--yardstick runs alternately with the r1-1t case, which --cases \(parsed.value("--cases") ?? "") leaves out "
+          + "(fix: add r1-1t to --cases, or drop --yardstick)")
+    }
+    guard let program = command.split(separator: " ").first.map(String.init) else {
+      throw .badInput("--yardstick needs a command, got an empty one (fix: pass --yardstick CMD)")
+    }
+    if !ChildProcess.canStart(program) {
+      throw .badInput(
+        "--yardstick \(command): \(program) is not an executable program "
+          + "(fix: pass --yardstick with the path of the yardstick program, or a program on $PATH)")
+    }
   }
 
   static func selfExecutable() -> String {

@@ -41,7 +41,10 @@ enum CheckCommand {
     Each scenario runs with its own seed, replications and engine; --seed,
     --replications and --engine are refused, since another seed would compare
     different random draws. A baseline of another scenario, of an edited scenario or
-    of another model version is refused (re-save it with 'reloadbench baseline save').
+    of another model version is refused (re-save it with 'reloadbench baseline save'),
+    and so is one whose seed, replications, engine or rows (one per strategy and
+    segment, and "all") do not match the scenario. A baseline saved by another
+    reloadbench version with the same model version is accepted (a note says so).
     Without a baseline file, only the expectations are checked.
 
     Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.
@@ -53,7 +56,8 @@ enum CheckCommand {
       0  every expectation holds and no metric regressed
       1  an expectation failed or a metric regressed (with --fail-on-change: moved)
       2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
-         scenario or model version), flags or an unwritable path; nothing is checked
+         scenario or model version), flags, or an unwritable path or an output that
+         names an input or another output; nothing is checked
     """
 
   /// Options of `run` that would make a rerun differ from its baseline.
@@ -144,6 +148,7 @@ enum CheckCommand {
     if Set(dirs).count < dirs.count {
       throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
     }
+    try claimPaths(plans, parsed)
     for p in plans { try MemoryEstimate.check(p.loaded.scenario) }
     for dir in dirs { try OutputWriter.prepare(dir) }
     for flag in ["--markdown", "--junit", "--json"] {
@@ -161,6 +166,28 @@ enum CheckCommand {
     let run = CheckRun(toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks)
     try emit(run, parsed)
     return run.passed ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// The files `run` writes into each report folder.
+  static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
+
+  /// Refuses, before anything runs, an output (--markdown, --junit,
+  /// --json, a report folder) that names an input (a scenario, the
+  /// baseline read) or another output.
+  static func claimPaths(_ plans: [Plan], _ parsed: ParsedArguments) throws(CLIError) {
+    var claims = PathClaims()
+    for p in plans {
+      try claims.read(p.loaded.path, as: "the scenario")
+      if p.baseline != nil { try claims.read(p.baselinePath, as: "the baseline") }
+    }
+    for flag in ["--markdown", "--junit", "--json"] {
+      if let target = parsed.value(flag) { try claims.write(target, as: flag) }
+    }
+    for p in plans {
+      try claims.folder(
+        p.reportDirectory, as: parsed.value("--out") == nil ? "the report folder" : "the --out folder",
+        files: reportFiles, fix: "pass --out with another folder")
+    }
   }
 
   /// Refuses a baseline that does not belong to this scenario and model.
@@ -187,6 +214,32 @@ enum CheckCommand {
       throw .badInput(
         "\(path) records seed \(b.seed) and \(b.replications) replication(s), the scenario runs seed "
           + "\(l.scenario.seed) and \(l.scenario.replications) (fix: re-save the baseline: \(resave))")
+    }
+    if b.engine != l.scenario.engine.rawValue {
+      throw .badInput(
+        "\(path) records engine \(b.engine), the scenario runs engine \(l.scenario.engine.rawValue) "
+          + "(fix: re-save the baseline: \(resave))")
+    }
+    // The content hash pins the strategies and segments, so the rows must
+    // be exactly one per strategy and segment (and "all"): a row more or
+    // less means the file was not saved from this scenario as it is.
+    let segments = l.scenario.segments.map(\.name) + ["all"]
+    let expected = l.scenario.strategies.flatMap { s in segments.map { [s.name, $0] } }
+    let rows = b.rows.map { [$0.policy, $0.segment] }
+    let expectedSet = Set(expected)
+    let rowSet = Set(rows)
+    if let extra = rows.first(where: { !expectedSet.contains($0) }) {
+      let what =
+        l.scenario.strategies.contains(where: { $0.name == extra[0] })
+        ? "segment \"\(extra[1])\"" : "strategy \"\(extra[0])\""
+      throw .badInput(
+        "\(path) has a row for \(extra[0]) / \(extra[1]), but \(l.path) has no \(what): the baseline is of another "
+          + "strategy or segment list (fix: re-save the baseline: \(resave))")
+    }
+    if let missing = expected.first(where: { !rowSet.contains($0) }) {
+      throw .badInput(
+        "\(path) has no row for \(missing[0]) / \(missing[1]) of \(l.path): the baseline is of another strategy "
+          + "or segment list (fix: re-save the baseline: \(resave))")
     }
   }
 

@@ -216,6 +216,53 @@ import Testing
     #expect(model.stderr.contains("re-save the baseline: reloadbench baseline save mine.json"))
   }
 
+  /// The engine and the rows are part of what was saved: a baseline whose
+  /// engine is unknown or not the scenario's, or whose rows are not one
+  /// per strategy and segment, is refused naming the file and the re-save;
+  /// another tool version alone (same model version) is accepted.
+  @Test func aBaselineWithAnotherEngineOrOtherRowsExitsTwo() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(Self.scenario("rows"), "s.json", in: dir)
+    #expect(try Binary.run(["baseline", "save", "s.json", "--to", "b.json", "--quiet"], in: dir).status == 0)
+    let good = try #require(
+      try JSONSerialization.jsonObject(with: Data(Self.read("b.json", in: dir).utf8)) as? [String: Any])
+    let rows = try #require(good["rows"] as? [[String: Any]])
+    var renamed = rows[0]
+    renamed["policy"] = "poll-1m"
+    var reSegmented = rows[0]
+    reSegmented["segment"] = "c"
+    let cases: [(name: String, edit: (inout [String: Any]) -> Void, says: String)] = [
+      ("engine-x", { $0["engine"] = "x" }, #""engine" is "x", which is not an engine"#),
+      ("engine-other", { $0["engine"] = "event_by_event" }, "records engine event_by_event, the scenario runs engine elided"),
+      ("duplicate", { $0["rows"] = rows + [rows[0]] }, "row \(rows[0]["policy"]!) / \(rows[0]["segment"]!) is listed twice"),
+      ("missing", { $0["rows"] = Array(rows.dropLast()) }, "has no row for on-demand / all of s.json"),
+      ("strategy", { $0["rows"] = rows + [renamed] }, #"s.json has no strategy "poll-1m""#),
+      ("segment", { $0["rows"] = rows + [reSegmented] }, #"s.json has no segment "c""#),
+      ("format", { $0["format_version"] = 1e300 }, "is newer than this reloadbench reads"),
+    ]
+    for (name, edit, says) in cases {
+      var doc = good
+      edit(&doc)
+      try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])
+        .write(to: dir.appendingPathComponent("\(name).json"))
+      let r = try Binary.run(["check", "s.json", "--baseline", "\(name).json"], in: dir)
+      #expect(r.status == 2, "\(name): exit \(r.status) \(r.stderr)")
+      #expect(r.stderr.hasPrefix("error: \(name).json") && r.stderr.contains(says), "\(name): \(r.stderr)")
+      #expect(r.stderr.contains("reloadbench baseline save s.json --to \(name).json"), "\(name): \(r.stderr)")
+      #expect(r.stderr.split(separator: "\n").count == 1 && r.stdout.isEmpty, "\(name): \(r.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path))
+
+    var older = good
+    older["tool_version"] = "0.0.1"
+    try JSONSerialization.data(withJSONObject: older, options: [.prettyPrinted, .sortedKeys])
+      .write(to: dir.appendingPathComponent("older.json"))
+    let r = try Binary.run(["check", "s.json", "--baseline", "older.json"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("baseline saved by reloadbench 0.0.1"))
+  }
+
   @Test func theMarkdownIsAppendedToTheGitHubStepSummary() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
