@@ -36,7 +36,9 @@ struct ParsedArguments {
 
   func number(_ name: String, in range: ClosedRange<Double>, command: String) throws(CLIError) -> Double? {
     guard let text = value(name) else { return nil }
-    guard let d = Double(text), d.isFinite, range.contains(d) else {
+    // Decimal notation only: Double("0x10") would read hex, "nan" and "inf" words.
+    let decimal = !text.isEmpty && text.allSatisfy { "0123456789.eE+-".contains($0) }
+    guard decimal, let d = Double(text), d.isFinite, range.contains(d) else {
       throw .badInput(
         "\(name) expects a number in \(SchemaValidator.format(range.lowerBound))...\(SchemaValidator.format(range.upperBound)), "
           + "got '\(text)' (see 'reloadbench \(command) --help')")
