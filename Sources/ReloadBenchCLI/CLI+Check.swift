@@ -168,9 +168,6 @@ enum CheckCommand {
     return run.passed ? ExitStatus.success : ExitStatus.failure
   }
 
-  /// The files `run` writes into each report folder.
-  static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
-
   /// Refuses, before anything runs, an output (--markdown, --junit,
   /// --json, a report folder) that names an input (a scenario, the
   /// baseline read) or another output.
@@ -186,7 +183,7 @@ enum CheckCommand {
     for p in plans {
       try claims.folder(
         p.reportDirectory, as: parsed.value("--out") == nil ? "the report folder" : "the --out folder",
-        files: reportFiles, fix: "pass --out with another folder")
+        files: RunCommand.reportFiles, fix: "pass --out with another folder")
     }
   }
 

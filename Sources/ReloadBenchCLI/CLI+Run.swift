@@ -203,6 +203,10 @@ enum RunCommand {
       recommendation: recommendation, objectiveLines: objectiveLines)
   }
 
+  /// The files `render` returns, in order (what `check` keeps its other
+  /// outputs away from).
+  static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
+
   /// Every file of a report, rendered on two threads: the CSV files on
   /// one, the JSON and the page that embeds it on the other (the outputs do
   /// not depend on which thread renders them).
@@ -224,7 +228,9 @@ enum RunCommand {
         box.set(1, [("report.html", page), ("results.json", json + "\n")])
       }
     }
-    return box.parts[0] + box.parts[1]
+    let files = box.parts[0] + box.parts[1]
+    assert(files.map(\.name) == reportFiles, "reportFiles is out of step with render")
+    return files
   }
 
   final class RenderBox: @unchecked Sendable {
