@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "ReloadEngine", exclude: ["README.md"], swiftSettings: checks),
     .target(name: "ReloadMetrics", swiftSettings: checks),
     .target(
-      name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"],
+      name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
     .target(name: "ReloadPolicies", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),

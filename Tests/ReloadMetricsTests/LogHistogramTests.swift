@@ -64,13 +64,18 @@ import Testing
 @Suite struct CounterBlockTests {
   @Test func copiesAreIndependentAndAddingMerges() {
     let a = CounterBlock<UInt64>(count: 5)
-    a.base[1] = 3
+    a[1] = 3
     let b = a.copy()
-    b.base[1] &+= 1
+    b.increment(1)
     #expect(a[1] == 3 && b[1] == 4)
     a.add(b)
     #expect(a.values(0..<5) == [0, 7, 0, 0, 0])
     #expect(a.max(in: 0..<5)! == (index: 1, value: 7))
+    // A writer increments the block it came from, wrapping like `&+=`.
+    let w = a.writer
+    w.increment(4, by: UInt64.max)
+    w.increment(4, by: 2)
+    #expect(a[4] == 1 && a.value(at: 1) == 7)
   }
 }
 

@@ -54,3 +54,23 @@ enum DeviceEvent: UInt32 {
 enum ReloadCause: UInt8 {
   case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added
 }
+
+extension Simulator {
+  /// Schedules a model event of `kind` for widget or kind `index`.
+  @inline(__always)
+  mutating func schedule(_ kind: DeviceEvent, _ index: Int, at t: SimTime, generation: UInt32 = 0) {
+    schedule(payload: DeviceEvent.pack(kind, index: index, generation: generation), at: t, priority: DeviceEvent.modelPriority)
+  }
+
+  /// Schedules a glance (event-by-event mode): after every other event of its millisecond.
+  @inline(__always)
+  mutating func scheduleGlance(_ widget: Int, at t: SimTime) {
+    schedule(payload: DeviceEvent.pack(.glance, index: widget), at: t, priority: DeviceEvent.glancePriority)
+  }
+
+  /// Schedules a data change (event-by-event mode): before every other event of its millisecond.
+  @inline(__always)
+  mutating func scheduleChange(kind: Int, at t: SimTime) {
+    schedule(payload: DeviceEvent.pack(.change, index: kind), at: t, priority: DeviceEvent.changePriority)
+  }
+}

@@ -35,7 +35,4 @@ public struct DeviceWorker {
 
   /// What each strategy produced so far, in scenario order.
   public var tallies: [StrategyTally] { simulators.map(\.tally) }
-
-  /// The environment of the last device simulated (for tests).
-  public var lastEnvironment: DeviceEnvironment { environment }
 }

@@ -267,7 +267,7 @@ public enum ResultsBuilder {
         out[i].seconds = n
         out[i].hourPeaks.reserveCapacity((n + 3599) / 3600)
       }
-      let pointers = blocks.map(\.base)
+      let pointers = blocks
       // NOTE: scratch counters on the stack, for performance (this pass is
       // most of the report phase).
       withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 3 * (k + 1)) { scratch in
@@ -287,7 +287,7 @@ public enum ResultsBuilder {
               for i in minuteStart..<minuteEnd {
                 var total: UInt64 = 0
                 for j in 0..<k {
-                  let v = UInt64(blocks[j][i])
+                  let v = UInt64(blocks[j].value(at: i))
                   total &+= v
                   minuteSum[j] &+= v
                   if v > hourPeak[j] { hourPeak[j] = v }
@@ -304,7 +304,7 @@ public enum ResultsBuilder {
                 out[j].peak = hp
                 for i in hourStart..<hourEnd {
                   var v: UInt64 = 0
-                  if j < k { v = UInt64(blocks[j][i]) } else { for q in 0..<k { v &+= UInt64(blocks[q][i]) } }
+                  if j < k { v = UInt64(blocks[j].value(at: i)) } else { for q in 0..<k { v &+= UInt64(blocks[q].value(at: i)) } }
                   if v == hourPeak[j] {
                     out[j].peakIndex = i
                     break

@@ -73,7 +73,7 @@ public struct SegmentTally: Sendable {
   }
 
   @inlinable
-  func value(_ c: Counter) -> UInt64 { counters.base[c.rawValue] }
+  func value(_ c: Counter) -> UInt64 { counters.value(at: c.rawValue) }
 
   public var devices: UInt64 { value(.devices) }
   public var widgets: UInt64 { value(.widgets) }

@@ -1,3 +1,5 @@
+import ReloadMetrics
+
 /// A buffer of backend requests waiting to be added to the per-second
 /// tallies, in batches sorted by (segment, second).
 ///
@@ -8,23 +10,32 @@
 /// batches turn the scattered stores into one forward sweep per segment.
 /// Integer addition is exact in any order, so results do not change.
 ///
-/// NOTE: raw pointers and a hand-written radix sort, for performance.
-struct _RequestLog {
+/// NOTE: a hand-written radix sort over two storage columns, for performance.
+struct RequestLog {
   static let capacity = 1 << 16
   /// `segment << 25 | second`: seconds below 2^25 (388 days), 64 segments.
-  let entries: UnsafeMutablePointer<UInt32>
-  let scratch: UnsafeMutablePointer<UInt32>
-  var count = 0
+  private var entries: Column<UInt32>
+  private var scratch: Column<UInt32>
+  private(set) var count = 0
 
-  init(_ arena: _Arena) {
-    entries = arena.make(Self.capacity, 0)
-    scratch = arena.make(Self.capacity, 0)
+  init(_ storage: _DeviceStorage) {
+    entries = storage.column(Self.capacity, 0)
+    scratch = storage.column(Self.capacity, 0)
+  }
+
+  /// Buffers one request of `segment` at measured second `second`; a full
+  /// buffer is added to `perSecond` first.
+  @inline(__always)
+  mutating func append(segment: Int, second: Int64, flushingInto perSecond: [CounterBlock<UInt32>]) {
+    entries[count] = UInt32(truncatingIfNeeded: segment) << 25 | UInt32(truncatingIfNeeded: second)
+    count &+= 1
+    if count == Self.capacity { flush(into: perSecond) }
   }
 
   /// Adds the buffered requests to `perSecond[segment]` and empties the log.
-  mutating func flush(into perSecond: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>) {
+  mutating func flush(into perSecond: [CounterBlock<UInt32>]) {
     guard count > 0 else { return }
-    // LSD radix sort, four passes of 8 bits, ping-ponging between buffers.
+    // LSD radix sort, four passes of 8 bits, ping-ponging between columns.
     var source = entries
     var target = scratch
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { buckets in
@@ -47,10 +58,18 @@ struct _RequestLog {
         swap(&source, &target)
       }
     }
-    // After an even number of passes the sorted keys are back in `entries`.
+    // After an even number of passes the sorted keys are back in `entries`;
+    // they come segment by segment, so each block is looked up once per run.
+    var segment = Int(source[0] >> 25)
+    var block = perSecond[segment]
     for i in 0..<count {
       let v = source[i]
-      perSecond[Int(v >> 25)][Int(v & 0x1FF_FFFF)] &+= 1
+      let s = Int(v >> 25)
+      if s != segment {
+        segment = s
+        block = perSecond[s]
+      }
+      block.increment(Int(v & 0x1FF_FFFF))
     }
     count = 0
   }

@@ -1,0 +1,34 @@
+import ReloadEngine
+
+/// The device's app and power state, played back from its environment:
+/// foreground sessions (and force-quits), audio sessions, Low Power Mode,
+/// and the learning period of a new widget (model reference §1, §3).
+///
+/// Reloads the app asks for are free while it is in the foreground or has
+/// an audio session (§1, exempt); budgets shrink in Low Power Mode (§3).
+struct AppState {
+  /// The app is in the foreground.
+  var foreground = false
+  /// The app has an active audio (or navigation) session.
+  var audio = false
+  /// The user force-quit the app; it gets no pushes or BGAppRefresh until relaunched.
+  var forceQuit = false
+  var lowPower = false
+  /// The first days after install, with a larger budget (§5.9).
+  var learning = false
+  /// The next session, audio session, Low Power Mode spell and settings change to play back.
+  var sessionCursor = 0
+  var audioCursor = 0
+  var lowPowerCursor = 0
+  var settingsCursor = 0
+
+  /// The app runs (foreground or audio), so its reload calls are free.
+  @inline(__always)
+  var reloadsAreFree: Bool { foreground || audio }
+
+  /// Back to a fresh device.
+  mutating func reset(learningDays: Double) {
+    self = AppState()
+    learning = learningDays > 0
+  }
+}

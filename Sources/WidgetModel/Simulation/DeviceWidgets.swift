@@ -1,0 +1,302 @@
+import ReloadEngine
+import ReloadMetrics
+
+/// The widgets of one device and the WidgetKit machinery that reloads them:
+/// the event queue, pending reloads, budgets, dry spells, timelines,
+/// glances and counters, and the app's state that decides whether a reload
+/// is free. Triggers and wake sources act on the device through its verbs
+/// (`reload`, `appReload`, `budgetedRequest`, `reloadAll`, ...), never by
+/// reaching into its state.
+struct DeviceWidgets<Timeline: TimelinePolicy> {
+  let prepared: PreparedScenario
+  let timeline: Timeline
+  let params: ModelParameters
+  let eventMode: Bool
+  let end: SimTime
+  let minInterval: SimDuration
+  let kindCount: Int
+
+  var queue = Simulator<EventQueue>()
+  var counts: TallyWriter
+  var app = AppState()
+  let feed: ContentFeed
+  let widgets: WidgetTimelines
+  let pending: PendingReloads
+  var budget: ReloadBudget
+  let dry: DrySpells
+  let glances: GlanceCursors
+  /// The current device's widgets.
+  private(set) var count = 0
+  /// Lateness of policy reloads and the user's wake-up time.
+  private var latenessRNG = Xoshiro256StarStar(seed: 0)
+
+  init(_ prepared: PreparedScenario, timeline: Timeline, widgets w: Int, storage: _DeviceStorage) {
+    let scenario = prepared.scenario
+    self.prepared = prepared
+    self.timeline = timeline
+    params = scenario.model
+    eventMode = scenario.engine == .eventByEvent
+    end = prepared.end
+    minInterval = scenario.model.budget.minInterval
+    kindCount = scenario.kinds.count
+    counts = TallyWriter(
+      segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measureStart: prepared.measureStart,
+      end: prepared.end, storage: storage)
+    feed = ContentFeed(prepared, storage: storage)
+    widgets = WidgetTimelines(widgets: w, storage: storage)
+    pending = PendingReloads(widgets: w, storage: storage)
+    budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
+    dry = DrySpells(widgets: w, end: prepared.end, storage: storage)
+    glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
+  }
+
+  @inline(__always)
+  func measured(_ t: SimTime) -> Bool { counts.measured(t) }
+
+  // MARK: - A new device
+
+  /// Resets every widget of `env`'s device (the first half of a device's start).
+  mutating func reset(for env: DeviceEnvironment) {
+    queue.reset()
+    counts.select(segment: env.segment)
+    latenessRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .lateness)
+    count = env.widgetCount
+    for w in 0..<count {
+      pending.reset(w)
+      widgets.unpredictableNext[w] = .never
+      widgets.changeCursor[w] = 0
+      widgets.predictedNext[w] = .never
+      widgets.kind[w] = env.widgetKind[w]
+      dry.reset(w)
+      glances.reset(w, env)
+    }
+    glances.resetKinds(kindCount)
+    budget.reset(widgets: count)
+    app.reset(learningDays: params.budget.learningDays)
+  }
+
+  /// Widget `w` starts showing data captured at t = 0 from a timeline made
+  /// then; its first policy request is spread over the policy's interval.
+  mutating func start(_ w: Int, _ env: DeviceEnvironment) {
+    let k = widgets.kind[w]
+    widgets.tolerance[w] = prepared.scenario.kinds[k].tolerance.milliseconds
+    budget.start(w, dailyBudget: env.widgetBudget[w], app)
+    let plan = timeline.plan(reloadAt: .zero, schedule: env.schedules[k], horizon: feed.horizon[k])
+    widgets.show(w, plan, madeAt: .zero, eventMode: eventMode, feed, env)
+    glances.startHourlySamples(w, measureStart: counts.measureStart, env)
+    if plan.nextRequest != .never {
+      let spread = params.reload.firstRequestSpread ?? timeline.naturalInterval
+      var rng = prepared.streams.stream(entity: UInt64(env.device) << 8 | UInt64(w), purpose: .firstRequest)
+      let first =
+        spread.milliseconds > 0
+        ? SimTime(milliseconds: Int64(rng.nextUnit() * Double(spread.milliseconds))) : plan.nextRequest
+      pending.set(w, .policyRequest, at: first, cause: .policy, on: &queue)
+    }
+  }
+
+  /// Event-by-event mode: widget `w`'s first glance enters the queue.
+  mutating func scheduleFirstGlance(_ w: Int, _ env: DeviceEnvironment) {
+    let g = glances.cursor[w]
+    if eventMode && g < env.glanceStart[w + 1] { queue.scheduleGlance(w, at: env.glances[g]) }
+  }
+
+  /// Event-by-event mode: kind `k`'s first unpredictable change enters the queue.
+  mutating func scheduleFirstChange(kind k: Int, _ env: DeviceEnvironment) {
+    guard eventMode else { return }
+    var c = glances.changeCursor[k]
+    let first = feed.firstUnpredictable(kind: k, after: SimTime(milliseconds: -1), cursor: &c, env)
+    glances.changeCursor[k] = c
+    if first < end { queue.scheduleChange(kind: k, at: first) }
+  }
+
+  /// Accounts everything up to the end of the run and adds the device to the tally.
+  mutating func finish(_ env: DeviceEnvironment) {
+    for w in 0..<count {
+      catchUp(w, before: end, env)
+      dry.close(w, at: end, env, &counts)
+    }
+    var changes: UInt64 = 0
+    for w in 0..<count { changes &+= UInt64(env.measuredChanges[env.widgetKind[w]]) }
+    let measuredGlances = count == 0 ? 0 : glances.measuredGlances(widgets: count, from: counts.measureStart, env)
+    counts.count(.devices)
+    counts.count(.widgets, UInt64(count))
+    counts.count(.measuredLocalWidgetDays, UInt64(count * measuredLocalDays(env)))
+    counts.count(.dataChanges, changes)
+    counts.count(.events, changes &+ measuredGlances)
+  }
+
+  /// The number of local days of `env`'s device wholly inside the measured window.
+  func measuredLocalDays(_ env: DeviceEnvironment) -> Int {
+    let day: Int64 = 86_400_000
+    let o = env.utcOffset.milliseconds
+    let first = ChangeSchedule.floorDiv(counts.measureStart.milliseconds + o + day - 1, day)
+    let last = ChangeSchedule.floorDiv(end.milliseconds + o, day) - 1
+    return Int(max(0, last - first + 1))
+  }
+
+  // MARK: - Reload requests
+
+  /// The pending event of widget `w` fired (`kind`, generation `g`);
+  /// superseded ones are ignored.
+  mutating func pendingFired(_ kind: DeviceEvent, _ w: Int, generation g: UInt32, at t: SimTime, _ env: DeviceEnvironment) {
+    guard pending.isCurrent(w, generation: g) else { return }  // superseded
+    pending.take(w)
+    switch kind {
+    case .exec: reload(w, at: t, budgeted: true, chargeTimeline: true, cause: pending.cause(w), env)
+    case .policyRequest: policyRequest(w, at: t, env)
+    default: budgetedRequest(w, at: t, late: false, cause: pending.cause(w), env)
+    }
+  }
+
+  /// A policy reload (`.atEnd` / `.after`) is due.
+  mutating func policyRequest(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    if params.reload.whileAsleep == .deferToWake && !env.isAwake(at: t) {
+      // The user wakes some time in their first awake hour.
+      let wake = env.nextAwakeTime(atOrAfter: t) + .milliseconds(Int64(latenessRNG.nextUnit() * 3_600_000))
+      if wake < end { pending.set(w, .policyRequest, at: wake, cause: .policy, on: &queue) }
+      return
+    }
+    budgetedRequest(w, at: t, late: true, cause: .policy, env)
+  }
+
+  /// A request that spends budget: the minimum interval, then the budget,
+  /// then (for policy reloads) the lateness distribution.
+  ///
+  /// Source: R1 §Semantics (check at the request, execute at
+  /// `max(requested, earliest allowed) + jitter`) and Apple's "Keeping a
+  /// widget up to date" (withheld until budget returns).
+  mutating func budgetedRequest(_ w: Int, at t: SimTime, late: Bool, cause: ReloadCause, _ env: DeviceEnvironment) {
+    let earliest = pending.lastReload[w] + minInterval
+    if earliest > t {
+      pending.set(w, late ? .policyRequest : .appRequest, at: earliest, cause: cause, on: &queue)
+      return
+    }
+    let available = budget.available(w, at: t, app)
+    if available > t {
+      if measured(t) {
+        counts.count(.withheldRequests)
+        counts.count(.events)
+      }
+      dry.open(w, at: t, until: available, env, &counts)
+      if params.budget.whenEmpty == .drop { return }
+      let at = late ? lateExecution(after: available) : available
+      if at < end {
+        pending.set(w, .exec, at: at, cause: cause, on: &queue)
+        if pending.time(w) == at { pending.withheld[w] = true }
+      }
+      return
+    }
+    if late {
+      let at = lateExecution(after: t)
+      if at < end { pending.set(w, .exec, at: at, cause: cause, on: &queue) }
+    } else {
+      reload(w, at: t, budgeted: true, chargeTimeline: true, cause: cause, env)
+    }
+  }
+
+  @inline(__always)
+  mutating func lateExecution(after t: SimTime) -> SimTime {
+    let lateness = params.reload.lateness
+    if lateness.isZero { return t }
+    return max(t, t + lateness.sample(using: &latenessRNG))
+  }
+
+  /// A reload the app asks for (`reloadTimelines`) while it runs: free in
+  /// the foreground or an audio session, budgeted otherwise (§1).
+  mutating func appReload(_ w: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    if app.reloadsAreFree {
+      reload(w, at: t, budgeted: false, chargeTimeline: false, cause: cause, env)
+    } else {
+      budgetedRequest(w, at: t, late: false, cause: cause, env)
+    }
+  }
+
+  /// Every widget reloads now, for free (a foreground reload, a settings change).
+  mutating func reloadAllFree(at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    for w in 0..<count { reload(w, at: t, budgeted: false, chargeTimeline: false, cause: cause, env) }
+  }
+
+  /// The app asks to reload every widget of kind `k` (`reloadTimelines(ofKind:)`).
+  mutating func appReload(kind k: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    for w in 0..<count where widgets.kind[w] == k { appReload(w, at: t, cause: cause, env) }
+  }
+
+  /// The app asks to reload every widget (`reloadAllTimelines()`).
+  mutating func appReloadAll(at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    for w in 0..<count { appReload(w, at: t, cause: cause, env) }
+  }
+
+  /// The widget reloads now: it captures the current data, gets a new
+  /// timeline, and its policy asks for the next reload.
+  mutating func reload(
+    _ w: Int, at t: SimTime, budgeted: Bool, chargeTimeline: Bool, cause: ReloadCause, _ env: DeviceEnvironment
+  ) {
+    catchUp(w, before: t, env)
+    let k = widgets.kind[w]
+    let schedule = env.schedules[k]
+    let newPlan = timeline.plan(reloadAt: t, schedule: schedule, horizon: feed.horizon[k])
+    if measured(t) {
+      // Wasted: the widget already showed current data and the new timeline
+      // adds no scheduled change the old one lacked.
+      var wasted = widgets.firstUnshownChange(w, at: t, env) > t
+      if wasted, let schedule {
+        let from = max(t, widgets.plan[w].coverageEnd)
+        if schedule.next(after: from) <= newPlan.coverageEnd { wasted = false }
+      }
+      countReload(budgeted: budgeted, wasted: wasted, cause: cause)
+      let hour = counts.hourIndex(t)
+      counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
+    }
+    counts.recordBackendRequest(at: t)
+    if budgeted && chargeTimeline { budget.spend(w, at: t, app) }
+    widgets.show(w, newPlan, madeAt: t, eventMode: eventMode, feed, env)
+    pending.reloaded(w, at: t)
+    if newPlan.nextRequest < end {
+      pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &queue)
+    }
+  }
+
+  @inline(__always)
+  private func countReload(budgeted: Bool, wasted: Bool, cause: ReloadCause) {
+    counts.count(budgeted ? .budgetedReloads : .freeReloads)
+    if wasted { counts.count(.wastedReloads) }
+    counts.count(.events)
+    switch cause {
+    case .silentPush: counts.count(.silentPushReloads)
+    case .backgroundRefresh: counts.count(.bgRefreshReloads)
+    case .widgetPush: counts.count(.widgetPushReloads)
+    default: break
+    }
+  }
+
+  // MARK: - Low Power Mode and the learning period
+
+  mutating func lowPowerStarted(at t: SimTime, _ env: DeviceEnvironment) {
+    catchUpAll(before: t, env)
+    app.lowPower = true
+    if budget.isTokenBucket {
+      for w in 0..<count { budget.clampTokens(w, app) }
+    }
+  }
+
+  mutating func lowPowerEnded(at t: SimTime, _ env: DeviceEnvironment) {
+    catchUpAll(before: t, env)
+    app.lowPower = false
+    // A larger budget may release withheld reloads early.
+    for w in 0..<count where pending.withheld[w] && pending.time(w) > t {
+      let available = budget.available(w, at: t, app)
+      if available < pending.time(w) {
+        dry.budgetReturns(w, at: available)
+        let cause = pending.cause(w)
+        pending.take(w)
+        let at = cause == .policy ? lateExecution(after: available) : available
+        pending.set(w, .exec, at: at, cause: cause, on: &queue)
+      }
+    }
+  }
+
+  mutating func learningEnded(at t: SimTime, _ env: DeviceEnvironment) {
+    catchUpAll(before: t, env)
+    app.learning = false
+  }
+}

@@ -1,0 +1,106 @@
+import ReloadEngine
+
+/// When each widget's budget ran dry: a spell opens when a budgeted
+/// request finds the budget empty and closes when budget returns. Counts
+/// dry time per hour, dry widget-days, and the local hour budgets first
+/// run out (model reference §6, budget health).
+struct DrySpells {
+  private let since: Column<SimTime>
+  private let until: Column<SimTime>
+  private let lastDryDay: Column<Int>
+  private let lastEpisodeDay: Column<Int>
+  private let end: SimTime
+
+  init(widgets: Int, end: SimTime, storage: _DeviceStorage) {
+    since = storage.column(widgets, .never)
+    until = storage.column(widgets, .never)
+    lastDryDay = storage.column(widgets, Int.min)
+    lastEpisodeDay = storage.column(widgets, Int.min)
+    self.end = end
+  }
+
+  func reset(_ w: Int) {
+    since[w] = .never
+    until[w] = .never
+    lastDryDay[w] = Int.min
+    lastEpisodeDay[w] = Int.min
+  }
+
+  /// A budgeted request of widget `w` found the budget empty at `t`; it returns at `returns`.
+  func open(_ w: Int, at t: SimTime, until returns: SimTime, _ env: DeviceEnvironment, _ counts: inout TallyWriter) {
+    if since[w] != .never {
+      if t < until[w] {
+        until[w] = max(until[w], returns)
+        return
+      }
+      close(w, at: t, env, &counts)
+    }
+    since[w] = t
+    until[w] = returns
+    markDryDay(w, at: t, episodeStart: true, env, counts)
+  }
+
+  /// Budget returns earlier than expected (Low Power Mode ended).
+  func budgetReturns(_ w: Int, at t: SimTime) {
+    if until[w] != .never { until[w] = min(until[w], t) }
+  }
+
+  /// Ends widget `w`'s dry spell at `min(its budget's return, t)`.
+  func close(_ w: Int, at t: SimTime, _ env: DeviceEnvironment, _ counts: inout TallyWriter) {
+    let start = since[w]
+    guard start != .never else { return }
+    let stop = min(min(until[w], t), end)
+    since[w] = .never
+    until[w] = .never
+    // Local days the spell runs into after its first are dry from midnight.
+    var day = env.localDay(of: start) + 1
+    while true {
+      let midnight = SimTime(milliseconds: Int64(day) * 86_400_000 - env.utcOffset.milliseconds)
+      if midnight >= stop { break }
+      markDryDay(w, at: midnight, episodeStart: false, env, counts)
+      day += 1
+    }
+    let measureStart = counts.measureStart
+    var a = max(start, measureStart)
+    while a < stop {
+      let hour = counts.hourIndex(a)
+      let hourEnd = SimTime(milliseconds: measureStart.milliseconds + Int64(hour + 1) * 3_600_000)
+      let b = min(stop, hourEnd)
+      let ms = UInt64(b.milliseconds - a.milliseconds)
+      counts.count(.dryMs, ms)
+      counts.countHourly(.dryMs, hour, ms)
+      a = b
+    }
+  }
+
+  /// Counts the local day of `t` as dry (once per widget and day). A new
+  /// dry spell (`episodeStart`) also records the hour the budget ran out;
+  /// a spell carried over from the day before does not, so the median
+  /// first-dry hour says when budgets run out, not that they were still out
+  /// at midnight.
+  private func markDryDay(
+    _ w: Int, at t: SimTime, episodeStart: Bool, _ env: DeviceEnvironment, _ counts: TallyWriter
+  ) {
+    let day = env.localDay(of: t)
+    let newDay = day > lastDryDay[w]
+    let firstEpisodeToday = episodeStart && day > lastEpisodeDay[w]
+    if newDay { lastDryDay[w] = day }
+    if firstEpisodeToday { lastEpisodeDay[w] = day }
+    // Only local days wholly inside the measured window count, so the
+    // share of dry days has a clean denominator in every time zone.
+    guard Self.localDayIsMeasured(day, env, from: counts.measureStart, to: end) else { return }
+    if newDay { counts.count(.dryWidgetDays) }
+    if firstEpisodeToday {
+      var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
+      if local < 0 { local += 86_400_000 }
+      counts.recordFirstDry(tenth: min(239, Int(local / 360_000)))
+    }
+  }
+
+  /// `true` when local day `day` lies wholly inside the measured window.
+  @inline(__always)
+  static func localDayIsMeasured(_ day: Int, _ env: DeviceEnvironment, from measureStart: SimTime, to end: SimTime) -> Bool {
+    let start = Int64(day) * 86_400_000 - env.utcOffset.milliseconds
+    return start >= measureStart.milliseconds && start + 86_400_000 <= end.milliseconds
+  }
+}

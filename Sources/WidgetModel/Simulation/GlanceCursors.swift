@@ -1,0 +1,129 @@
+import ReloadEngine
+
+/// Where each widget is in its device's pre-drawn glances, when its next
+/// hourly budget sample is due, and (event-by-event mode) where each kind
+/// is in its unpredictable changes.
+struct GlanceCursors {
+  /// The widget's next glance (an index into `env.glances`).
+  let cursor: Column<Int>
+  /// The next local hour boundary at which the widget's budget left is sampled.
+  let nextTick: Column<SimTime>
+  /// Event-by-event mode: each kind's next unpredictable change.
+  let changeCursor: Column<Int>
+
+  init(widgets: Int, kinds: Int, storage: _DeviceStorage) {
+    cursor = storage.column(widgets, 0)
+    nextTick = storage.column(widgets, .never)
+    changeCursor = storage.column(max(1, kinds), 0)
+  }
+
+  func reset(_ w: Int, _ env: DeviceEnvironment) {
+    cursor[w] = env.glanceStart[w]
+    nextTick[w] = .never
+  }
+
+  func resetKinds(_ kinds: Int) {
+    for k in 0..<kinds { changeCursor[k] = 0 }
+  }
+
+  /// The first hourly sample is the first local hour boundary in the measured window.
+  func startHourlySamples(_ w: Int, measureStart: SimTime, _ env: DeviceEnvironment) {
+    nextTick[w] = Self.nextLocalHour(after: measureStart - .milliseconds(1), env)
+  }
+
+  /// The number of measured glances of the device's first `widgets` widgets.
+  func measuredGlances(widgets: Int, from measureStart: SimTime, _ env: DeviceEnvironment) -> UInt64 {
+    var c: UInt64 = 0
+    for w in 0..<widgets {
+      var lo = env.glanceStart[w]
+      var hi = env.glanceStart[w + 1]
+      let stop = hi
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if env.glances[mid] < measureStart { lo = mid + 1 } else { hi = mid }
+      }
+      c &+= UInt64(stop - lo)
+    }
+    return c
+  }
+
+  /// The first local hour boundary strictly after `t`.
+  @inline(__always)
+  static func nextLocalHour(after t: SimTime, _ env: DeviceEnvironment) -> SimTime {
+    var local = (t.milliseconds &+ env.utcOffset.milliseconds) % 3_600_000
+    if local < 0 { local &+= 3_600_000 }
+    return SimTime(milliseconds: t.milliseconds &- local &+ 3_600_000)
+  }
+}
+
+extension DeviceWidgets {
+  /// Accounts widget `w`'s glances and hourly budget samples before `t`
+  /// against its current state. Called just before anything changes that
+  /// state, so each glance sees exactly what an event-by-event run shows.
+  @inline(__always)
+  mutating func catchUp(_ w: Int, before t: SimTime, _ env: DeviceEnvironment) {
+    if !eventMode {
+      var i = glances.cursor[w]
+      let stop = env.glanceStart[w &+ 1]
+      if i < stop && env.glances[i] < t {
+        repeat {
+          accountGlance(w, at: env.glances[i], env)
+          i &+= 1
+        } while i < stop && env.glances[i] < t
+        glances.cursor[w] = i
+      }
+    }
+    while glances.nextTick[w] < t {
+      let tick = glances.nextTick[w]
+      let left = min(budget.ringCapacity, budget.left(w, at: tick, app))
+      counts.recordBudgetLeft(left, hour: env.localHour(of: tick))
+      glances.nextTick[w] = tick + .hour
+    }
+  }
+
+  /// Catches every widget up before a device-wide change (Low Power Mode,
+  /// learning period) and settles token buckets at the old rate.
+  mutating func catchUpAll(before t: SimTime, _ env: DeviceEnvironment) {
+    for w in 0..<count {
+      catchUp(w, before: t, env)
+      if budget.isTokenBucket { budget.settle(w, at: t, app) }
+    }
+  }
+
+  /// One glance at widget `w` at `g`: fresh, or stale since the first
+  /// change it does not show.
+  @inline(__always)
+  func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
+    guard g >= counts.measureStart else { return }
+    let first = widgets.firstUnshownChange(w, at: g, env)
+    let hour = env.localHour(of: g)
+    let runHour = counts.hourIndex(g)
+    counts.countHourly(.glances, runHour)
+    if first <= g {
+      let staleness = UInt64(g.milliseconds &- first.milliseconds)
+      counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)
+      counts.countHourly(.staleGlances, runHour)
+    } else {
+      counts.recordFresh(hour: hour)
+    }
+  }
+
+  /// Event-by-event mode: a glance at widget `w`; the next one enters the queue.
+  mutating func glanced(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    accountGlance(w, at: t, env)
+    let next = glances.cursor[w] + 1
+    glances.cursor[w] = next
+    if next < env.glanceStart[w + 1] { queue.scheduleGlance(w, at: env.glances[next]) }
+  }
+
+  /// Event-by-event mode: an unpredictable change of `kind` at `t`.
+  mutating func changeHappened(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    for w in 0..<count where widgets.kind[w] == k && widgets.unpredictableNext[w] == .never {
+      widgets.unpredictableNext[w] = t
+    }
+    var c = glances.changeCursor[k]
+    let next = feed.firstUnpredictable(kind: k, after: t, cursor: &c, env)
+    glances.changeCursor[k] = c
+    if next < end { queue.scheduleChange(kind: k, at: next) }
+  }
+}

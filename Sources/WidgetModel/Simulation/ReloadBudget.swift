@@ -1,0 +1,122 @@
+import ReloadEngine
+
+/// Each widget's reload budget: a sliding 24 h window over a flat ring of
+/// budgeted reload times, or a continuously refilling token bucket
+/// (model reference §5.1). Both read the same effective daily budget,
+/// scaled in Low Power Mode (§3) and during the learning period (§5.9).
+struct ReloadBudget {
+  static var window: SimDuration { .day }
+
+  private let parameters: BudgetParameters
+  /// The most reloads a ring holds (the largest budget in the scenario).
+  let ringCapacity: Int
+  private var rings = RingBuffers()
+  /// The widget's daily budget before Low Power Mode and learning.
+  private let base: Column<Int>
+  private let tokens: Column<Double>
+  private let tokensAt: Column<SimTime>
+
+  init(_ parameters: BudgetParameters, ringCapacity: Int, widgets: Int, storage: _DeviceStorage) {
+    self.parameters = parameters
+    self.ringCapacity = ringCapacity
+    base = storage.column(widgets, 1)
+    tokens = storage.column(widgets, 0)
+    tokensAt = storage.column(widgets, .zero)
+  }
+
+  var isTokenBucket: Bool { parameters.accrual == .tokenBucket }
+
+  /// Empties every widget's budget for a device of `count` widgets.
+  mutating func reset(widgets count: Int) {
+    rings.reset(rings: count, capacity: ringCapacity)
+  }
+
+  /// Sets widget `w`'s daily budget and fills its bucket.
+  mutating func start(_ w: Int, dailyBudget: Int, _ app: AppState) {
+    base[w] = dailyBudget
+    tokens[w] = 0
+    tokensAt[w] = .zero
+    if isTokenBucket { tokens[w] = tokenCapacity(w, app) }
+  }
+
+  /// Today's budget of widget `w`, reloads per 24 h.
+  @inline(__always)
+  func cap(_ w: Int, _ app: AppState) -> Int {
+    var b = Double(base[w])
+    if app.lowPower { b *= parameters.lowPowerMultiplier }
+    if app.learning { b *= parameters.learningMultiplier }
+    return max(1, min(ringCapacity, Int(b)))
+  }
+
+  @inline(__always)
+  private func tokenCapacity(_ w: Int, _ app: AppState) -> Double {
+    max(1, Double(cap(w, app)) * parameters.tokenBucketBurstFraction)
+  }
+
+  /// Tokens per millisecond.
+  @inline(__always)
+  private func tokenRate(_ w: Int, _ app: AppState) -> Double {
+    Double(cap(w, app)) / Double(Self.window.milliseconds)
+  }
+
+  /// Brings widget `w`'s bucket up to `t` at the current rate.
+  @inline(__always)
+  func settle(_ w: Int, at t: SimTime, _ app: AppState) {
+    let dt = Double(t.milliseconds &- tokensAt[w].milliseconds)
+    if dt > 0 {
+      tokens[w] = min(tokenCapacity(w, app), tokens[w] + dt * tokenRate(w, app))
+      tokensAt[w] = t
+    }
+  }
+
+  /// Trims widget `w`'s bucket to a (smaller) capacity.
+  func clampTokens(_ w: Int, _ app: AppState) {
+    tokens[w] = min(tokens[w], tokenCapacity(w, app))
+  }
+
+  /// The earliest time at or after `t` when widget `w` may spend budget,
+  /// assuming no other budgeted reload of `w` happens first.
+  @inline(__always)
+  func available(_ w: Int, at t: SimTime, _ app: AppState) -> SimTime {
+    let cap = cap(w, app)
+    switch parameters.accrual {
+    case .slidingWindow:
+      // Fewer than `cap` reloads in (t - 24 h, t] exactly when the cap-th
+      // newest one (if any) is at or before t - 24 h: O(1), no search.
+      if rings.count(of: w) < cap { return t }
+      let capth = rings.time(ofRing: w, fromNewest: cap &- 1)
+      if capth <= t - Self.window { return t }
+      // The cap-th newest reload must leave the window.
+      return capth + Self.window
+    case .tokenBucket:
+      settle(w, at: t, app)
+      if tokens[w] >= 1 { return t }
+      let wait = ((1 - tokens[w]) / tokenRate(w, app)).rounded(.up)
+      return t + .milliseconds(Int64(wait))
+    }
+  }
+
+  /// Widget `w` spends one reload at `t`.
+  @inline(__always)
+  mutating func spend(_ w: Int, at t: SimTime, _ app: AppState) {
+    switch parameters.accrual {
+    case .slidingWindow:
+      rings.append(t, to: w)
+    case .tokenBucket:
+      settle(w, at: t, app)
+      tokens[w] = max(0, tokens[w] - 1)
+    }
+  }
+
+  /// Budgeted reloads widget `w` could still make at `t`.
+  @inline(__always)
+  func left(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
+    switch parameters.accrual {
+    case .slidingWindow:
+      return max(0, cap(w, app) - rings.countNewer(than: t - Self.window, in: w))
+    case .tokenBucket:
+      let dt = Double(max(0, t.milliseconds &- tokensAt[w].milliseconds))
+      return Int(min(tokenCapacity(w, app), tokens[w] + dt * tokenRate(w, app)))
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import ReloadEngine
+
+/// Wake source: the app schedules a `BGAppRefreshTaskRequest` with an
+/// `earliestBeginDate`; the system runs it after a delay that grows the
+/// less the app is used, and not while the user sleeps; the run fetches
+/// and calls `reloadAllTimelines()` from the background (budgeted). Not run
+/// in Low Power Mode (deferred), for a force-quit app (discarded until the
+/// next launch), or with Background App Refresh off (model reference §2, §5.6).
+struct BackgroundRefreshWakes: DeviceActivity {
+  let interval: SimDuration?
+  private let parameters: BackgroundRefreshParameters
+  /// Bumped when a request is replaced or dies, so its run is ignored.
+  private var generation: UInt32 = 0
+  /// A request is waiting to run.
+  private var pending = false
+  private var rng = Xoshiro256StarStar(seed: 0)
+
+  init(_ strategy: Strategy, _ parameters: BackgroundRefreshParameters) {
+    interval = strategy.app.backgroundRefreshInterval
+    self.parameters = parameters
+  }
+
+  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    generation = 0
+    pending = false
+    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .backgroundRefresh)
+  }
+
+  /// The installed app submits its first request, spread over one interval.
+  mutating func deviceStarted<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard let interval, !env.backgroundRefreshOff else { return }
+    let earliest = SimTime(milliseconds: Int64(rng.nextUnit() * Double(interval.milliseconds)))
+    submit(earliest: earliest, now: .zero, &device, env)
+  }
+
+  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    if let interval, !pending, !env.backgroundRefreshOff { submit(earliest: t + interval, now: t, &device, env) }
+  }
+
+  mutating func appDidEnterBackground<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    if device.app.forceQuit {  // the request dies with the app
+      pending = false
+      generation &+= 1
+    }
+  }
+
+  /// The app submits a request; the system picks when it runs.
+  private mutating func submit<T>(earliest: SimTime, now t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    if device.measured(t) { device.counts.count(.bgRefreshRequested) }
+    let median = parameters.medianDelay(sessionsPerDay: env.appSessionsPerDay)
+    let delay = DurationDistribution.logNormal(median: median, sigma: parameters.sigma).sample(using: &rng)
+    var run = max(t, earliest + delay)
+    if parameters.followUsage && !env.isAwake(at: run) {
+      run = env.nextAwakeTime(atOrAfter: run) + .milliseconds(Int64(rng.nextUnit() * 1_800_000))
+    }
+    generation &+= 1
+    pending = true
+    if run < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: run, generation: generation & 0x7FFFF) }
+  }
+
+  /// `DeviceEvent.backgroundRefreshRun` (generation `g`).
+  mutating func ran<T>(generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard g == (generation & 0x7FFFF) else { return }
+    pending = false
+    if device.app.forceQuit { return }  // discarded until the next launch
+    if device.app.lowPower, let until = env.lowPowerEnd(containing: t) {
+      pending = true
+      generation &+= 1
+      let at = until + .milliseconds(Int64(rng.nextUnit() * 600_000))
+      if at < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: at, generation: generation & 0x7FFFF) }
+      return
+    }
+    if device.measured(t) {
+      device.counts.count(.bgRefreshRuns)
+      device.counts.count(.appWakes)
+      device.counts.count(.events)
+    }
+    device.counts.recordBackendRequest(at: t)
+    device.appReloadAll(at: t, cause: .backgroundRefresh, env)
+    if let interval { submit(earliest: t + interval, now: t, &device, env) }
+  }
+}

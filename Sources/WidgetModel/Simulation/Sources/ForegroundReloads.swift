@@ -1,0 +1,15 @@
+import ReloadEngine
+
+/// App-side trigger: the app calls `reloadAllTimelines()` when it comes to
+/// the foreground (scene phase `.active`). Free: the app is in the
+/// foreground (model reference §1, exempt).
+struct ForegroundReloads: DeviceActivity {
+  let enabled: Bool
+
+  init(_ strategy: Strategy) { enabled = strategy.app.reloadOnForeground }
+
+  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard enabled else { return }
+    device.reloadAllFree(at: t, cause: .foreground, env)
+  }
+}

@@ -1,0 +1,25 @@
+import ReloadEngine
+
+/// The user adds (or re-adds) a widget: WidgetKit asks for its first
+/// timeline at once, for free (model reference §1).
+struct WidgetAdds: DeviceActivity {
+  /// Each widget's next add (an index into `env.adds`).
+  private let cursor: Column<Int>
+
+  init(widgets: Int, storage: _DeviceStorage) {
+    cursor = storage.column(widgets, 0)
+  }
+
+  mutating func start<T>(widget w: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    cursor[w] = env.addStart[w]
+    if cursor[w] < env.addStart[w + 1] { device.queue.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
+  }
+
+  /// `DeviceEvent.widgetAdded`.
+  func added<T>(_ w: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    if device.measured(t) { device.counts.count(.events) }
+    device.reload(w, at: t, budgeted: false, chargeTimeline: false, cause: .added, env)
+    cursor[w] += 1
+    if cursor[w] < env.addStart[w + 1] { device.queue.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
+  }
+}

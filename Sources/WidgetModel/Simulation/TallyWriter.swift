@@ -1,0 +1,104 @@
+import ReloadEngine
+import ReloadMetrics
+
+/// Where a device simulation writes what it counts: the counters of the
+/// device's segment, the strategy's per-hour series, and the backend
+/// requests waiting for the per-second tallies. Only measured times count.
+struct TallyWriter {
+  /// What this writer has counted so far (its blocks are its own).
+  let tally: StrategyTally
+  let layout: TallyLayout
+  let measureStart: SimTime
+  private let seriesHours: Int
+  private let series: CounterBlock<UInt64>.Writer
+  private let perSecond: [CounterBlock<UInt32>]
+  /// The current device's segment and its counters.
+  private(set) var segment = 0
+  private var counters: CounterBlock<UInt64>.Writer
+  private var requests: RequestLog
+
+  init(segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, storage: _DeviceStorage) {
+    let seconds = Int((end.milliseconds - measureStart.milliseconds + 999) / 1000)
+    tally = StrategyTally(segments: segments, ringCapacity: ringCapacity, measuredSeconds: seconds)
+    layout = tally.segments[0].layout
+    self.measureStart = measureStart
+    seriesHours = tally.series.hours
+    series = tally.series.block.writer
+    perSecond = tally.segments.map(\.perSecond)
+    counters = tally.segments[0].counters.writer
+    requests = RequestLog(storage)
+  }
+
+  /// Counts into `segment`'s tally from now on.
+  mutating func select(segment: Int) {
+    self.segment = segment
+    counters = tally.segments[segment].counters.writer
+  }
+
+  @inline(__always)
+  func measured(_ t: SimTime) -> Bool { t >= measureStart }
+
+  /// The hour of the measured window `t` falls in.
+  @inline(__always)
+  func hourIndex(_ t: SimTime) -> Int {
+    Int((t.milliseconds &- measureStart.milliseconds) / 3_600_000)
+  }
+
+  /// Adds `n` to a scalar counter of the current segment.
+  @inline(__always)
+  func count(_ c: Counter, _ n: UInt64 = 1) { counters.increment(c.rawValue, by: n) }
+
+  /// Adds `n` to an hourly series of the strategy at run hour `hour`.
+  @inline(__always)
+  func countHourly(_ f: SeriesTally.Field, _ hour: Int, _ n: UInt64 = 1) {
+    series.increment(f.rawValue &* seriesHours &+ hour, by: n)
+  }
+
+  /// One backend request (a timeline fetch or a background fetch) at `t`.
+  @inline(__always)
+  mutating func recordBackendRequest(at t: SimTime) {
+    guard measured(t) else { return }
+    let offset = t.milliseconds &- measureStart.milliseconds
+    count(.backendRequests)
+    requests.append(segment: segment, second: offset / 1000, flushingInto: perSecond)
+    countHourly(.backendRequests, Int(offset / 3_600_000))
+  }
+
+  /// A stale glance at local hour `hour`.
+  @inline(__always)
+  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int) {
+    count(.staleGlances)
+    count(.staleSumMs, staleness)
+    counters.increment(layout.staleness &+ LogHistogram.bucket(of: staleness))
+    if acceptable { count(.acceptableStaleGlances) }
+    counters.increment(layout.glancesByHour &+ hour)
+    counters.increment(layout.staleByHour &+ hour)
+  }
+
+  /// A fresh glance: two increments. What follows from it (a glance, an
+  /// acceptable one, staleness 0 in the histogram) is added when the tally
+  /// is read. NOTE: the most frequent event of a run, kept short for
+  /// performance.
+  @inline(__always)
+  func recordFresh(hour: Int) {
+    count(.freshGlances)
+    counters.increment(layout.glancesByHour &+ hour)
+  }
+
+  /// A widget's budget left (`left` reloads) sampled at local hour `hour`.
+  @inline(__always)
+  func recordBudgetLeft(_ left: Int, hour: Int) {
+    counters.increment(layout.budgetLeft &+ hour &* layout.budgetLeftWidth &+ left)
+  }
+
+  /// A dry widget-day that first ran dry in tenth-of-an-hour `tenth`.
+  @inline(__always)
+  func recordFirstDry(tenth: Int) {
+    counters.increment(layout.firstDryTenths &+ tenth)
+  }
+
+  /// Adds buffered backend requests to the per-second tallies.
+  mutating func flush() {
+    requests.flush(into: perSecond)
+  }
+}
