@@ -1,18 +1,23 @@
 import Foundation
+import ReloadReports
 
 /// `reloadbench schema`: regenerate the JSON Schema and the README's field
-/// reference from the one table the decoder uses.
+/// reference from the one table the decoder uses, and the metric table of
+/// the reports' README from the metric catalogue.
 enum SchemaCommand {
   static let options: [OptionSpec] = [
     OptionSpec("--dir", "DIR", "The Scenarios folder (default: Scenarios)."),
-    OptionSpec("--check", nil, "Write nothing; exit 1 if either file is out of date."),
+    OptionSpec("--reports-dir", "DIR", "The Reports folder (default: Reports)."),
+    OptionSpec("--check", nil, "Write nothing; exit 1 if any of the files is out of date."),
   ]
 
   static let help = """
-    USAGE: reloadbench schema [--dir DIR] [--check]
+    USAGE: reloadbench schema [--dir DIR] [--reports-dir DIR] [--check]
 
     Writes DIR/scenario.schema.json and the field reference between the markers in
-    DIR/README.md, both generated from the table the scenario decoder validates with.
+    DIR/README.md, both generated from the table the scenario decoder validates with,
+    and the metric table between the markers in the reports folder's README.md,
+    generated from the metric catalogue.
 
     OPTIONS:
     \(ArgumentParser.describe(options))
@@ -33,14 +38,26 @@ enum SchemaCommand {
     guard let newReadme = SchemaExport.updatingReadme(readme) else {
       throw .badInput("\(readmePath) has no field reference markers (fix: add the BEGIN/END FIELD REFERENCE lines)")
     }
+    let reportsDir = parsed.value("--reports-dir") ?? "Reports"
+    let reportsReadmePath = (reportsDir as NSString).appendingPathComponent("README.md")
+    guard let reportsData = FileManager.default.contents(atPath: reportsReadmePath),
+      let reportsReadme = String(data: reportsData, encoding: .utf8)
+    else {
+      throw .badInput("cannot read \(reportsReadmePath) (fix: run from the repository root or pass --reports-dir)")
+    }
+    guard let newReportsReadme = MetricReference.updatingReadme(reportsReadme) else {
+      throw .badInput(
+        "\(reportsReadmePath) has no metric table markers (fix: add the BEGIN/END METRIC TABLE lines)")
+    }
     let schema = SchemaExport.jsonSchema()
     if parsed.has("--check") {
       let current = FileManager.default.contents(atPath: schemaPath).flatMap { String(data: $0, encoding: .utf8) }
       var stale: [String] = []
       if current != schema { stale.append(schemaPath) }
       if newReadme != readme { stale.append(readmePath) }
+      if newReportsReadme != reportsReadme { stale.append(reportsReadmePath) }
       if stale.isEmpty {
-        Terminal.out("schema and field reference are up to date\n")
+        Terminal.out("schema, field reference and metric table are up to date\n")
         return ExitStatus.success
       }
       Terminal.err("error: out of date: \(stale.joined(separator: ", ")) (fix: run 'reloadbench schema')\n")
@@ -48,7 +65,8 @@ enum SchemaCommand {
     }
     try OutputWriter.writeFile(schemaPath, schema)
     try OutputWriter.writeFile(readmePath, newReadme)
-    Terminal.out("wrote \(schemaPath) and the field reference in \(readmePath)\n")
+    try OutputWriter.writeFile(reportsReadmePath, newReportsReadme)
+    Terminal.out("wrote \(schemaPath), the field reference in \(readmePath) and the metric table in \(reportsReadmePath)\n")
     return ExitStatus.success
   }
 }

@@ -65,8 +65,8 @@ public struct Expectation: Sendable, Equatable, Codable {
       var seen: Set<String> = []
       policies = table.rows.map(\.policy).filter { seen.insert($0).inserted }
     }
-    let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(metric) == nil
-    let column = table.columnIndex(isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
+    let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(named: metric) == nil
+    let column = table.columnIndex(named: isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
     return policies.map { p in
       var value: Double? = nil
       if let row = table.row(policy: p, segment: segment), let i = column {

@@ -46,10 +46,14 @@ public enum MetricUnit: String, Sendable, Codable {
   }
 }
 
-/// A named measure with its unit, polarity, precision and definition.
+/// A named measure with its unit, polarity, precision, labels and definition.
+///
+/// The summary metrics are declared in `SummaryMetric`; other metrics
+/// (a baseline's column this version does not know) get labels made from
+/// their name.
 ///
 ///     let fresh = Metric("fresh_glance_pct", unit: .percent, polarity: .prefersLarger,
-///                        decimals: 2, definition: "Share of glances ...")
+///                        decimals: 2, label: "Fresh glances", definition: "Share of glances ...")
 public struct Metric: Sendable, Hashable, Codable {
   /// The CSV column name (snake_case, unit in the name).
   public let name: String
@@ -61,10 +65,16 @@ public struct Metric: Sendable, Hashable, Codable {
   public let definition: String
   /// `true` for the metrics that get `_ci95` columns with replications.
   public let headline: Bool
+  /// The name people read: a table heading, a chart title ("Fresh glances").
+  public let label: String
+  /// The name inside a sentence or a chart note ("fresh").
+  public let shortLabel: String
+  /// A terse column heading for the terminal table ("fresh %").
+  public let terminalLabel: String
 
   public init(
     _ name: String, unit: MetricUnit, polarity: Polarity, decimals: Int, headline: Bool = false,
-    definition: String
+    label: String? = nil, shortLabel: String? = nil, terminalLabel: String? = nil, definition: String
   ) {
     self.name = name
     self.unit = unit
@@ -72,6 +82,27 @@ public struct Metric: Sendable, Hashable, Codable {
     self.decimals = decimals
     self.definition = definition
     self.headline = headline
+    let spaced = String(name.map { $0 == "_" ? " " : $0 })
+    self.label = label ?? spaced
+    self.shortLabel = shortLabel ?? spaced
+    self.terminalLabel = terminalLabel ?? name
+  }
+
+  // The labels are not written to results.json (encoding uses these keys
+  // only): a decoded summary metric takes them from its declaration.
+  enum CodingKeys: String, CodingKey {
+    case name, unit, polarity, decimals, definition, headline
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try c.decode(String.self, forKey: .name)
+    let known = SummaryMetric(columnName: name)?.metric
+    self.init(
+      name, unit: try c.decode(MetricUnit.self, forKey: .unit), polarity: try c.decode(Polarity.self, forKey: .polarity),
+      decimals: try c.decode(Int.self, forKey: .decimals), headline: try c.decode(Bool.self, forKey: .headline),
+      label: known?.label, shortLabel: known?.shortLabel, terminalLabel: known?.terminalLabel,
+      definition: try c.decode(String.self, forKey: .definition))
   }
 
   public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }

@@ -31,12 +31,21 @@ public struct ResultTable: Sendable, Codable, Equatable {
     self.rows = rows
   }
 
-  /// The index of the column named `name`.
-  public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
+  /// The index of `metric`'s column.
+  public func columnIndex(_ metric: SummaryMetric) -> Int? {
+    let i = metric.rawValue
+    if i < columns.count && columns[i].name == metric.name { return i }
+    return columnIndex(named: metric.name)
+  }
+
+  /// The index of the column named `name`, for names that come from outside
+  /// the code (a scenario's `expect` or `objective`, a baseline); code names
+  /// a summary metric by its `SummaryMetric` case instead.
+  public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name } }
 
   /// The value of `metric` in `row`.
-  public func value(_ name: String, in row: ResultRow) -> Double? {
-    guard let i = columnIndex(name), i < row.values.count else { return nil }
+  public func value(_ metric: SummaryMetric, in row: ResultRow) -> Double? {
+    guard let i = columnIndex(metric), i < row.values.count else { return nil }
     return row.values[i]
   }
 
@@ -48,12 +57,15 @@ public struct ResultTable: Sendable, Codable, Equatable {
   /// The rows for all segments together, one per strategy, in order.
   public var overallRows: [ResultRow] { rows.filter { $0.segment == "all" } }
 
-  /// The best value of a column among `rows` by its polarity.
-  public func best(_ name: String, among rows: [ResultRow]) -> Double? {
-    guard let i = columnIndex(name) else { return nil }
-    let metric = columns[i]
+  /// The best value of `metric` among `rows` by its polarity.
+  public func best(_ metric: SummaryMetric, among rows: [ResultRow]) -> Double? {
+    columnIndex(metric).flatMap { best(column: $0, among: rows) }
+  }
+
+  /// The best value of column `i` among `rows` by its polarity.
+  public func best(column i: Int, among rows: [ResultRow]) -> Double? {
     let values = rows.compactMap { $0.values[i] }
-    switch metric.polarity {
+    switch columns[i].polarity {
     case .prefersLarger: return values.max()
     case .prefersSmaller: return values.min()
     case .neutral: return nil

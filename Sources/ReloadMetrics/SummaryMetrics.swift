@@ -1,131 +1,263 @@
-/// The columns of `summary.csv`, in order: a public interface.
+/// The metric columns of `summary.csv`: the catalogue, one declaration per
+/// metric.
 ///
-/// CSV, the stdout table, the HTML report and `reloadbench check` all read
-/// these definitions; adding a metric means adding it here (at the end, to
-/// keep the column order stable) and documenting it in `Reports/README.md`.
+/// The cases are the columns, in order (`rawValue` is the column's index);
+/// `declaration` gives each its column name, unit, polarity, decimals,
+/// labels and definition, in a `switch` the compiler checks for
+/// completeness. Code names a metric by its case (`.freshGlancePct`), never
+/// by its column name, so a misspelled metric does not compile.
+///
+/// Adding a metric takes three edits, each one the compiler asks for
+/// after the first:
+/// 1. a case here, at the end (columns are a public interface: new ones
+///    are only added at the end);
+/// 2. its declaration in `declaration`;
+/// 3. its value in `WidgetModel`'s `ResultsBuilder` (a `switch` over these
+///    cases).
+/// Then `reloadbench schema` regenerates the table in `Reports/README.md`
+/// (a test fails until it does).
+public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
+  case devices
+  case widgets
+  case widgetDays
+  case glances
+  case freshGlancePct
+  case acceptableGlancePct
+  case stalenessMeanMin
+  case stalenessP50Min
+  case stalenessP95Min
+  case stalenessP99Min
+  case budgetedReloadsPerWidgetDay
+  case freeReloadsPerWidgetDay
+  case wastedReloadPct
+  case dryWidgetDayPct
+  case dryHoursPerWidgetDay
+  case firstDryHourMedian
+  case extensionLaunchesPerWidgetDay
+  case appWakesPerDeviceDay
+  case silentPushesSent
+  case silentPushesDeliveredPct
+  case bgRefreshRunsPerDeviceDay
+  case backendRequestsPerWidgetDay
+  case backendPeakRps
+  case energyMjPerDeviceDay
+  // Columns after the required ones.
+  case staleGlanceStalenessMeanMin
+  case reloadsPerWidgetDay
+  case withheldRequestsPerWidgetDay
+  case dataChangesPerWidgetDay
+  case widgetPushesSent
+  case widgetPushesAcceptedPct
+  case backendMeanRps
+  case backendPeakMinuteRps
+  case eventsPerWidgetDay
+
+  /// The metric's declaration: column name, unit, polarity, decimals,
+  /// labels and definition.
+  public var metric: Metric { Self.declarations[rawValue] }
+
+  /// The CSV column name.
+  public var name: String { metric.name }
+
+  /// The summary metric whose column is named `name` (for names that come
+  /// from outside the code: a scenario's `expect`, a baseline file).
+  public init?(columnName name: String) {
+    guard let i = Self.declarations.firstIndex(where: { $0.name == name }) else { return nil }
+    self.init(rawValue: i)
+  }
+
+  private static let declarations: [Metric] = allCases.map(\.declaration)
+
+  private var declaration: Metric {
+    switch self {
+    case .devices:
+      return Metric(
+        "devices", unit: .count, polarity: .neutral, decimals: 0, label: "Devices", shortLabel: "devices",
+        definition: "Simulated devices in the row's segment (summed over replications: no).")
+    case .widgets:
+      return Metric(
+        "widgets", unit: .count, polarity: .neutral, decimals: 0, label: "Widgets", shortLabel: "widgets",
+        definition: "Simulated widget instances.")
+    case .widgetDays:
+      return Metric(
+        "widget_days", unit: .count, polarity: .neutral, decimals: 1, label: "Widget-days", shortLabel: "widget-days",
+        definition: "Widgets x measured days (the run's days minus warm-up), per replication.")
+    case .glances:
+      return Metric(
+        "glances", unit: .count, polarity: .neutral, decimals: 0, label: "Glances", shortLabel: "glances",
+        definition: "Glances at widgets in the measured days, per replication.")
+    case .freshGlancePct:
+      return Metric(
+        "fresh_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
+        label: "Fresh glances", shortLabel: "fresh", terminalLabel: "fresh %",
+        definition: "Share of glances at which the widget showed the current data (staleness 0).")
+    case .acceptableGlancePct:
+      return Metric(
+        "acceptable_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
+        label: "Glances within tolerance", shortLabel: "within tolerance", terminalLabel: "ok %",
+        definition: "Share of glances whose staleness was at most the content's tolerance.")
+    case .stalenessMeanMin:
+      return Metric(
+        "staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
+        label: "Mean staleness", shortLabel: "mean staleness",
+        definition: "Mean staleness over all glances (fresh glances count as 0).")
+    case .stalenessP50Min:
+      return Metric(
+        "staleness_p50_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
+        label: "Median staleness", shortLabel: "median staleness",
+        definition: "Median staleness over all glances, from the mergeable histogram.")
+    case .stalenessP95Min:
+      return Metric(
+        "staleness_p95_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
+        label: "Staleness, 95th percentile", shortLabel: "p95 staleness", terminalLabel: "p95 stale min",
+        definition: "95th percentile of staleness over all glances.")
+    case .stalenessP99Min:
+      return Metric(
+        "staleness_p99_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
+        label: "Staleness, 99th percentile", shortLabel: "p99 staleness",
+        definition: "99th percentile of staleness over all glances.")
+    case .budgetedReloadsPerWidgetDay:
+      return Metric(
+        "budgeted_reloads_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
+        headline: true, label: "Budgeted reloads", shortLabel: "budgeted reloads", terminalLabel: "budgeted/wd",
+        definition: "Reloads charged to a budget: policy reloads, background app reloads, WidgetKit-push reloads.")
+    case .freeReloadsPerWidgetDay:
+      return Metric(
+        "free_reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
+        label: "Free reloads", shortLabel: "free reloads", terminalLabel: "free/wd",
+        definition:
+          "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, newly added widgets."
+      )
+    case .wastedReloadPct:
+      return Metric(
+        "wasted_reload_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
+        label: "Wasted reloads", shortLabel: "wasted",
+        definition:
+          "Share of reloads that captured nothing new: the widget already showed current data and the new timeline added no scheduled change."
+      )
+    case .dryWidgetDayPct:
+      return Metric(
+        "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
+        label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
+        definition:
+          "Share of widget-days (whole local days inside the measured window) on which the budget was empty at some point: a budgeted request was refused, or a dry spell carried over from the day before."
+      )
+    case .dryHoursPerWidgetDay:
+      return Metric(
+        "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
+        label: "Hours without budget", shortLabel: "dry hours",
+        definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")
+    case .firstDryHourMedian:
+      return Metric(
+        "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
+        label: "Budget ran out at (median)", shortLabel: "ran dry at",
+        definition:
+          "Median local hour at which a budget first ran out on a day (the start of a new dry spell; empty when none did)."
+      )
+    case .extensionLaunchesPerWidgetDay:
+      return Metric(
+        "extension_launches_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
+        label: "Extension launches", shortLabel: "launches",
+        definition: "Widget extension launches (one per executed reload, budgeted or free).")
+    case .appWakesPerDeviceDay:
+      return Metric(
+        "app_wakes_per_device_day", unit: .perDeviceDay, polarity: .prefersSmaller, decimals: 3,
+        label: "Background app wakes", shortLabel: "app wakes",
+        definition: "Background launches of the app: delivered silent pushes plus BGAppRefresh runs.")
+    case .silentPushesSent:
+      return Metric(
+        "silent_pushes_sent", unit: .count, polarity: .prefersSmaller, decimals: 0,
+        label: "Silent pushes sent", shortLabel: "pushes sent",
+        definition: "Silent (background) pushes the backend sent to the simulated devices in the measured days.")
+    case .silentPushesDeliveredPct:
+      return Metric(
+        "silent_pushes_delivered_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
+        label: "Silent pushes delivered", shortLabel: "delivered",
+        definition: "Share of sent silent pushes that woke the app (empty when none were sent).")
+    case .bgRefreshRunsPerDeviceDay:
+      return Metric(
+        "bg_refresh_runs_per_device_day", unit: .perDeviceDay, polarity: .neutral, decimals: 3,
+        label: "BGAppRefresh runs", shortLabel: "refresh runs",
+        definition: "BGAppRefresh tasks the system ran.")
+    case .backendRequestsPerWidgetDay:
+      return Metric(
+        "backend_requests_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
+        headline: true, label: "Backend requests", shortLabel: "backend requests", terminalLabel: "requests/wd",
+        definition: "Timeline fetches (one per reload) plus background fetches (one per app wake), per widget-day.")
+    case .backendPeakRps:
+      return Metric(
+        "backend_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 2, headline: true,
+        label: "Backend peak", shortLabel: "peak req/s", terminalLabel: "peak req/s",
+        definition: "Requests in the busiest UTC second of the measured days, scaled to the scenario's fleet size.")
+    case .energyMjPerDeviceDay:
+      return Metric(
+        "energy_mj_per_device_day", unit: .millijoulesPerDeviceDay, polarity: .prefersSmaller, decimals: 2,
+        label: "Energy", shortLabel: "energy", terminalLabel: "mJ/dev-day",
+        definition: "Energy proxy: extension launches, app wakes and fetches, each at a scenario-set cost in mJ.")
+    case .staleGlanceStalenessMeanMin:
+      return Metric(
+        "stale_glance_staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
+        label: "Mean staleness of stale glances", shortLabel: "stale-glance staleness",
+        definition: "Mean staleness over stale glances only (R1's 'mean staleness').")
+    case .reloadsPerWidgetDay:
+      return Metric(
+        "reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
+        label: "All reloads", shortLabel: "reloads",
+        definition: "All executed reloads, budgeted and free.")
+    case .withheldRequestsPerWidgetDay:
+      return Metric(
+        "withheld_requests_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
+        label: "Withheld requests", shortLabel: "withheld",
+        definition: "Budgeted requests refused for lack of budget (withheld or dropped).")
+    case .dataChangesPerWidgetDay:
+      return Metric(
+        "data_changes_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
+        label: "Data changes", shortLabel: "changes",
+        definition: "Changes of the data behind each widget (scheduled and unpredictable).")
+    case .widgetPushesSent:
+      return Metric(
+        "widget_pushes_sent", unit: .count, polarity: .prefersSmaller, decimals: 0,
+        label: "WidgetKit pushes sent", shortLabel: "widget pushes",
+        definition: "WidgetKit pushes the backend sent to the simulated devices.")
+    case .widgetPushesAcceptedPct:
+      return Metric(
+        "widget_pushes_accepted_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
+        label: "WidgetKit pushes accepted", shortLabel: "accepted",
+        definition: "Share of WidgetKit pushes that the push budget let through (empty when none were sent).")
+    case .backendMeanRps:
+      return Metric(
+        "backend_mean_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 3,
+        label: "Backend mean load", shortLabel: "mean req/s",
+        definition: "Mean backend requests per second over the measured days, scaled to the fleet.")
+    case .backendPeakMinuteRps:
+      return Metric(
+        "backend_peak_minute_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 3,
+        label: "Backend peak minute", shortLabel: "peak-minute req/s",
+        definition:
+          "Mean requests per second in the busiest UTC minute, scaled to the fleet (less noisy than the busiest second)."
+      )
+    case .eventsPerWidgetDay:
+      return Metric(
+        "events_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 2,
+        label: "Model events", shortLabel: "events",
+        definition: "Model events (glances, data changes, reloads, deferrals, sessions, pushes, ...) per widget-day.")
+    }
+  }
+}
+
+/// The columns of `summary.csv`, in order: a public interface. CSV, the
+/// stdout table, the HTML report and `reloadbench check` all read them; the
+/// metrics themselves are declared in `SummaryMetric`.
 public enum SummaryMetrics {
   /// The label columns that come before the metrics.
   public static let labelColumns = ["scenario", "policy", "segment"]
 
-  public static let devices = Metric(
-    "devices", unit: .count, polarity: .neutral, decimals: 0,
-    definition: "Simulated devices in the row's segment (summed over replications: no).")
-  public static let widgets = Metric(
-    "widgets", unit: .count, polarity: .neutral, decimals: 0,
-    definition: "Simulated widget instances.")
-  public static let widgetDays = Metric(
-    "widget_days", unit: .count, polarity: .neutral, decimals: 1,
-    definition: "Widgets x measured days (the run's days minus warm-up), per replication.")
-  public static let glances = Metric(
-    "glances", unit: .count, polarity: .neutral, decimals: 0,
-    definition: "Glances at widgets in the measured days, per replication.")
-  public static let freshGlancePct = Metric(
-    "fresh_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-    definition: "Share of glances at which the widget showed the current data (staleness 0).")
-  public static let acceptableGlancePct = Metric(
-    "acceptable_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-    definition: "Share of glances whose staleness was at most the content's tolerance.")
-  public static let stalenessMeanMin = Metric(
-    "staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
-    definition: "Mean staleness over all glances (fresh glances count as 0).")
-  public static let stalenessP50Min = Metric(
-    "staleness_p50_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
-    definition: "Median staleness over all glances, from the mergeable histogram.")
-  public static let stalenessP95Min = Metric(
-    "staleness_p95_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
-    definition: "95th percentile of staleness over all glances.")
-  public static let stalenessP99Min = Metric(
-    "staleness_p99_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
-    definition: "99th percentile of staleness over all glances.")
-  public static let budgetedReloadsPerWidgetDay = Metric(
-    "budgeted_reloads_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
-    headline: true,
-    definition: "Reloads charged to a budget: policy reloads, background app reloads, WidgetKit-push reloads.")
-  public static let freeReloadsPerWidgetDay = Metric(
-    "free_reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-    definition: "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, newly added widgets.")
-  public static let wastedReloadPct = Metric(
-    "wasted_reload_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
-    definition: "Share of reloads that captured nothing new: the widget already showed current data and the new timeline added no scheduled change.")
-  public static let dryWidgetDayPct = Metric(
-    "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
-    definition: "Share of widget-days (whole local days inside the measured window) on which the budget was empty at some point: a budgeted request was refused, or a dry spell carried over from the day before.")
-  public static let dryHoursPerWidgetDay = Metric(
-    "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
-    definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")
-  public static let firstDryHourMedian = Metric(
-    "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
-    definition: "Median local hour at which a budget first ran out on a day (the start of a new dry spell; empty when none did).")
-  public static let extensionLaunchesPerWidgetDay = Metric(
-    "extension_launches_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
-    definition: "Widget extension launches (one per executed reload, budgeted or free).")
-  public static let appWakesPerDeviceDay = Metric(
-    "app_wakes_per_device_day", unit: .perDeviceDay, polarity: .prefersSmaller, decimals: 3,
-    definition: "Background launches of the app: delivered silent pushes plus BGAppRefresh runs.")
-  public static let silentPushesSent = Metric(
-    "silent_pushes_sent", unit: .count, polarity: .prefersSmaller, decimals: 0,
-    definition: "Silent (background) pushes the backend sent to the simulated devices in the measured days.")
-  public static let silentPushesDeliveredPct = Metric(
-    "silent_pushes_delivered_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
-    definition: "Share of sent silent pushes that woke the app (empty when none were sent).")
-  public static let bgRefreshRunsPerDeviceDay = Metric(
-    "bg_refresh_runs_per_device_day", unit: .perDeviceDay, polarity: .neutral, decimals: 3,
-    definition: "BGAppRefresh tasks the system ran.")
-  public static let backendRequestsPerWidgetDay = Metric(
-    "backend_requests_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
-    headline: true,
-    definition: "Timeline fetches (one per reload) plus background fetches (one per app wake), per widget-day.")
-  public static let backendPeakRps = Metric(
-    "backend_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 2, headline: true,
-    definition: "Requests in the busiest UTC second of the measured days, scaled to the scenario's fleet size.")
-  public static let energyMjPerDeviceDay = Metric(
-    "energy_mj_per_device_day", unit: .millijoulesPerDeviceDay, polarity: .prefersSmaller, decimals: 2,
-    definition: "Energy proxy: extension launches, app wakes and fetches, each at a scenario-set cost in mJ.")
-  // Columns after the required ones.
-  public static let staleGlanceStalenessMeanMin = Metric(
-    "stale_glance_staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
-    definition: "Mean staleness over stale glances only (R1's 'mean staleness').")
-  public static let reloadsPerWidgetDay = Metric(
-    "reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-    definition: "All executed reloads, budgeted and free.")
-  public static let withheldRequestsPerWidgetDay = Metric(
-    "withheld_requests_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
-    definition: "Budgeted requests refused for lack of budget (withheld or dropped).")
-  public static let dataChangesPerWidgetDay = Metric(
-    "data_changes_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-    definition: "Changes of the data behind each widget (scheduled and unpredictable).")
-  public static let widgetPushesSent = Metric(
-    "widget_pushes_sent", unit: .count, polarity: .prefersSmaller, decimals: 0,
-    definition: "WidgetKit pushes the backend sent to the simulated devices.")
-  public static let widgetPushesAcceptedPct = Metric(
-    "widget_pushes_accepted_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
-    definition: "Share of WidgetKit pushes that the push budget let through (empty when none were sent).")
-  public static let backendMeanRps = Metric(
-    "backend_mean_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 3,
-    definition: "Mean backend requests per second over the measured days, scaled to the fleet.")
-  public static let backendPeakMinuteRps = Metric(
-    "backend_peak_minute_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 3,
-    definition: "Mean requests per second in the busiest UTC minute, scaled to the fleet (less noisy than the busiest second).")
-  public static let eventsPerWidgetDay = Metric(
-    "events_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 2,
-    definition: "Model events (glances, data changes, reloads, deferrals, sessions, pushes, ...) per widget-day.")
-
   /// Every metric column of summary.csv, in order.
-  public static let all: [Metric] = [
-    devices, widgets, widgetDays, glances, freshGlancePct, acceptableGlancePct,
-    stalenessMeanMin, stalenessP50Min, stalenessP95Min, stalenessP99Min,
-    budgetedReloadsPerWidgetDay, freeReloadsPerWidgetDay, wastedReloadPct, dryWidgetDayPct,
-    dryHoursPerWidgetDay, firstDryHourMedian, extensionLaunchesPerWidgetDay,
-    appWakesPerDeviceDay, silentPushesSent, silentPushesDeliveredPct,
-    bgRefreshRunsPerDeviceDay, backendRequestsPerWidgetDay, backendPeakRps,
-    energyMjPerDeviceDay,
-    staleGlanceStalenessMeanMin, reloadsPerWidgetDay, withheldRequestsPerWidgetDay,
-    dataChangesPerWidgetDay, widgetPushesSent, widgetPushesAcceptedPct, backendMeanRps,
-    backendPeakMinuteRps, eventsPerWidgetDay,
-  ]
+  public static let all: [Metric] = SummaryMetric.allCases.map(\.metric)
 
-  /// The metric named `name`, if it is a summary column.
+  /// The metric named `name`, if it is a summary column (for names that
+  /// come from outside the code: a scenario file, a baseline).
   public static func metric(named name: String) -> Metric? {
-    all.first { $0.name == name }
+    SummaryMetric(columnName: name)?.metric
   }
 }

@@ -41,12 +41,12 @@ extension SweepResults {
 
   /// The range of `metric` along each parameter's slice, one entry per
   /// parameter.
-  public func sensitivity(of metric: String) -> [Sensitivity] {
+  public func sensitivity(of metric: Metric) -> [Sensitivity] {
     let names = strategies
     return parameters.indices.map { p in
       let slice = self.slice(varying: p)
       let ranges = names.map { policy -> Double? in
-        let xs = slice.compactMap { value(metric, policy: policy, point: $0) }.filter(\.isFinite)
+        let xs = slice.compactMap { value(named: metric.name, policy: policy, point: $0) }.filter(\.isFinite)
         guard xs.count >= 2, let lo = xs.min(), let hi = xs.max() else { return nil }
         return hi - lo
       }
@@ -54,7 +54,7 @@ extension SweepResults {
       for (policy, r) in zip(names, ranges) {
         if let r, largest == nil || r > largest!.1 { largest = (policy, r) }
       }
-      return Sensitivity(parameter: p, metric: metric, ranges: ranges, largest: largest)
+      return Sensitivity(parameter: p, metric: metric.name, ranges: ranges, largest: largest)
     }
   }
 }

@@ -104,8 +104,10 @@ public struct SweepResults: Sendable, Codable {
       .joined(separator: ", ")
   }
 
-  /// The value of `metric` for `policy` (all segments) at `point`.
-  public func value(_ metric: String, policy: String, point: Int) -> Double? {
+  /// The value of the column named `metric` for `policy` (all segments) at
+  /// `point` (the name of a column of `columns`, or one from the scenario's
+  /// `objective`).
+  public func value(named metric: String, policy: String, point: Int) -> Double? {
     guard let c = columns.firstIndex(where: { $0.name == metric }), points.indices.contains(point),
       let row = points[point].rows.first(where: { $0.policy == policy && $0.segment == "all" }),
       c < row.values.count

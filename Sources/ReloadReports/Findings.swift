@@ -8,34 +8,34 @@ public enum Findings {
     let table = results.summary
     let rows = table.overallRows
     guard !rows.isEmpty else { return [] }
-    func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
+    func v(_ metric: SummaryMetric, _ row: ResultRow) -> Double { table.value(metric, in: row) ?? .nan }
     var out: [String] = []
 
     // Freshness is measured at glances: without any, there is nothing to rank.
-    let seen = rows.filter { v("fresh_glance_pct", $0).isFinite }
+    let seen = rows.filter { v(.freshGlancePct, $0).isFinite }
     if seen.isEmpty {
       out.append("Nobody glanced at a widget in the measured days, so there is no freshness to compare; only the costs below are measured.")
     } else {
-      let freshest = seen.max { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
-      let cheapestFresh = seen.filter { v("fresh_glance_pct", $0) >= v("fresh_glance_pct", freshest) - 2 }
-        .min { v("budgeted_reloads_per_widget_day", $0) < v("budgeted_reloads_per_widget_day", $1) }!
+      let freshest = seen.max { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
+      let cheapestFresh = seen.filter { v(.freshGlancePct, $0) >= v(.freshGlancePct, freshest) - 2 }
+        .min { v(.budgetedReloadsPerWidgetDay, $0) < v(.budgetedReloadsPerWidgetDay, $1) }!
       out.append(
-        "\(freshest.policy) shows current data at \(pct(v("fresh_glance_pct", freshest))) of glances "
-          + "(\(NumberFormat.short(v("budgeted_reloads_per_widget_day", freshest))) budgeted reloads per widget-day)"
+        "\(freshest.policy) shows current data at \(pct(v(.freshGlancePct, freshest))) of glances "
+          + "(\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, freshest))) budgeted reloads per widget-day)"
           + (cheapestFresh.policy != freshest.policy
-            ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v("budgeted_reloads_per_widget_day", cheapestFresh)))."
+            ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, cheapestFresh)))."
             : "."))
 
-      let stalest = seen.min { v("fresh_glance_pct", $0) < v("fresh_glance_pct", $1) }!
+      let stalest = seen.min { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
       if stalest.policy != freshest.policy {
         out.append(
-          "\(stalest.policy) is the stalest: \(pct(v("fresh_glance_pct", stalest))) fresh, p95 staleness "
-            + "\(NumberFormat.minutes(v("staleness_p95_min", stalest))).")
+          "\(stalest.policy) is the stalest: \(pct(v(.freshGlancePct, stalest))) fresh, p95 staleness "
+            + "\(NumberFormat.minutes(v(.stalenessP95Min, stalest))).")
       }
     }
 
     // The strategy that runs dry most often, when, and what follows.
-    if let dry = rows.filter({ v("dry_widget_day_pct", $0) >= 10 }).max(by: { v("dry_widget_day_pct", $0) < v("dry_widget_day_pct", $1) }),
+    if let dry = rows.filter({ v(.dryWidgetDayPct, $0) >= 10 }).max(by: { v(.dryWidgetDayPct, $0) < v(.dryWidgetDayPct, $1) }),
       let s = results.series(for: dry.policy), let hour = s.firstDryHour?.p50
     {
       let from = Int(hour.rounded(.up)) % 24
@@ -46,7 +46,7 @@ public enum Findings {
         stale += s.staleGlancesByLocalHour[h]
       }
       var sentence =
-        "\(dry.policy) runs dry on \(pct(v("dry_widget_day_pct", dry))) of widget-days, at \(NumberFormat.clock(hour)) "
+        "\(dry.policy) runs dry on \(pct(v(.dryWidgetDayPct, dry))) of widget-days, at \(NumberFormat.clock(hour)) "
         + "local time on a median dry day"
       if glances > 0 && from > 0 {
         sentence += "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of its glances are stale"
@@ -54,18 +54,18 @@ public enum Findings {
       out.append(sentence + ".")
     }
 
-    let peak = rows.max { v("backend_peak_rps", $0) < v("backend_peak_rps", $1) }!
-    let low = rows.min { v("backend_peak_rps", $0) < v("backend_peak_rps", $1) }!
-    if v("backend_peak_rps", peak) > 0 {
+    let peak = rows.max { v(.backendPeakRps, $0) < v(.backendPeakRps, $1) }!
+    let low = rows.min { v(.backendPeakRps, $0) < v(.backendPeakRps, $1) }!
+    if v(.backendPeakRps, peak) > 0 {
       var sentence =
-        "Backend peak: \(peak.policy) reaches \(NumberFormat.short(v("backend_peak_rps", peak))) requests/s "
+        "Backend peak: \(peak.policy) reaches \(NumberFormat.short(v(.backendPeakRps, peak))) requests/s "
         + "across \(NumberFormat.short(results.facts.fleetDevices)) devices"
       if let s = results.series(for: peak.policy) {
         let hour = s.backendPeakHour + results.facts.warmupDays * 24
         sentence += " (day \(Int(hour / 24)), \(NumberFormat.clock(hour.truncatingRemainder(dividingBy: 24))) UTC)"
       }
       if low.policy != peak.policy {
-        sentence += ", \(low.policy) only \(NumberFormat.short(v("backend_peak_rps", low)))"
+        sentence += ", \(low.policy) only \(NumberFormat.short(v(.backendPeakRps, low)))"
       }
       out.append(sentence + ".")
     }

@@ -12,23 +12,23 @@ public struct Recommendation: Sendable, Equatable {
   public static let defaultTargetPct = 90.0
 
   public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
-    func v(_ name: String, _ row: ResultRow) -> Double { table.value(name, in: row) ?? .nan }
-    let acceptable = "acceptable_glance_pct"
+    func v(_ metric: SummaryMetric, _ row: ResultRow) -> Double { table.value(metric, in: row) ?? .nan }
+    let acceptable = SummaryMetric.acceptableGlancePct
     // Only strategies whose widgets were glanced at have a freshness to judge.
     let rows = table.overallRows.filter { v(acceptable, $0).isFinite }
     guard !rows.isEmpty else { return nil }
     let qualifying = rows.filter { v(acceptable, $0) >= targetPct }
     if !qualifying.isEmpty {
       let best = qualifying.min {
-        (v("budgeted_reloads_per_widget_day", $0), v("backend_requests_per_widget_day", $0), v("staleness_mean_min", $0))
-          < (v("budgeted_reloads_per_widget_day", $1), v("backend_requests_per_widget_day", $1), v("staleness_mean_min", $1))
+        (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
+          < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
       }!
       let others = qualifying.count - 1
       let reason =
         "keeps \(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) % of glances within "
         + "tolerance (target \(NumberFormat.short(targetPct)) %) at "
-        + "\(NumberFormat.short(v("budgeted_reloads_per_widget_day", best))) budgeted reloads and "
-        + "\(NumberFormat.short(v("backend_requests_per_widget_day", best))) backend requests per widget-day, "
+        + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, best))) budgeted reloads and "
+        + "\(NumberFormat.short(v(.backendRequestsPerWidgetDay, best))) backend requests per widget-day, "
         + (others == 0 ? "the only strategy that meets the target" : "the cheapest of the \(qualifying.count) that meet it")
       return Recommendation(strategy: best.policy, reason: reason, meetsTarget: true)
     }

@@ -10,29 +10,29 @@ import WidgetModel
   /// Seed 004: "4 reloads/h ≈ 48 reloads/day, low impact"; Apple: 40-70 a day.
   @Test func pollingFourTimesAnHourStaysInBudgetAndNeverRunsDry() throws {
     let g = try golden("poll-4-per-hour")
-    let budgeted = g.value("budgeted_reloads_per_widget_day", "poll-15m")
+    let budgeted = g.value(.budgetedReloadsPerWidgetDay, "poll-15m")
     #expect(budgeted >= 40 && budgeted <= 70, "\(budgeted) budgeted reloads a day")
-    #expect(g.value("dry_widget_day_pct", "poll-15m") == 0)
-    #expect(g.value("dry_hours_per_widget_day", "poll-15m") == 0)
+    #expect(g.value(.dryWidgetDayPct, "poll-15m") == 0)
+    #expect(g.value(.dryHoursPerWidgetDay, "poll-15m") == 0)
   }
 
   /// Seed 004: "12 reloads/h exhausts the budget before 6 pm".
   @Test func pollingTwelveTimesAnHourRunsDryBeforeSixPM() throws {
     let g = try golden("poll-12-per-hour")
-    #expect(g.value("dry_widget_day_pct", "poll-5m") > 50, "dry on most days")
+    #expect(g.value(.dryWidgetDayPct, "poll-5m") > 50, "dry on most days")
     let dry = try #require(g.series("poll-5m").firstDryHour)
     #expect(dry.p50 < 18, "median first-dry hour \(dry.p50)")
     #expect(dry.p90 < 18, "90 % of dry days ran dry before 18:00, p90 \(dry.p90)")
     // It uses the whole budget, and then the widget is stale.
-    #expect(g.value("budgeted_reloads_per_widget_day", "poll-5m") > 65)
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "poll-5m") > 65)
   }
 
   /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are free (A).
   @Test func foregroundOnlyReloadsFiveToTenTimesADayForFree() throws {
     let g = try golden("foreground-only")
-    let free = g.value("free_reloads_per_widget_day", "on-demand")
+    let free = g.value(.freeReloadsPerWidgetDay, "on-demand")
     #expect(free >= 5 && free <= 10, "\(free) free reloads a day")
-    #expect(g.value("budgeted_reloads_per_widget_day", "on-demand") == 0)
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "on-demand") == 0)
   }
 
   /// MODEL §1 and seed 000: one entry dated now + .atEnd = "ask immediately";
@@ -42,8 +42,8 @@ import WidgetModel
     let wake = Double(g.scenario.segments[0].wakeHour.upperBound)
     let dry = try #require(g.series("anti-pattern-now").firstDryHour)
     #expect(dry.p50 < wake + 1, "runs dry at \(dry.p50), wake-up at \(wake)")
-    #expect(g.value("dry_widget_day_pct", "anti-pattern-now") > 95)
-    #expect(g.value("budgeted_reloads_per_widget_day", "anti-pattern-now") >= 69)
+    #expect(g.value(.dryWidgetDayPct, "anti-pattern-now") > 95)
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "anti-pattern-now") >= 69)
     // After the first hours the widget shows stale data for the rest of the day.
     #expect(g.stalePct("anti-pattern-now", localHours: 10..<23) > 85)
   }
@@ -52,8 +52,8 @@ import WidgetModel
   /// after the last entry.
   @Test func hourlyEntriesCoverThreeHoursPerReloadAndStayFresh() throws {
     let g = try golden("future-entries-hourly")
-    #expect(g.value("fresh_glance_pct", "hourly-entries") > 95)
-    let reloads = g.value("budgeted_reloads_per_widget_day", "hourly-entries")
+    #expect(g.value(.freshGlancePct, "hourly-entries") > 95)
+    let reloads = g.value(.budgetedReloadsPerWidgetDay, "hourly-entries")
     #expect(reloads >= 4 && reloads <= 8, "\(reloads) reloads a day: a handful")
     // 16 awake hours: about one reload per three hours.
     let hoursPerReload = 16 / reloads
@@ -63,13 +63,13 @@ import WidgetModel
   /// Apple: reloads while the app is in the foreground are not budgeted.
   @Test func foregroundReloadsNeverConsumeBudget() throws {
     let g = try golden("foreground-free")
-    #expect(g.value("budgeted_reloads_per_widget_day", "on-demand") == 0)
-    #expect(g.value("free_reloads_per_widget_day", "on-demand") > 40)
-    #expect(g.value("dry_widget_day_pct", "on-demand") == 0)
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "on-demand") == 0)
+    #expect(g.value(.freeReloadsPerWidgetDay, "on-demand") > 40)
+    #expect(g.value(.dryWidgetDayPct, "on-demand") == 0)
     // With a policy too, the free reloads are never charged: what is
     // budgeted is only the few policy reloads between sessions.
-    let mixedBudgeted = g.value("budgeted_reloads_per_widget_day", "poll-60m+foreground")
-    let mixedFree = g.value("free_reloads_per_widget_day", "poll-60m+foreground")
+    let mixedBudgeted = g.value(.budgetedReloadsPerWidgetDay, "poll-60m+foreground")
+    let mixedFree = g.value(.freeReloadsPerWidgetDay, "poll-60m+foreground")
     #expect(mixedFree > 40 && mixedBudgeted < 16)
   }
 
@@ -78,22 +78,22 @@ import WidgetModel
   /// BGAppRefresh launch it in the background, and those reloads are budgeted.
   @Test func anAppNobodyOpensReloadsNothingUnlessWokenInTheBackground() throws {
     let g = try golden("app-not-launched")
-    #expect(g.value("reloads_per_widget_day", "on-demand") == 0)
-    #expect(g.value("fresh_glance_pct", "on-demand") < 1)
+    #expect(g.value(.reloadsPerWidgetDay, "on-demand") == 0)
+    #expect(g.value(.freshGlancePct, "on-demand") < 1)
     for woken in ["silent-push", "bg-refresh"] {
-      #expect(g.value("budgeted_reloads_per_widget_day", woken) > 0.5, "\(woken)")
-      #expect(g.value("free_reloads_per_widget_day", woken) == 0, "\(woken)")
-      #expect(g.value("fresh_glance_pct", woken) > g.value("fresh_glance_pct", "on-demand") + 5, "\(woken)")
-      #expect(g.value("staleness_mean_min", woken) < g.value("staleness_mean_min", "on-demand") / 2, "\(woken)")
+      #expect(g.value(.budgetedReloadsPerWidgetDay, woken) > 0.5, "\(woken)")
+      #expect(g.value(.freeReloadsPerWidgetDay, woken) == 0, "\(woken)")
+      #expect(g.value(.freshGlancePct, woken) > g.value(.freshGlancePct, "on-demand") + 5, "\(woken)")
+      #expect(g.value(.stalenessMeanMin, woken) < g.value(.stalenessMeanMin, "on-demand") / 2, "\(woken)")
     }
-    #expect(g.value("fresh_glance_pct", "silent-push") > 95)
+    #expect(g.value(.freshGlancePct, "silent-push") > 95)
   }
 
   /// Apple: a rarely visible widget gets fewer reloads.
   @Test func aRarelySeenWidgetGetsFewerReloads() throws {
     let g = try golden("rarely-seen")
-    let frequent = g.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "frequent")
-    let rare = g.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "rare")
+    let frequent = g.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "frequent")
+    let rare = g.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "rare")
     #expect(rare < frequent * 0.8, "rare \(rare) vs frequent \(frequent)")
   }
 
@@ -101,13 +101,13 @@ import WidgetModel
   /// and no silent-push wake-ups (A, T).
   @Test func lowPowerModeMeansFewerReloadsAndNoBackgroundWakes() throws {
     let g = try golden("low-power")
-    let normal = g.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "frequent")
-    let lpm = g.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "low-power")
+    let normal = g.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "frequent")
+    let lpm = g.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "low-power")
     #expect(lpm < normal * 0.7, "LPM \(lpm) vs \(normal)")
-    #expect(g.value("bg_refresh_runs_per_device_day", "bg-refresh", segment: "frequent") > 1)
-    #expect(g.value("bg_refresh_runs_per_device_day", "bg-refresh", segment: "low-power") == 0)
-    #expect(g.value("app_wakes_per_device_day", "silent-push", segment: "frequent") > 1)
-    #expect(g.value("app_wakes_per_device_day", "silent-push", segment: "low-power") == 0)
+    #expect(g.value(.bgRefreshRunsPerDeviceDay, "bg-refresh", segment: "frequent") > 1)
+    #expect(g.value(.bgRefreshRunsPerDeviceDay, "bg-refresh", segment: "low-power") == 0)
+    #expect(g.value(.appWakesPerDeviceDay, "silent-push", segment: "frequent") > 1)
+    #expect(g.value(.appWakesPerDeviceDay, "silent-push", segment: "low-power") == 0)
   }
 
   /// Apple / WWDC: silent pushes "no more than two or three per hour"; never
@@ -115,23 +115,23 @@ import WidgetModel
   @Test func silentPushesAreThrottledAndNeverReachAForceQuitApp() throws {
     let g = try golden("silent-push-throttle")
     let policy = "push-every-change"
-    let perHour = g.value("app_wakes_per_device_day", policy, segment: "frequent") / 24
+    let perHour = g.value(.appWakesPerDeviceDay, policy, segment: "frequent") / 24
     #expect(perHour > 2.5 && perHour <= 3.05, "\(perHour) deliveries an hour from 10 sent")
-    let delivered = g.value("silent_pushes_delivered_pct", policy, segment: "frequent")
+    let delivered = g.value(.silentPushesDeliveredPct, policy, segment: "frequent")
     #expect(delivered > 25 && delivered < 35)
     // Force-quit after every session: only pushes that land while the user
     // has the app open again get through.
-    let quitWakes = g.value("app_wakes_per_device_day", policy, segment: "force-quit")
-    #expect(quitWakes < 0.05 * g.value("app_wakes_per_device_day", policy, segment: "frequent"))
-    #expect(g.value("silent_pushes_delivered_pct", policy, segment: "force-quit") < 2)
+    let quitWakes = g.value(.appWakesPerDeviceDay, policy, segment: "force-quit")
+    #expect(quitWakes < 0.05 * g.value(.appWakesPerDeviceDay, policy, segment: "frequent"))
+    #expect(g.value(.silentPushesDeliveredPct, policy, segment: "force-quit") < 2)
   }
 
   /// Apple: a widget App Intent button reloads the tapped widget, unbudgeted.
   @Test func aButtonTapReloadsTheTappedWidgetForFree() throws {
     let g = try golden("button-tap")
-    let free = g.value("free_reloads_per_widget_day", "never")
+    let free = g.value(.freeReloadsPerWidgetDay, "never")
     #expect(abs(free - 20) < 3, "\(free) free reloads for 20 taps a day")
-    #expect(g.value("budgeted_reloads_per_widget_day", "never") == 0)
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "never") == 0)
   }
 
   /// MODEL §1 (M): `.after(+15 s)` is never honoured: reloads stay at least
@@ -139,7 +139,7 @@ import WidgetModel
   @Test func afterFifteenSecondsNeverBeatsTheMinimumInterval() throws {
     let g = try golden("after-15s")
     let minInterval = g.scenario.model.budget.minInterval
-    let perDay = g.value("reloads_per_widget_day", "after-15s")
+    let perDay = g.value(.reloadsPerWidgetDay, "after-15s")
     let ceiling = 86_400 / minInterval.seconds
     #expect(perDay <= ceiling + 0.01, "\(perDay) reloads a day; the interval allows \(ceiling)")
     #expect(perDay > ceiling * 0.95, "and the requests keep coming as soon as allowed")
@@ -155,7 +155,7 @@ import WidgetModel
   @Test func twoInstancesHaveSeparateBudgetsAndAKindReloadChargesBoth() throws {
     let g = try golden("per-kind-reload")
     let budget = Double(g.scenario.model.budget.maxPerDay)
-    let perWidget = g.value("budgeted_reloads_per_widget_day", "push-every-change")
+    let perWidget = g.value(.budgetedReloadsPerWidgetDay, "push-every-change")
     // Both instances spend their own full budget (one shared budget would
     // give each half of it).
     #expect(abs(perWidget - budget) < 0.5, "\(perWidget) per widget-day with a budget of \(budget)")
@@ -168,16 +168,16 @@ import WidgetModel
   @Test func slidingWindowAndTokenBucketAgreeOnSteadyPollingAndDifferAfterANight() throws {
     let window = try golden("budget-sliding-window")
     let bucket = try golden("budget-token-bucket")
-    let steadyW = window.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "always-awake")
-    let steadyB = bucket.value("budgeted_reloads_per_widget_day", "poll-15m", segment: "always-awake")
+    let steadyW = window.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "always-awake")
+    let steadyB = bucket.value(.budgetedReloadsPerWidgetDay, "poll-15m", segment: "always-awake")
     #expect(abs(steadyW - steadyB) / steadyW < 0.02, "steady: window \(steadyW), bucket \(steadyB)")
     // After a quiet night the bucket holds only its capacity (a quarter of
     // a day): it loses the night's refill and runs dry at a different hour.
-    let burstW = window.value("budgeted_reloads_per_widget_day", "poll-5m", segment: "sleeps")
-    let burstB = bucket.value("budgeted_reloads_per_widget_day", "poll-5m", segment: "sleeps")
+    let burstW = window.value(.budgetedReloadsPerWidgetDay, "poll-5m", segment: "sleeps")
+    let burstB = bucket.value(.budgetedReloadsPerWidgetDay, "poll-5m", segment: "sleeps")
     #expect(burstB < burstW * 0.95, "after a night: window \(burstW), bucket \(burstB)")
-    let dryW = window.value("first_dry_hour_median", "poll-5m", segment: "sleeps")
-    let dryB = bucket.value("first_dry_hour_median", "poll-5m", segment: "sleeps")
+    let dryW = window.value(.firstDryHourMedian, "poll-5m", segment: "sleeps")
+    let dryB = bucket.value(.firstDryHourMedian, "poll-5m", segment: "sleeps")
     #expect(abs(dryW - dryB) > 1, "first dry hour: window \(dryW), bucket \(dryB)")
   }
 

@@ -29,7 +29,7 @@ struct GoldenRun {
   let results: ScenarioResults
 
   /// The value of `metric` for `policy` on `segment`; records an issue when absent.
-  func value(_ metric: String, _ policy: String, segment: String = "all") -> Double {
+  func value(_ metric: SummaryMetric, _ policy: String, segment: String = "all") -> Double {
     guard let row = results.summary.row(policy: policy, segment: segment),
       let v = results.summary.value(metric, in: row)
     else {

@@ -13,9 +13,9 @@ import Testing
   }
 
   @Test func theDirectionComesFromThePolarity() {
-    let fresh = SummaryMetrics.freshGlancePct  // higher is better
-    let stale = SummaryMetrics.stalenessP95Min  // lower is better
-    let free = SummaryMetrics.freeReloadsPerWidgetDay  // neutral
+    let fresh = SummaryMetric.freshGlancePct.metric  // higher is better
+    let stale = SummaryMetric.stalenessP95Min.metric  // lower is better
+    let free = SummaryMetric.freeReloadsPerWidgetDay.metric  // neutral
     #expect(Self.compare(fresh, 90, 85).verdict == .regressed)
     #expect(Self.compare(fresh, 85, 90).verdict == .improved)
     #expect(Self.compare(stale, 30, 45).verdict == .regressed)
@@ -25,10 +25,10 @@ import Testing
   }
 
   @Test func movesWithinTheToleranceAreUnchanged() {
-    let fresh = SummaryMetrics.freshGlancePct  // +-0.5 points by default
+    let fresh = SummaryMetric.freshGlancePct.metric  // +-0.5 points by default
     #expect(Self.compare(fresh, 90, 89.6).verdict == .unchanged)
     #expect(Self.compare(fresh, 90, 89.4).verdict == .regressed)
-    let reloads = SummaryMetrics.budgetedReloadsPerWidgetDay  // 2 % relative, 0.01 absolute
+    let reloads = SummaryMetric.budgetedReloadsPerWidgetDay.metric  // 2 % relative, 0.01 absolute
     #expect(Self.compare(reloads, 50, 50.9).verdict == .unchanged)
     #expect(Self.compare(reloads, 50, 51.1).verdict == .regressed)
     // Near zero the absolute part holds: 0.001 -> 0.005 is +400 % but 0.004 per widget-day.
@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func aValueThatAppearsOrVanishesIsAChange() {
-    let hour = SummaryMetrics.firstDryHourMedian
+    let hour = SummaryMetric.firstDryHourMedian.metric
     #expect(Self.compare(hour, nil, 8.5).verdict == .changed)
     #expect(Self.compare(hour, 8.5, nil).verdict == .changed)
     #expect(Self.compare(hour, nil, nil).verdict == .unchanged)
@@ -48,7 +48,7 @@ import Testing
   /// With replications, a move inside the confidence interval of the
   /// difference is noise, however far beyond the tolerance.
   @Test func confidenceIntervalsWidenTheThreshold() {
-    let fresh = SummaryMetrics.freshGlancePct
+    let fresh = SummaryMetric.freshGlancePct.metric
     let noisy = Self.compare(fresh, 90, 88, ci: (1.5, 1.5))  // half-width of the difference 2.12
     #expect(noisy.verdict == .unchanged && noisy.thresholdIsCI && noisy.isWithinNoiseOnly)
     #expect(abs(noisy.threshold - (1.5 * 1.5 * 2).squareRoot()) < 1e-12)
@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func tablesCompareRowByRowAndColumnByName() {
-    let columns = [SummaryMetrics.freshGlancePct, SummaryMetrics.budgetedReloadsPerWidgetDay]
+    let columns = [SummaryMetric.freshGlancePct.metric, SummaryMetric.budgetedReloadsPerWidgetDay.metric]
     let base = ResultTable(
       columns: columns,
       rows: [
@@ -76,7 +76,7 @@ import Testing
         ResultRow(scenario: "s", policy: "gone", segment: "all", values: [50, 5]),
       ])
     let now = ResultTable(
-      columns: columns.reversed() + [SummaryMetrics.dryWidgetDayPct],
+      columns: columns.reversed() + [SummaryMetric.dryWidgetDayPct.metric],
       rows: [ResultRow(scenario: "s", policy: "a", segment: "all", values: [12, 91, 0])])
     let (comparisons, notes) = now.compared(with: base) { Tolerance.standard(for: $0.unit) }
     #expect(comparisons.map(\.metric.name) == ["budgeted_reloads_per_widget_day", "fresh_glance_pct"])
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func anExpectationWithoutAPolicyChecksEveryStrategy() {
-    let columns = [SummaryMetrics.freshGlancePct, SummaryMetrics.silentPushesDeliveredPct]
+    let columns = [SummaryMetric.freshGlancePct.metric, SummaryMetric.silentPushesDeliveredPct.metric]
     let table = ResultTable(
       columns: columns,
       rows: [

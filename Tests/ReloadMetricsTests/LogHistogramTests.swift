@@ -128,15 +128,15 @@ import Testing
   }
 
   @Test func polarityDecidesWhatIsBetter() {
-    #expect(SummaryMetrics.freshGlancePct.isBetter(90, than: 80))
-    #expect(SummaryMetrics.stalenessP95Min.isBetter(5, than: 50))
-    #expect(!SummaryMetrics.devices.isBetter(2, than: 1))
+    #expect(SummaryMetric.freshGlancePct.metric.isBetter(90, than: 80))
+    #expect(SummaryMetric.stalenessP95Min.metric.isBetter(5, than: 50))
+    #expect(!SummaryMetric.devices.metric.isBetter(2, than: 1))
     let table = ResultTable(rows: [
       ResultRow(scenario: "s", policy: "a", segment: "all", values: SummaryMetrics.all.map { _ in 1 }),
       ResultRow(scenario: "s", policy: "b", segment: "all", values: SummaryMetrics.all.map { _ in 2 }),
     ])
-    #expect(table.best("fresh_glance_pct", among: table.rows) == 2)
-    #expect(table.best("staleness_mean_min", among: table.rows) == 1)
-    #expect(table.best("devices", among: table.rows) == nil)
+    #expect(table.best(.freshGlancePct, among: table.rows) == 2)
+    #expect(table.best(.stalenessMeanMin, among: table.rows) == 1)
+    #expect(table.best(.devices, among: table.rows) == nil)
   }
 }

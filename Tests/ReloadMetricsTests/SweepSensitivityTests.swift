@@ -7,7 +7,7 @@ import Testing
   /// fresh % of s is 10 a + b, of t is constant 50.
   static func results() -> SweepResults {
     let columns = SummaryMetrics.all
-    let fresh = columns.firstIndex { $0.name == "fresh_glance_pct" }!
+    let fresh = columns.firstIndex(of: SummaryMetric.freshGlancePct.metric)!
     var points: [SweepPoint] = []
     for a in 0..<3 {
       for b in 0..<2 {
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func rangesPerStrategyAndTheLargest() {
-    let s = Self.results().sensitivity(of: "fresh_glance_pct")
+    let s = Self.results().sensitivity(of: SummaryMetric.freshGlancePct.metric)
     #expect(s.count == 2)
     #expect(s[0].ranges == [20, 0] && s[0].largest?.policy == "s" && s[0].largest?.range == 20)
     #expect(s[1].ranges == [1, 0] && s[1].largest?.range == 1)

@@ -27,7 +27,7 @@ import Testing
           if i < regressedStrategies && segment == "all" && regressing.contains(metric.name) {
             now = metric.polarity == .prefersLarger ? 5 : 20
           }
-          if i == strategies.count - 1 && i >= regressedStrategies && metric == SummaryMetrics.freshGlancePct { now = 20 }
+          if i == strategies.count - 1 && i >= regressedStrategies && metric == SummaryMetric.freshGlancePct.metric { now = 20 }
           comparisons.append(
             MetricComparison(
               policy: policy, segment: segment, metric: metric, baseline: 10, now: now,
@@ -36,7 +36,7 @@ import Testing
       }
     }
     let table = ResultTable(
-      columns: [SummaryMetrics.freshGlancePct],
+      columns: [SummaryMetric.freshGlancePct.metric],
       rows: strategies.enumerated().map { i, p in ResultRow(scenario: scenario, policy: p, segment: "all", values: [i == 0 ? 50 : 95]) })
     let expectations = Expectation(metric: "fresh_glance_pct", min: 90, note: "fresh & \"quoted\"").evaluate(on: table)
     return ScenarioCheck(
@@ -86,7 +86,7 @@ import Testing
     var check = Self.check(regressed: 0, failOnChange: true)
     check.comparisons = [
       MetricComparison(
-        policy: "alpha", segment: "all", metric: SummaryMetrics.freshGlancePct, baseline: 12.5, now: 48.11,
+        policy: "alpha", segment: "all", metric: SummaryMetric.freshGlancePct.metric, baseline: 12.5, now: 48.11,
         tolerance: .exact)
     ]
     let md = CheckReport.markdown(Self.run([check]))

@@ -181,9 +181,10 @@ import Testing
   @Test func highlightingReadsPolarityFromTheMetricNotTheName() {
     // The same columns, with fresh glances declared lower-is-better.
     let flipped = SummaryMetrics.all.map { m in
-      m.name == "fresh_glance_pct"
+      m == SummaryMetric.freshGlancePct.metric
         ? Metric(
-          m.name, unit: m.unit, polarity: .prefersSmaller, decimals: m.decimals, definition: m.definition) : m
+          m.name, unit: m.unit, polarity: .prefersSmaller, decimals: m.decimals, label: m.label,
+          shortLabel: m.shortLabel, definition: m.definition) : m
     }
     let html = Self.render(ReportFixtures.results(columns: flipped))
     #expect(Self.cells(of: "alpha", in: html)[0].contains("class=\"best"))

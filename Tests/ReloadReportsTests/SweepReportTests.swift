@@ -13,7 +13,7 @@ import Testing
     for a in 0..<2 {
       for b in 0..<2 {
         var rows = base.summary.rows
-        let fresh = base.summary.columnIndex("fresh_glance_pct")!
+        let fresh = base.summary.columnIndex(.freshGlancePct)!
         for i in rows.indices { rows[i].values[fresh] = (rows[i].values[fresh] ?? 0) - Double(5 * a + b) }
         points.append(SweepPoint(index: points.count, valueIndices: [a, b], rows: rows, wallSeconds: 0.25))
       }

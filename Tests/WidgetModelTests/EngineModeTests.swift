@@ -17,7 +17,7 @@ import WidgetModel
     let b = runScenario(slow)
     #expect(a.summary.rows.count == b.summary.rows.count)
     for (ra, rb) in zip(a.summary.rows, b.summary.rows) {
-      for (i, metric) in a.summary.columns.enumerated() where metric.name != "events_per_widget_day" {
+      for (i, metric) in a.summary.columns.enumerated() where metric != SummaryMetric.eventsPerWidgetDay.metric {
         #expect(ra.values[i] == rb.values[i], "\(ra.policy)/\(ra.segment) \(metric.name): \(String(describing: ra.values[i])) vs \(String(describing: rb.values[i]))")
       }
     }

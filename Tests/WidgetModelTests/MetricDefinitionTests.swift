@@ -51,7 +51,7 @@ import Testing
     return ResultsBuilder.build(scenario, replications: [[sim.tally]], facts: facts, parameters: [])
   }
 
-  static func value(_ r: ScenarioResults, _ metric: String) -> Double {
+  static func value(_ r: ScenarioResults, _ metric: SummaryMetric) -> Double {
     r.summary.value(metric, in: r.summary.overallRows[0]) ?? .nan
   }
 
@@ -65,16 +65,16 @@ import Testing
     let r = Self.run(Self.scenario(strategy: Self.never, days: 0.25),
       glances: [1 * h, 2 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
     // Staleness: 0, 30, 90, 210 minutes.
-    #expect(Self.value(r, "glances") == 4)
-    #expect(Self.value(r, "fresh_glance_pct") == 25)
-    #expect(Self.value(r, "acceptable_glance_pct") == 50)  // 0 and 30 <= 30 min
-    #expect(Self.value(r, "staleness_mean_min") == 82.5)
-    #expect(Self.value(r, "stale_glance_staleness_mean_min") == 110)
+    #expect(Self.value(r, .glances) == 4)
+    #expect(Self.value(r, .freshGlancePct) == 25)
+    #expect(Self.value(r, .acceptableGlancePct) == 50)  // 0 and 30 <= 30 min
+    #expect(Self.value(r, .stalenessMeanMin) == 82.5)
+    #expect(Self.value(r, .staleGlanceStalenessMeanMin) == 110)
     // Percentiles come from the log histogram: within its 1/32 bucket width.
-    #expect(abs(Self.value(r, "staleness_p99_min") - 210) / 210 < 0.035)
-    #expect(abs(Self.value(r, "staleness_p95_min") - 210) / 210 < 0.035)
-    #expect(Self.value(r, "reloads_per_widget_day") == 0)
-    #expect(Self.value(r, "data_changes_per_widget_day") == 8)  // 2 changes in 0.25 days
+    #expect(abs(Self.value(r, .stalenessP99Min) - 210) / 210 < 0.035)
+    #expect(abs(Self.value(r, .stalenessP95Min) - 210) / 210 < 0.035)
+    #expect(Self.value(r, .reloadsPerWidgetDay) == 0)
+    #expect(Self.value(r, .dataChangesPerWidgetDay) == 8)  // 2 changes in 0.25 days
   }
 
   /// A reload captures every change before it; a reload that captures
@@ -85,15 +85,15 @@ import Testing
     // Reloads at 0, 2, 4, 6 h (the first request is spread over 1 ms).
     let r = Self.run(Self.scenario(strategy: poll2h, days: 7.0 / 24),
       glances: [1 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
-    #expect(Self.value(r, "budgeted_reloads_per_widget_day") == 4 / (7.0 / 24))
-    #expect(Self.value(r, "fresh_glance_pct") == 100)  // the 4 h change is captured by the 4 h reload
+    #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 4 / (7.0 / 24))
+    #expect(Self.value(r, .freshGlancePct) == 100)  // the 4 h change is captured by the 4 h reload
     // Wasted: the reloads at 0 h and 6 h captured nothing new.
-    #expect(Self.value(r, "wasted_reload_pct") == 50)
-    #expect(Self.value(r, "extension_launches_per_widget_day") == 4 / (7.0 / 24))
+    #expect(Self.value(r, .wastedReloadPct) == 50)
+    #expect(Self.value(r, .extensionLaunchesPerWidgetDay) == 4 / (7.0 / 24))
     // One timeline fetch per reload.
-    #expect(Self.value(r, "backend_requests_per_widget_day") == 4 / (7.0 / 24))
+    #expect(Self.value(r, .backendRequestsPerWidgetDay) == 4 / (7.0 / 24))
     // Energy: 4 extension launches x 15 mJ + 4 fetches x 40 mJ, per device-day.
-    #expect(abs(Self.value(r, "energy_mj_per_device_day") - 220 / (7.0 / 24)) < 1e-9)
+    #expect(abs(Self.value(r, .energyMjPerDeviceDay) - 220 / (7.0 / 24)) < 1e-9)
   }
 
   /// Dry: a budgeted request found the budget empty; the widget stays dry
@@ -104,11 +104,11 @@ import Testing
     // Reloads at 0 h, 1 h; refused at 2 h until 24 h; reloads 24 h, 25 h;
     // refused at 26 h until 48 h.
     let r = Self.run(Self.scenario(strategy: poll1h, days: 2, budget: budget), glances: [], changes: [])
-    #expect(Self.value(r, "budgeted_reloads_per_widget_day") == 2)
-    #expect(Self.value(r, "withheld_requests_per_widget_day") == 1)
-    #expect(Self.value(r, "dry_widget_day_pct") == 100)
-    #expect(Self.value(r, "dry_hours_per_widget_day") == 22)
-    #expect(abs(Self.value(r, "first_dry_hour_median") - 2) < 0.1)
+    #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 2)
+    #expect(Self.value(r, .withheldRequestsPerWidgetDay) == 1)
+    #expect(Self.value(r, .dryWidgetDayPct) == 100)
+    #expect(Self.value(r, .dryHoursPerWidgetDay) == 22)
+    #expect(abs(Self.value(r, .firstDryHourMedian) - 2) < 0.1)
   }
 
   /// The backend peak is the busiest UTC second, scaled to the fleet.
@@ -118,12 +118,12 @@ import Testing
     let budget = BudgetParameters(fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(
       Self.scenario(strategy: poll1h, days: 0.5, devices: 10, budget: budget, fleet: 1000), glances: [], changes: [])
-    #expect(Self.value(r, "backend_peak_rps") == 1000)
-    #expect(abs(Self.value(r, "backend_peak_minute_rps") - 1000.0 / 60) < 1e-9)
+    #expect(Self.value(r, .backendPeakRps) == 1000)
+    #expect(abs(Self.value(r, .backendPeakMinuteRps) - 1000.0 / 60) < 1e-9)
     // A run shorter than a day has no whole local day to call dry or not.
-    #expect(r.summary.value("dry_widget_day_pct", in: r.summary.overallRows[0]) == nil)
+    #expect(r.summary.value(.dryWidgetDayPct, in: r.summary.overallRows[0]) == nil)
     // 12 requests per device in 12 h, over 43,200 s, scaled x100.
-    #expect(abs(Self.value(r, "backend_mean_rps") - 12.0 * 10 / 43_200 * 100) < 1e-9)
+    #expect(abs(Self.value(r, .backendMeanRps) - 12.0 * 10 / 43_200 * 100) < 1e-9)
   }
 
   /// A newly added widget gets its first timeline from a free reload.
@@ -133,9 +133,9 @@ import Testing
     s.segments[0].widgetAddsPer30Days = 60  // about twice a day
     let r = runScenario(s)
     let row = r.summary.row(policy: "never")!
-    let free = r.summary.value("free_reloads_per_widget_day", in: row)!
+    let free = r.summary.value(.freeReloadsPerWidgetDay, in: row)!
     #expect(abs(free - 2) < 0.2, "\(free) free reloads a day from 2 adds a day")
-    #expect(r.summary.value("budgeted_reloads_per_widget_day", in: row)! == 0)
+    #expect(r.summary.value(.budgetedReloadsPerWidgetDay, in: row)! == 0)
   }
 
   /// Per-segment rows add up to the `all` row for counts.
@@ -147,7 +147,7 @@ import Testing
     s.segments.append(second)
     let r = runScenario(s)
     let t = r.summary
-    for metric in ["devices", "widgets", "glances"] {
+    for metric in [SummaryMetric.devices, .widgets, .glances] {
       let parts = ["r1", "other"].map { t.value(metric, in: t.row(policy: "poll-15m", segment: $0)!)! }
       #expect(parts.reduce(0, +) == t.value(metric, in: t.row(policy: "poll-15m")!)!, "\(metric)")
     }

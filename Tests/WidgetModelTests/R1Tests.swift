@@ -21,12 +21,12 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
     // with the release binary against the tighter R1.md tolerances.
     let results = runScenario(TestScenarios.r1(devices: 600))
     let row = results.summary.row(policy: "poll-15m")!
-    let v = { (n: String) in results.summary.value(n, in: row)! }
-    #expect(v("budgeted_reloads_per_widget_day") == 50)
-    #expect(abs(v("fresh_glance_pct") - 33.96) < 1.5)
-    #expect(abs(v("stale_glance_staleness_mean_min") - 237.2) < 8)
-    #expect(abs(v("withheld_requests_per_widget_day") - 12.1) < 0.5)
-    #expect(abs(v("events_per_widget_day") - 174.1) < 2)
+    let v = { (n: SummaryMetric) in results.summary.value(n, in: row)! }
+    #expect(v(.budgetedReloadsPerWidgetDay) == 50)
+    #expect(abs(v(.freshGlancePct) - 33.96) < 1.5)
+    #expect(abs(v(.staleGlanceStalenessMeanMin) - 237.2) < 8)
+    #expect(abs(v(.withheldRequestsPerWidgetDay) - 12.1) < 0.5)
+    #expect(abs(v(.eventsPerWidgetDay) - 174.1) < 2)
   }
 }
 
@@ -49,8 +49,8 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
     let results = runScenario(TestScenarios.r1(devices: 600, days: 7))
     let row = results.summary.row(policy: "poll-15m")!
     let reference = R1Reference.run(QuaternaryHeap.self, widgets: 600, days: 7, seed: 7)
-    let fresh = results.summary.value("fresh_glance_pct", in: row)! / 100
-    let stale = results.summary.value("stale_glance_staleness_mean_min", in: row)!
+    let fresh = results.summary.value(.freshGlancePct, in: row)! / 100
+    let stale = results.summary.value(.staleGlanceStalenessMeanMin, in: row)!
     #expect(abs(fresh - reference.freshFraction) < 0.02)
     #expect(abs(stale - reference.meanStalenessMinutes) < 10)
   }

@@ -25,17 +25,17 @@ import WidgetModel
 
   @Test func onPredictableContentFutureEntriesAreFresherThanPollingAtAFractionOfTheBudget() {
     let r = runScenario(Self.scenario(kind: Self.predictable, strategies: ["poll-15m", "future-entries", "anti-pattern-now"]))
-    let v = { (m: String, p: String) in r.summary.value(m, in: r.summary.row(policy: p)!)! }
-    #expect(v("fresh_glance_pct", "future-entries") > v("fresh_glance_pct", "poll-15m"))
-    #expect(v("budgeted_reloads_per_widget_day", "future-entries") < 0.25 * v("budgeted_reloads_per_widget_day", "poll-15m"))
-    #expect(v("fresh_glance_pct", "anti-pattern-now") < v("fresh_glance_pct", "poll-15m"))
+    let v = { (m: SummaryMetric, p: String) in r.summary.value(m, in: r.summary.row(policy: p)!)! }
+    #expect(v(.freshGlancePct, "future-entries") > v(.freshGlancePct, "poll-15m"))
+    #expect(v(.budgetedReloadsPerWidgetDay, "future-entries") < 0.25 * v(.budgetedReloadsPerWidgetDay, "poll-15m"))
+    #expect(v(.freshGlancePct, "anti-pattern-now") < v(.freshGlancePct, "poll-15m"))
   }
 
   @Test func onUnpredictableContentPushesBeatPollingAndTheAntiPatternIsWorst() {
     let names = ["poll-15m", "poll-60m", "silent-push", "hybrid", "on-demand", "anti-pattern-now"]
     let r = runScenario(Self.scenario(kind: Self.unpredictable, strategies: names))
-    let fresh = { (p: String) in r.summary.value("fresh_glance_pct", in: r.summary.row(policy: p)!)! }
-    let acceptable = { (p: String) in r.summary.value("acceptable_glance_pct", in: r.summary.row(policy: p)!)! }
+    let fresh = { (p: String) in r.summary.value(.freshGlancePct, in: r.summary.row(policy: p)!)! }
+    let acceptable = { (p: String) in r.summary.value(.acceptableGlancePct, in: r.summary.row(policy: p)!)! }
     for pushy in ["silent-push", "hybrid"] {
       for polling in ["poll-15m", "poll-60m"] {
         #expect(fresh(pushy) > fresh(polling), "\(pushy) \(fresh(pushy)) vs \(polling) \(fresh(polling))")
@@ -56,7 +56,7 @@ import WidgetModel
     let reference = r.series[0].glancesByLocalHour
     #expect(reference.reduce(0, +) > 1000)
     for s in r.series { #expect(s.glancesByLocalHour == reference, "\(s.strategy)") }
-    let changes = names.map { r.summary.value("data_changes_per_widget_day", in: r.summary.row(policy: $0)!)! }
+    let changes = names.map { r.summary.value(.dataChangesPerWidgetDay, in: r.summary.row(policy: $0)!)! }
     #expect(Set(changes).count == 1)
 
     let prepared = PreparedScenario(Self.scenario(kind: Self.unpredictable, strategies: names, devices: 60))
@@ -84,7 +84,7 @@ import WidgetModel
       strategies: ["poll-60m", "silent-push"], segments: ["users"], toleranceMinutes: 15)
     let r = ResultsBuilder.build(s, replications: tallies, facts: facts, parameters: [])
     let row = r.summary.row(policy: "poll-60m")!
-    let i = r.summary.columnIndex("fresh_glance_pct")!
+    let i = r.summary.columnIndex(.freshGlancePct)!
     let ci = row.ci95![i]!
     #expect(ci > 0 && ci < 10)
     // Replications differ (different seeds), and the pooled value lies between them.
@@ -95,6 +95,6 @@ import WidgetModel
     #expect(Set(perRep).count == 3)
     #expect(row.values[i]! >= perRep.min()! && row.values[i]! <= perRep.max()!)
     // Non-headline columns get no interval.
-    #expect(row.ci95![r.summary.columnIndex("devices")!] == nil)
+    #expect(row.ci95![r.summary.columnIndex(.devices)!] == nil)
   }
 }

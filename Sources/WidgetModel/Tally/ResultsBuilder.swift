@@ -58,9 +58,9 @@ public enum ResultsBuilder {
           let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
           return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g])
         }
-        ci = SummaryMetrics.all.indices.map { i -> Double? in
-          guard SummaryMetrics.all[i].headline else { return nil }
-          let xs = perRep.compactMap { $0[i] }
+        ci = SummaryMetric.allCases.map { m -> Double? in
+          guard m.metric.headline else { return nil }
+          let xs = perRep.compactMap { $0[m.rawValue] }
           return xs.count >= 2 ? ReplicationSummary(xs).halfWidth95 : nil
         }
       }
@@ -83,6 +83,8 @@ public enum ResultsBuilder {
     let replications: Double
     var scale: Double { scenario.fleetDevices / Double(max(1, scenario.devices)) / replications }
 
+    /// One value per summary column, in column order (`nil` where not
+    /// applicable).
     func metrics(_ t: SegmentTally, load: SecondStats) -> [Double?] {
       let days = scenario.measuredDays
       let widgetDays = Double(t.widgets) * days
@@ -90,53 +92,58 @@ public enum ResultsBuilder {
       func per(_ x: UInt64, _ d: Double) -> Double? { d > 0 ? Double(x) / d : nil }
       func pct(_ x: UInt64, _ of: UInt64) -> Double? { of > 0 ? 100 * Double(x) / Double(of) : nil }
       let reloads = t.budgetedReloads &+ t.freeReloads
-      let fetchCost = Double(t.backendRequests) * scenario.energy.fetchMillijoules
-      let energy =
-        Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
-        * scenario.energy.appWakeMillijoules + fetchCost
       let minutes = 60_000.0
       let staleness = t.staleness
       let firstDry = t.firstDryTenths
-      let peakSecond = Double(load.peak) * scale
-      let peakMinute = Double(load.peakMinuteSum) / 60 * scale
-      let seconds = Double(load.seconds)
-      let values: [Double?] = [
-        Double(t.devices) / replications,
-        Double(t.widgets) / replications,
-        widgetDays / replications,
-        Double(t.glances) / replications,
-        pct(t.freshGlances, t.glances),
-        pct(t.acceptableGlances, t.glances),
-        t.glances > 0 ? Double(t.staleSumMs) / Double(t.glances) / minutes : nil,
-        t.glances > 0 ? staleness.quantile(0.50) / minutes : nil,
-        t.glances > 0 ? staleness.quantile(0.95) / minutes : nil,
-        t.glances > 0 ? staleness.quantile(0.99) / minutes : nil,
-        per(t.budgetedReloads, widgetDays),
-        per(t.freeReloads, widgetDays),
-        pct(t.wastedReloads, reloads),
-        t.measuredLocalWidgetDays > 0 ? 100 * Double(t.dryWidgetDays) / Double(t.measuredLocalWidgetDays) : nil,
-        widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil,
-        firstDry.contains { $0 > 0 } ? tenthsQuantile(firstDry, 0.5) : nil,
-        per(reloads, widgetDays),
-        per(t.appWakes, deviceDays),
-        Double(t.funnel.silentPushesSent) / replications,
-        pct(t.funnel.silentPushesDelivered, t.funnel.silentPushesSent),
-        per(t.funnel.bgRefreshRuns, deviceDays),
-        per(t.backendRequests, widgetDays),
-        peakSecond,
-        deviceDays > 0 ? energy / deviceDays : nil,
-        t.staleGlances > 0 ? Double(t.staleSumMs) / Double(t.staleGlances) / minutes : nil,
-        per(reloads, widgetDays),
-        per(t.withheldRequests, widgetDays),
-        per(t.dataChanges, widgetDays),
-        Double(t.funnel.widgetPushesSent) / replications,
-        pct(t.funnel.widgetPushesAccepted, t.funnel.widgetPushesSent),
-        seconds > 0 ? Double(t.backendRequests) / seconds * scale : nil,
-        peakMinute,
-        per(t.events, widgetDays),
-      ]
-      precondition(values.count == SummaryMetrics.all.count, "metric list out of step with SummaryMetrics.all")
-      return values
+      let scale = self.scale
+      // One case per metric: the compiler checks that every column has a value.
+      return SummaryMetric.allCases.map { metric -> Double? in
+        switch metric {
+        case .devices: return Double(t.devices) / replications
+        case .widgets: return Double(t.widgets) / replications
+        case .widgetDays: return widgetDays / replications
+        case .glances: return Double(t.glances) / replications
+        case .freshGlancePct: return pct(t.freshGlances, t.glances)
+        case .acceptableGlancePct: return pct(t.acceptableGlances, t.glances)
+        case .stalenessMeanMin: return t.glances > 0 ? Double(t.staleSumMs) / Double(t.glances) / minutes : nil
+        case .stalenessP50Min: return t.glances > 0 ? staleness.quantile(0.50) / minutes : nil
+        case .stalenessP95Min: return t.glances > 0 ? staleness.quantile(0.95) / minutes : nil
+        case .stalenessP99Min: return t.glances > 0 ? staleness.quantile(0.99) / minutes : nil
+        case .budgetedReloadsPerWidgetDay: return per(t.budgetedReloads, widgetDays)
+        case .freeReloadsPerWidgetDay: return per(t.freeReloads, widgetDays)
+        case .wastedReloadPct: return pct(t.wastedReloads, reloads)
+        case .dryWidgetDayPct:
+          return t.measuredLocalWidgetDays > 0
+            ? 100 * Double(t.dryWidgetDays) / Double(t.measuredLocalWidgetDays) : nil
+        case .dryHoursPerWidgetDay: return widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil
+        case .firstDryHourMedian: return firstDry.contains { $0 > 0 } ? tenthsQuantile(firstDry, 0.5) : nil
+        case .extensionLaunchesPerWidgetDay: return per(reloads, widgetDays)
+        case .appWakesPerDeviceDay: return per(t.appWakes, deviceDays)
+        case .silentPushesSent: return Double(t.funnel.silentPushesSent) / replications
+        case .silentPushesDeliveredPct: return pct(t.funnel.silentPushesDelivered, t.funnel.silentPushesSent)
+        case .bgRefreshRunsPerDeviceDay: return per(t.funnel.bgRefreshRuns, deviceDays)
+        case .backendRequestsPerWidgetDay: return per(t.backendRequests, widgetDays)
+        case .backendPeakRps: return Double(load.peak) * scale
+        case .energyMjPerDeviceDay:
+          let fetchCost = Double(t.backendRequests) * scenario.energy.fetchMillijoules
+          let energy =
+            Double(reloads) * scenario.energy.extensionLaunchMillijoules + Double(t.appWakes)
+            * scenario.energy.appWakeMillijoules + fetchCost
+          return deviceDays > 0 ? energy / deviceDays : nil
+        case .staleGlanceStalenessMeanMin:
+          return t.staleGlances > 0 ? Double(t.staleSumMs) / Double(t.staleGlances) / minutes : nil
+        case .reloadsPerWidgetDay: return per(reloads, widgetDays)
+        case .withheldRequestsPerWidgetDay: return per(t.withheldRequests, widgetDays)
+        case .dataChangesPerWidgetDay: return per(t.dataChanges, widgetDays)
+        case .widgetPushesSent: return Double(t.funnel.widgetPushesSent) / replications
+        case .widgetPushesAcceptedPct: return pct(t.funnel.widgetPushesAccepted, t.funnel.widgetPushesSent)
+        case .backendMeanRps:
+          let seconds = Double(load.seconds)
+          return seconds > 0 ? Double(t.backendRequests) / seconds * scale : nil
+        case .backendPeakMinuteRps: return Double(load.peakMinuteSum) / 60 * scale
+        case .eventsPerWidgetDay: return per(t.events, widgetDays)
+        }
+      }
     }
 
     func series(_ name: String, _ tally: StrategyTally, all: SegmentTally, load: SecondStats) -> StrategySeries {

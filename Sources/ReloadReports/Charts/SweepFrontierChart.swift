@@ -18,10 +18,10 @@ enum SweepFrontierChart {
     _ results: SweepResults, recommended: [Int], styles: [String: SeriesStyle]
   ) -> ReportFigure? {
     let candidates = results.candidates
-    guard !candidates.isEmpty, let fresh = results.columns.firstIndex(where: { $0.name == "fresh_glance_pct" })
+    guard !candidates.isEmpty, let fresh = results.columns.firstIndex(of: SummaryMetric.freshGlancePct.metric)
     else { return nil }
-    let costs = ["budgeted_reloads_per_widget_day", "backend_requests_per_widget_day"].compactMap { n in
-      results.columns.firstIndex { $0.name == n }
+    let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap { m in
+      results.columns.firstIndex(of: m.metric)
     }
     guard !costs.isEmpty else { return nil }
     // Identical results of one strategy at several points are one marker.
@@ -36,9 +36,9 @@ enum SweepFrontierChart {
       frontiers.append(Set(candidates.indices.filter { frontier.contains(representative[$0]) }))
     }
     let params = results.parameters.map(\.name)
-    var columns = ["Point"] + params + ["Strategy", ReportLabels.name(of: results.columns[fresh])]
-    columns += costs.map { ReportLabels.name(of: results.columns[$0]) }
-    columns += costs.map { "On the frontier (" + ReportLabels.shortName(of: results.columns[$0]) + ")" }
+    var columns = ["Point"] + params + ["Strategy", results.columns[fresh].label]
+    columns += costs.map { results.columns[$0].label }
+    columns += costs.map { "On the frontier (" + results.columns[$0].shortLabel + ")" }
     let rows: [[String]] = candidates.enumerated().map { i, c in
       var cells = [String(c.point + 1)]
       cells += zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
@@ -101,15 +101,15 @@ enum SweepFrontierChart {
     let frontier = Set(frontierIdx.map { points[$0].candidate })
     var chart = SVGChart(
       id: id, width: width, height: height,
-      title: "\(ReportLabels.name(of: ym)) against \(ReportLabels.name(of: xm).lowercasedFirst), every point",
+      title: "\(ym.label) against \(xm.label.lowercasedFirst), every point",
       summary: "\(points.count) strategy-point combinations; \(frontier.count) on the Pareto frontier: "
         + frontierIdx.prefix(8).map { label(points[$0].candidate) }.joined(separator: "; ")
         + (frontierIdx.count > 8 ? "; ..." : "") + ".")
     chart.add(
       frame.axes(
         xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
-        xTitle: ReportLabels.name(of: xm) + ReportLabels.unitSuffix(xm.unit),
-        yTitle: ReportLabels.name(of: ym) + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+        xTitle: xm.label + ReportLabels.unitSuffix(xm.unit),
+        yTitle: ym.label + ReportLabels.unitSuffix(ym.unit), xGrid: true))
     if let corner = FreshnessCostChart.betterCorner(xm.polarity, ym.polarity) {
       chart.add(.text(.init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
     }
@@ -138,8 +138,8 @@ enum SweepFrontierChart {
           .marker(
             pixels[k], style.shape, size: pass == 1 ? 4.5 : 3, cls: style.fill + (pass == 1 ? "" : " faint"),
             tooltip: "\(label(pt.candidate)): \(NumberFormat.metric(pt.y, unit: ym.unit)) "
-              + "\(ReportLabels.shortName(of: ym)), \(NumberFormat.metric(pt.x, unit: xm.unit)) "
-              + ReportLabels.shortName(of: xm)))
+              + "\(ym.shortLabel), \(NumberFormat.metric(pt.x, unit: xm.unit)) "
+              + xm.shortLabel))
       }
     }
     var labels: [SVGChart.Mark] = []

@@ -6,22 +6,22 @@ import ReloadMetrics
 extension HTMLReport {
   /// The summary.csv columns the page compares, in groups a reader can
   /// name: what people see, what it costs the phone, the budget, the backend.
-  static let comparisonGroups: [(title: String, columns: [String])] = [
+  static let comparisonGroups: [(title: String, columns: [SummaryMetric])] = [
     (
       "What people see",
-      ["fresh_glance_pct", "acceptable_glance_pct", "staleness_mean_min", "staleness_p95_min"]
+      [.freshGlancePct, .acceptableGlancePct, .stalenessMeanMin, .stalenessP95Min]
     ),
     (
       "Cost on the phone",
       [
-        "budgeted_reloads_per_widget_day", "free_reloads_per_widget_day", "app_wakes_per_device_day",
-        "energy_mj_per_device_day",
+        .budgetedReloadsPerWidgetDay, .freeReloadsPerWidgetDay, .appWakesPerDeviceDay,
+        .energyMjPerDeviceDay,
       ]
     ),
     // The hour budgets ran out is in the findings and the budget chart; here
     // it would be empty for most strategies.
-    ("Budget", ["dry_widget_day_pct", "dry_hours_per_widget_day"]),
-    ("Backend", ["backend_requests_per_widget_day", "backend_peak_rps"]),
+    ("Budget", [.dryWidgetDayPct, .dryHoursPerWidgetDay]),
+    ("Backend", [.backendRequestsPerWidgetDay, .backendPeakRps]),
   ]
 
   static func writeComparison(
@@ -63,7 +63,7 @@ extension HTMLReport {
     for i in columns {
       let m = table.columns[i]
       w.raw("<dt>")
-      w.text(ReportLabels.name(of: m) + ReportLabels.unitSuffix(m.unit))
+      w.text(m.label + ReportLabels.unitSuffix(m.unit))
       w.raw(" <code>")
       w.text(m.name)
       w.raw("</code></dt><dd>")
@@ -106,7 +106,7 @@ extension HTMLReport {
       w.raw(groupStarts.contains(i) ? "<th scope=\"col\" class=\"g\"" : "<th scope=\"col\"")
       w.attribute("title", m.definition)
       w.raw(">")
-      w.text(ReportLabels.name(of: m))
+      w.text(m.label)
       let unit = ReportLabels.unitSuffix(m.unit).trimmingLeadingSpace
       if !unit.isEmpty {
         w.raw("<span class=\"unit\">")
@@ -125,7 +125,7 @@ extension HTMLReport {
     // one (a budget that never ran out has no "ran out at" hour).
     let best = columns.map { i -> Double? in
       let complete = rows.allSatisfy { row in i < row.values.count && row.values[i].map(\.isFinite) == true }
-      return rows.count > 1 && complete ? table.best(table.columns[i].name, among: rows) : nil
+      return rows.count > 1 && complete ? table.best(column: i, among: rows) : nil
     }
     for row in rows {
       let isRecommended = row.policy == recommended

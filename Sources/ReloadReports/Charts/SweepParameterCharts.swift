@@ -14,10 +14,10 @@ enum SweepParameterCharts {
   /// The metrics charted against every parameter: the five headline
   /// questions, then the objective's metrics not among them.
   static func metrics(_ results: SweepResults) -> [Metric] {
-    var names = [
-      "fresh_glance_pct", "acceptable_glance_pct", "budgeted_reloads_per_widget_day", "backend_peak_rps",
-      "dry_widget_day_pct",
+    let headline: [SummaryMetric] = [
+      .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendPeakRps, .dryWidgetDayPct,
     ]
+    var names = headline.map(\.name)
     if let o = results.objective {
       for n in [o.metric] + o.bounds.map(\.metric) where !names.contains(n) { names.append(n) }
     }
@@ -90,7 +90,7 @@ enum SweepParameterCharts {
         for s in strategies {
           var cells = [v, s]
           for m in metrics {
-            cells.append(results.value(m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
+            cells.append(results.value(named: m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
           }
           rows.append(cells)
         }
@@ -107,7 +107,7 @@ enum SweepParameterCharts {
         charts: charts,
         table: .init(
           caption: "Metrics (all segments) against \(parameter.name)",
-          columns: [parameter.name, "Strategy"] + metrics.map { ReportLabels.name(of: $0) + ReportLabels.unitSuffix($0.unit) },
+          columns: [parameter.name, "Strategy"] + metrics.map { $0.label + ReportLabels.unitSuffix($0.unit) },
           rows: rows),
         key: strategies.map { s in
           let style = styles[s] ?? SeriesStyle(index: 0)
@@ -124,7 +124,7 @@ enum SweepParameterCharts {
     var series: [(policy: String, points: [(x: Double, y: Double?)])] = []
     for s in strategies {
       let pts = slice.map { point -> (x: Double, y: Double?) in
-        let y = results.value(m.name, policy: s, point: point).flatMap { $0.isFinite ? $0 : nil }
+        let y = results.value(named: m.name, policy: s, point: point).flatMap { $0.isFinite ? $0 : nil }
         return (axis.position(results.points[point].valueIndices[p]), y)
       }
       series.append((s, pts))
@@ -136,7 +136,7 @@ enum SweepParameterCharts {
     if m.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 4) }
     let frame = ChartFrame(
       plot: .init(x: 44, y: 40, width: width - 44 - 14, height: height - 40 - 40), x: axis.scale, y: yScale)
-    let title = ReportLabels.name(of: m) + ReportLabels.unitSuffix(m.unit)
+    let title = m.label + ReportLabels.unitSuffix(m.unit)
     var chart = SVGChart(
       id: id, width: width, height: height, title: "\(title) against \(parameter.name)",
       summary: summary(series, metric: m, parameter: parameter, axis: axis))

@@ -13,9 +13,8 @@ package enum FreshnessCostChart {
   static func figure(_ results: ScenarioResults) -> ReportFigure? {
     let table = results.summary
     let rows = table.overallRows
-    guard !rows.isEmpty, let fresh = table.columnIndex(SummaryMetrics.freshGlancePct.name) else { return nil }
-    let costs = [SummaryMetrics.budgetedReloadsPerWidgetDay, SummaryMetrics.backendRequestsPerWidgetDay]
-      .compactMap { m in table.columnIndex(m.name) }
+    guard !rows.isEmpty, let fresh = table.columnIndex(.freshGlancePct) else { return nil }
+    let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap(table.columnIndex)
     guard !costs.isEmpty else { return nil }
     let styles = SeriesStyle.styles(for: results)
     var charts: [SVGChart] = []
@@ -27,10 +26,10 @@ package enum FreshnessCostChart {
       frontiers.append(frontier)
     }
     let yMetric = table.columns[fresh]
-    var columns = ["Strategy", ReportLabels.name(of: yMetric)]
-    for c in costs { columns.append(ReportLabels.name(of: table.columns[c])) }
+    var columns = ["Strategy", yMetric.label]
+    for c in costs { columns.append(table.columns[c].label) }
     for c in costs {
-      columns.append("On the frontier (" + ReportLabels.shortName(of: table.columns[c]) + ")")
+      columns.append("On the frontier (" + table.columns[c].shortLabel + ")")
     }
     let dataRows: [[String]] = rows.enumerated().map { i, row in
       var cells = [row.policy, cell(row, fresh, table)]
@@ -74,13 +73,13 @@ package enum FreshnessCostChart {
       x: .linear(xs.min() ?? 0, xs.max() ?? 1, maxTicks: 6), y: yScale)
     var chart = SVGChart(
       id: id, width: width, height: height,
-      title: "\(ReportLabels.name(of: ym)) against \(ReportLabels.name(of: xm).lowercasedFirst)",
+      title: "\(ym.label) against \(xm.label.lowercasedFirst)",
       summary: summary(points: points, rows: rows, xm: xm, ym: ym))
     chart.add(
       frame.axes(
         xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
-        xTitle: ReportLabels.name(of: xm) + ReportLabels.unitSuffix(xm.unit),
-        yTitle: ReportLabels.name(of: ym) + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+        xTitle: xm.label + ReportLabels.unitSuffix(xm.unit),
+        yTitle: ym.label + ReportLabels.unitSuffix(ym.unit), xGrid: true))
 
     let frontier = paretoFrontier(points.map { ($0.x, $0.y) }, x: xm.polarity, y: ym.polarity)
     let frontierRows = Set(frontier.map { points[$0].row })
@@ -116,8 +115,8 @@ package enum FreshnessCostChart {
         .marker(
           p, style.shape, size: 5, cls: style.fill,
           tooltip:
-            "\(row.policy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ReportLabels.shortName(of: ym)), "
-            + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(ReportLabels.shortName(of: xm))"))
+            "\(row.policy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
+            + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(xm.shortLabel)"))
       let placed = placer.place(row.policy, near: p, clearance: 8)
       if let from = placed.leaderFrom {
         labels.append(.polyline([from, placed.leaderTo], cls: "leader"))
@@ -163,8 +162,8 @@ package enum FreshnessCostChart {
     guard let best = points.max(by: { ym.isBetter($1.y, than: $0.y) }),
       let cheapest = points.max(by: { xm.isBetter($1.x, than: $0.x) })
     else { return "No strategy has both values." }
-    return "\(points.count) strategies. Best \(ReportLabels.shortName(of: ym)): \(rows[best.row].policy) "
-      + "(\(NumberFormat.metric(best.y, unit: ym.unit))). Best \(ReportLabels.shortName(of: xm)): "
+    return "\(points.count) strategies. Best \(ym.shortLabel): \(rows[best.row].policy) "
+      + "(\(NumberFormat.metric(best.y, unit: ym.unit))). Best \(xm.shortLabel): "
       + "\(rows[cheapest.row].policy) (\(NumberFormat.metric(cheapest.x, unit: xm.unit)))."
   }
 }

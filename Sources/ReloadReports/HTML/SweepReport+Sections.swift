@@ -130,7 +130,7 @@ extension SweepReport {
 
   static func writeSensitivity(_ results: SweepResults, to w: inout _HTMLWriter) {
     let metrics = SweepParameterCharts.metrics(results)
-    let table = metrics.map { results.sensitivity(of: $0.name) }
+    let table = metrics.map { results.sensitivity(of: $0) }
     w.raw("<section id=\"sensitivity\" aria-labelledby=\"sens-h\"><h2 id=\"sens-h\">Which parameter matters</h2>\n<p>")
     w.text(
       "How far each swept parameter moves each metric: the largest minus the smallest value of the metric as "
@@ -147,7 +147,7 @@ extension SweepReport {
     w.raw("<thead><tr><th scope=\"col\">Parameter</th>")
     for m in metrics {
       w.raw("<th scope=\"col\">")
-      w.text(ReportLabels.name(of: m))
+      w.text(m.label)
       w.raw("</th>")
     }
     w.raw("</tr></thead><tbody>")
@@ -185,7 +185,7 @@ extension SweepReport {
     }
     ReportFigure.Table(
       caption: "Range of each metric along each parameter, per strategy",
-      columns: ["Parameter · strategy"] + metrics.map { ReportLabels.name(of: $0) }, rows: rows
+      columns: ["Parameter · strategy"] + metrics.map { $0.label }, rows: rows
     ).write(to: &w)
     w.raw("</details>\n</section>\n")
   }
@@ -194,7 +194,7 @@ extension SweepReport {
 
   static func writePoints(_ results: SweepResults, outcome: ObjectiveOutcome?, to w: inout _HTMLWriter) {
     w.raw("<section id=\"points\" aria-labelledby=\"points-h\"><h2 id=\"points-h\">Points</h2>\n<p>")
-    let metric = outcome?.objective.metric ?? "fresh_glance_pct"
+    let metric = outcome?.objective.metric ?? SummaryMetric.freshGlancePct.name
     w.text(
       outcome != nil
         ? "Each point of the grid with its best strategy by the objective among those that meet every constraint at that point."
@@ -217,7 +217,7 @@ extension SweepReport {
         }
       } else {
         for r in point.rows where r.segment == "all" {
-          if let v = results.value(metric, policy: r.policy, point: point.index), best == nil || v > best!.1 {
+          if let v = results.value(named: metric, policy: r.policy, point: point.index), best == nil || v > best!.1 {
             best = (r.policy, v)
           }
         }
