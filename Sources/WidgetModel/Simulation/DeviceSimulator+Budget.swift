@@ -2,8 +2,8 @@ import ReloadEngine
 
 /// The per-widget reload budget: a sliding 24 h window over a flat ring of
 /// budgeted reload times, or a continuously refilling token bucket
-/// (MODEL.md §5.1). Both read the same effective daily budget, scaled in
-/// Low Power Mode (§3) and during the learning period (§5.9).
+/// (docs/model.md#budget-accrual). Both read the same daily budget, scaled in
+/// Low Power Mode (#low-power-budget) and the learning period (#learning-period).
 extension DeviceSimulator {
   static var window: SimDuration { .day }
 

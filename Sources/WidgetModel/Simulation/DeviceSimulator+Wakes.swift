@@ -3,7 +3,7 @@ import ReloadMetrics
 
 /// What makes the app run, and what it does then: foreground and audio
 /// sessions, widget taps, settings changes, silent pushes, BGAppRefresh,
-/// WidgetKit pushes (MODEL.md §1-3).
+/// WidgetKit pushes (docs/model.md#exempt-reloads, #app-must-run, sections 2-3).
 extension DeviceSimulator {
   // MARK: - Sessions
 
@@ -158,7 +158,7 @@ extension DeviceSimulator {
 
   /// The system's throttle: a token bucket per device; pushes over it are
   /// held (only the newest survives); none reach a force-quit app; Low
-  /// Power Mode holds or drops them (MODEL.md §2).
+  /// Power Mode holds or drops them (docs/model.md#silent-push-throttle, #force-quit).
   mutating func receiveSilentPush(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) {
     if forceQuit { return }
     if lowPower {
