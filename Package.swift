@@ -57,7 +57,7 @@ let package = Package(
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"],
       exclude: ["Fixtures"]),
-    // The documented behaviours of MODEL.md, one scenario of Scenarios/golden/ each.
+    // The documented behaviours of docs/model.md, one scenario of Scenarios/golden/ each.
     .testTarget(
       name: "GoldenBehaviourTests",
       dependencies: ["ReloadBenchCLI", "WidgetModel", "ReloadMetrics", "ReloadReports"]),

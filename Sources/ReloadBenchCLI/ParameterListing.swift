@@ -2,7 +2,7 @@ import ReloadMetrics
 
 /// The scenario's parameters as the report lists them: every model
 /// assumption and energy cost with its effective value, whether the file set
-/// it, and its MODEL.md source tag.
+/// it, and its source tag (docs/model.md#source-tags).
 enum ParameterListing {
   static func facts(_ json: JSONValue) -> [ParameterFact] {
     var out: [ParameterFact] = []

@@ -1,31 +1,16 @@
 // Heap-order checks, compiled in only with RELOADBENCH_INTERNAL_CHECKS.
 
-extension QuaternaryHeap {
+extension EventHeap {
   /// Verifies that no event precedes its parent. A no-op unless the package
   /// is built with `RELOADBENCH_INTERNAL_CHECKS` (see Package.swift).
   @inlinable @inline(__always)
   public func _checkInvariants() {
     #if RELOADBENCH_INTERNAL_CHECKS
       for i in 1..<Swift.max(1, _count) {
-        let parent = (i - 1) / 4
+        let parent = (i - 1) / Arity.children
         precondition(
           !Event.precedes(_storage[i], _storage[parent]),
-          "QuaternaryHeap: event \(_storage[i]) at \(i) precedes its parent \(_storage[parent])")
-      }
-    #endif
-  }
-}
-
-extension BinaryHeap {
-  /// Verifies that no event precedes its parent (internal checks only).
-  @inlinable @inline(__always)
-  public func _checkInvariants() {
-    #if RELOADBENCH_INTERNAL_CHECKS
-      for i in 1..<Swift.max(1, _count) {
-        let parent = (i - 1) / 2
-        precondition(
-          !Event.precedes(_storage[i], _storage[parent]),
-          "BinaryHeap: event \(_storage[i]) at \(i) precedes its parent \(_storage[parent])")
+          "\(Self.self): event \(_storage[i]) at \(i) precedes its parent \(_storage[parent])")
       }
     #endif
   }

@@ -52,30 +52,18 @@ public struct RandomStreams: Sendable {
   }
 }
 
-/// What a random stream is used for. The raw values are part of the
-/// reproducibility contract: changing one changes every result.
+/// What a random stream is used for: a number folded into the stream's key.
+///
+/// The engine names no purposes of its own but `test`; a model names its
+/// processes in an extension (WidgetModel's are in
+/// `Sources/WidgetModel/Population/StreamPurpose+Model.swift`). The raw
+/// values are part of the reproducibility contract: changing one changes
+/// every result, and two purposes of one model must never share a value.
 @frozen
 public struct StreamPurpose: RawRepresentable, Hashable, Sendable {
   public let rawValue: UInt64
   @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-  /// Device attributes: segment draw, time zone, habits.
-  public static let attributes = StreamPurpose(rawValue: 1)
-  public static let homeViews = StreamPurpose(rawValue: 2)
-  public static let lockViews = StreamPurpose(rawValue: 3)
-  public static let visibility = StreamPurpose(rawValue: 4)
-  public static let appSessions = StreamPurpose(rawValue: 5)
-  public static let audioSessions = StreamPurpose(rawValue: 6)
-  public static let taps = StreamPurpose(rawValue: 7)
-  public static let lowPowerMode = StreamPurpose(rawValue: 8)
-  public static let contentChanges = StreamPurpose(rawValue: 9)
-  public static let settingsChanges = StreamPurpose(rawValue: 10)
-  public static let widgetAdds = StreamPurpose(rawValue: 11)
-  /// Strategy-dependent draws (reload lateness, push and refresh delays).
-  public static let lateness = StreamPurpose(rawValue: 20)
-  public static let pushDelivery = StreamPurpose(rawValue: 21)
-  public static let backgroundRefresh = StreamPurpose(rawValue: 22)
-  public static let firstRequest = StreamPurpose(rawValue: 23)
   /// For tests and benchmarks.
   public static let test = StreamPurpose(rawValue: 99)
 }

@@ -76,7 +76,7 @@ public struct ParameterFact: Sendable, Codable, Equatable {
   /// JSON path, e.g. `model.budget.max_per_day`.
   public var path: String
   public var value: String
-  /// MODEL.md source tag: A (Apple docs), T (WWDC), S (Apple staff),
+  /// Source tag (docs/model.md#source-tags): A (Apple docs), T (WWDC), S (Apple staff),
   /// M (measured by developers), F (folklore), or "assumed".
   public var source: String
   public var note: String

@@ -4,7 +4,7 @@ import WidgetModel
 /// `anti-pattern-now`: five entries all dated "now" and `.atEnd`. The last
 /// entry's date has already passed, so `.atEnd` means "ask again at once":
 /// the widget burns its budget within the first hour of its window and
-/// then looks frozen until budget returns (MODEL.md §1; seed 000).
+/// then looks frozen until budget returns (docs/model.md#anti-pattern-now; seed 000).
 public enum AntiPatternNow {
   public static let preset = StrategyPreset(
     name: "anti-pattern-now",

@@ -3,7 +3,7 @@ import ReloadMetrics
 import Testing
 import WidgetModel
 
-/// The documented behaviours of MODEL.md and the seed documents, each on
+/// The documented behaviours of docs/model.md and the seed documents, each on
 /// its own small scenario in `Scenarios/golden/`, with default parameters
 /// unless the scenario says otherwise. Each test fails if its rule breaks.
 @Suite struct GoldenBehaviourTests {
@@ -35,7 +35,7 @@ import WidgetModel
     #expect(g.value(.budgetedReloadsPerWidgetDay, "on-demand") == 0)
   }
 
-  /// MODEL §1 and seed 000: one entry dated now + .atEnd = "ask immediately";
+  /// docs/model.md#anti-pattern-now and seed 000: one entry dated now + .atEnd = "ask immediately";
   /// the budget burns in the first hour, then the widget looks frozen.
   @Test func entriesDatedNowBurnTheBudgetWithinAnHourThenGoStale() throws {
     let g = try golden("anti-pattern-now")
@@ -97,7 +97,7 @@ import WidgetModel
     #expect(rare < frequent * 0.8, "rare \(rare) vs frequent \(frequent)")
   }
 
-  /// MODEL §3 and Apple: Low Power Mode: fewer reloads (M), no BGAppRefresh
+  /// docs/model.md#low-power-mode and Apple: Low Power Mode: fewer reloads (M), no BGAppRefresh
   /// and no silent-push wake-ups (A, T).
   @Test func lowPowerModeMeansFewerReloadsAndNoBackgroundWakes() throws {
     let g = try golden("low-power")
@@ -134,7 +134,7 @@ import WidgetModel
     #expect(g.value(.budgetedReloadsPerWidgetDay, "never") == 0)
   }
 
-  /// MODEL §1 (M): `.after(+15 s)` is never honoured: reloads stay at least
+  /// docs/model.md#min-interval (M): `.after(+15 s)` is never honoured: reloads stay at least
   /// the minimum interval apart.
   @Test func afterFifteenSecondsNeverBeatsTheMinimumInterval() throws {
     let g = try golden("after-15s")
@@ -163,7 +163,7 @@ import WidgetModel
     #expect(funnel.silentPushReloads >= 2 * UInt64(budget) * 7 * UInt64(g.scenario.devices) - 100)
   }
 
-  /// MODEL §5.1: both accruals must exist and be comparable: similar totals
+  /// docs/model.md#budget-accrual: both accruals must exist and be comparable: similar totals
   /// for steady polling, different behaviour after a quiet night.
   @Test func slidingWindowAndTokenBucketAgreeOnSteadyPollingAndDifferAfterANight() throws {
     let window = try golden("budget-sliding-window")

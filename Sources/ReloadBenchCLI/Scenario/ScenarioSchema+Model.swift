@@ -41,7 +41,7 @@ extension ScenarioSchema {
 
   // MARK: - Model
 
-  static let budget = SchemaObject("Budget", doc: "How the reload budget works (MODEL.md §1, §5.1-5.4, §5.9).", [
+  static let budget = SchemaObject("Budget", doc: "How the reload budget works (docs/model.md#budget-size to #learning-period).", [
     choice("accrual", "`sliding_window`: at most B budgeted reloads in any 24 h (a ring of reload times); `token_bucket`: tokens refill continuously at B per 24 h up to a burst capacity.", BudgetParameters.Accrual.allCases.map(\.rawValue), default: BudgetParameters.standard.accrual.rawValue, source: "assumed"),
     integer("max_per_day", "B for a frequently seen widget (Apple: 40-70 a day; Apple staff: about 72).", unit: "reloads per 24 h", default: BudgetParameters.standard.maxPerDay, min: 1, max: 1440, source: "A, S"),
     integer("min_per_day", "Floor of B for a widget that is almost never seen.", unit: "reloads per 24 h", default: BudgetParameters.standard.minPerDay, min: 1, max: 1440, source: "assumed"),
@@ -55,7 +55,7 @@ extension ScenarioSchema {
     number("learning_multiplier", "B is multiplied by this during the learning period.", default: BudgetParameters.standard.learningMultiplier, min: 1, max: 10, source: "F"),
   ])
 
-  static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (MODEL.md §5.5).", [
+  static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (docs/model.md#lateness).", [
     SchemaField("lateness", .anyOf([.string(choices: ["small", "realistic"]), distribution]), "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, sometimes up to 15 min early, as developers measured), or a distribution.", default: .string("small"), source: "A (a request, not a schedule), M (realistic)"),
     choice("while_asleep", "`defer_to_wake`: policy reloads due while the user sleeps wait for the wake-up hour (the budget follows when the widget is seen); `run`: the night is like the day.", ReloadTiming.WhileAsleep.allCases.map(\.rawValue), default: ReloadTiming.standard.whileAsleep.rawValue, source: "A (depends on when seen), rule assumed"),
     SchemaField("first_request_spread_min", nullableNumber(0, max: sanityMax("minutes")), "The first policy request of each widget is spread uniformly over this many minutes; null spreads it over the policy's own interval.", unit: "minutes", default: .null, source: "assumed"),
@@ -68,7 +68,7 @@ extension ScenarioSchema {
     number("lock_screen", "Share of Lock Screen views.", default: Visibility.standard.lockScreen, min: 0, max: 1, source: "assumed"),
   ])
 
-  static let silentPush = SchemaObject("Silent push", doc: "How the system treats silent (background, priority 5) pushes (MODEL.md §2, §5.7).", [
+  static let silentPush = SchemaObject("Silent push", doc: "How the system treats silent (background, priority 5) pushes (docs/model.md#silent-push-throttle).", [
     number("rate_per_hour", "Sustained deliveries per hour per device (Apple: \"no more than two or three per hour\").", unit: "per hour", default: SilentPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "A, T"),
     number("burst", "Deliveries possible back to back before throttling.", default: SilentPushParameters.standard.burst, min: 1, max: 100, source: "assumed"),
     flag("hold_newest_only", "Pushes over the limit are held and only the newest held push survives.", default: SilentPushParameters.standard.holdNewestOnly, source: "A"),
@@ -76,7 +76,7 @@ extension ScenarioSchema {
     choice("low_power", "In Low Power Mode pushes are `hold`-en until it ends, or `drop`-ped.", SilentPushParameters.LowPower.allCases.map(\.rawValue), default: SilentPushParameters.standard.lowPower.rawValue, source: "T (suppressed), rule assumed"),
   ])
 
-  static let backgroundRefresh = SchemaObject("Background refresh", doc: "When the system runs a BGAppRefresh task (MODEL.md §2, §5.6). Never in Low Power Mode, with Background App Refresh off, or after a force-quit until the next launch.", [
+  static let backgroundRefresh = SchemaObject("Background refresh", doc: "When the system runs a BGAppRefresh task (docs/model.md#background-refresh-delay). Never in Low Power Mode, with Background App Refresh off, or after a force-quit until the next launch.", [
     number("median_delay_min", "Median delay after the earliest-begin date, for an app used `reference_sessions_per_day` times a day (\"can be many hours\").", unit: "minutes", default: BackgroundRefreshParameters.standard.medianDelay.minutes, min: 0, exclusiveMin: true, source: "A, M"),
     number("sigma", "Log-standard-deviation of the delay.", default: BackgroundRefreshParameters.standard.sigma, min: 0, max: 5, source: "assumed"),
     number("reference_sessions_per_day", "App sessions per day at which the median applies.", unit: "per day", default: BackgroundRefreshParameters.standard.referenceSessionsPerDay, min: 0, exclusiveMin: true, source: "assumed"),
@@ -84,13 +84,13 @@ extension ScenarioSchema {
     flag("follow_usage", "Runs due while the user sleeps move to the wake-up hour.", default: BackgroundRefreshParameters.standard.followUsage, source: "T"),
   ])
 
-  static let widgetPush = SchemaObject("Widget push", doc: "The WidgetKit push budget (iOS 26; Apple publishes no size) (MODEL.md §2, §5.8).", [
+  static let widgetPush = SchemaObject("Widget push", doc: "The WidgetKit push budget (iOS 26; Apple publishes no size) (docs/model.md#widget-push).", [
     number("rate_per_hour", "Accepted pushes per hour per widget kind on a device (folklore: about 5).", unit: "per hour", default: WidgetPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "F"),
     number("burst", "Pushes accepted back to back.", default: WidgetPushParameters.standard.burst, min: 1, max: 100, source: "F"),
     flag("shares_timeline_budget", "A WidgetKit-push reload also spends the timeline budget.", default: WidgetPushParameters.standard.sharesTimelineBudget, source: "A (budgeted), rule assumed"),
   ])
 
-  static let model = SchemaObject("Model", doc: "The model's assumptions (MODEL.md §5). Every field has a default; change them to test how much an answer depends on them.", [
+  static let model = SchemaObject("Model", doc: "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much an answer depends on them.", [
     SchemaField("budget", .object(budget), "The reload budget.", default: .object([:])),
     SchemaField("reload", .object(reload), "Reload timing.", default: .object([:])),
     SchemaField("visibility", .object(visibility), "Views per placement.", default: .object([:])),

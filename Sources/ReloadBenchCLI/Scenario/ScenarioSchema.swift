@@ -3,7 +3,7 @@ import ReloadPolicies
 import WidgetModel
 
 /// The scenario file format: every field, its type, unit, range, default
-/// and (for model assumptions) its MODEL.md source tag.
+/// and (for model assumptions) its source tag (docs/model.md#source-tags).
 ///
 /// Defaults come from the model's own `.standard` values, so the decoder,
 /// the JSON Schema and the docs cannot disagree with the Swift types.

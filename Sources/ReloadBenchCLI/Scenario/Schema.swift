@@ -106,7 +106,7 @@ struct SchemaField: Sendable {
   /// (then `required` says whether the key may be absent).
   let defaultValue: JSONValue?
   let required: Bool
-  /// MODEL.md source tag for model assumptions: A, T, S, M, F, assumed.
+  /// Source tag (docs/model.md#source-tags) for model assumptions: A, T, S, M, F, assumed.
   let source: String?
 
   init(

@@ -1,10 +1,10 @@
 import ReloadMetrics
 
 /// The scenario's parameters and the model's assumptions, grouped by the
-/// part of the model they set, each with its MODEL.md source tag, so a
+/// part of the model they set, each with its source tag (docs/model.md#source-tags), so a
 /// reader sees what is documented and what is assumed.
 extension HTMLReport {
-  /// The source tags of MODEL.md, in legend order, with their meaning.
+  /// The source tags of docs/model.md#source-tags, in legend order, with their meaning.
   static let sourceTags: [(tag: String, meaning: String)] = [
     ("A", "Apple documentation"),
     ("T", "a WWDC talk"),

@@ -5,18 +5,33 @@ extension DeviceEnvironment {
   ///
   /// Every draw comes from a stream keyed by the device (and, for per-widget
   /// processes, the widget's index on the device), so the result does not
-  /// depend on which thread draws it or what was drawn before.
+  /// depend on which thread draws it or what was drawn before. The steps run
+  /// in this order because the first two share the attributes stream and
+  /// the later ones reuse the rate and scratch buffers; each step draws from
+  /// its own streams only.
   public mutating func generate(device: Int, in prepared: PreparedScenario) {
-    let scenario = prepared.scenario
-    let streams = prepared.streams
-    let entity = UInt64(device)
     self.device = device
     segment = prepared.segment(ofDevice: device)
-    let seg = scenario.segments[segment]
-    let end = prepared.end
+    let seg = prepared.scenario.segments[segment]
+    var attributes = prepared.streams.stream(entity: UInt64(device), purpose: .attributes)
+    let forceQuitter = drawUser(seg, using: &attributes)
+    placeWidgets(seg, in: prepared.scenario, using: &attributes)
+    drawGlances(seg, in: prepared)
+    drawTaps(seg, in: prepared)
+    drawWidgetAdds(seg, in: prepared)
+    drawAppSessions(seg, forceQuitter: forceQuitter, in: prepared)
+    drawLowPowerMode(seg, in: prepared)
+    drawSettingsChanges(seg, in: prepared)
+    drawContentChanges(in: prepared)
+  }
 
-    // Who the user is.
-    var attr = streams.stream(entity: entity, purpose: .attributes)
+  /// The device's stream key (per-widget and per-kind keys put the index in
+  /// the low byte: `entity << 8 | index`).
+  private var entity: UInt64 { UInt64(device) }
+
+  /// Who the user is: time zone, waking hours, settings and habits. Returns
+  /// whether this user force-quits apps.
+  private mutating func drawUser(_ seg: Segment, using attr: inout Xoshiro256StarStar) -> Bool {
     utcOffset = .hours(DeviceEnvironment.pickOffset(seg.utcOffsets, &attr))
     let wake = seg.wakeHour.lowerBound + attr.nextIndex(below: seg.wakeHour.count)
     let sleep = seg.sleepHour.lowerBound + attr.nextIndex(below: seg.sleepHour.count)
@@ -26,9 +41,13 @@ extension DeviceEnvironment {
     appSessionsPerDay = seg.appSessionsPerDay
     backgroundRefreshOff = attr.nextUnit() < seg.backgroundRefreshOffShare
     usesLowPowerMode = attr.nextUnit() < seg.lowPowerMode.share
-    let forceQuitter = attr.nextUnit() < seg.forceQuitShare
+    return attr.nextUnit() < seg.forceQuitShare
+  }
 
-    // Which widgets sit where.
+  /// Which widgets sit where, each with its views per day and daily budget.
+  private mutating func placeWidgets(
+    _ seg: Segment, in scenario: Scenario, using attr: inout Xoshiro256StarStar
+  ) {
     widgetKind.removeAll(keepingCapacity: true)
     widgetBudget.removeAll(keepingCapacity: true)
     widgetViewsPerDay.removeAll(keepingCapacity: true)
@@ -47,12 +66,17 @@ extension DeviceEnvironment {
         hasKind[slot.kind] = true
       }
     }
+  }
 
-    // Views: one home-screen and one lock-screen process per device; each
-    // widget sees a share of its surface's views set by its placement
-    // (independent thinning). A surface with one widget needs no thinning:
-    // its share of the views is itself a Poisson process at share x rate,
-    // drawn directly; a surface without widgets is not drawn at all.
+  /// Views: one home-screen and one lock-screen process per device; each
+  /// widget sees a share of its surface's views set by its placement
+  /// (independent thinning). A surface with one widget needs no thinning:
+  /// its share of the views is itself a Poisson process at share x rate,
+  /// drawn directly; a surface without widgets is not drawn at all.
+  private mutating func drawGlances(_ seg: Segment, in prepared: PreparedScenario) {
+    let streams = prepared.streams
+    let visibility = prepared.scenario.model.visibility
+    let end = prepared.end
     var homeUsers = 0
     var lockUsers = 0
     for p in placements { if p == .lockScreen { lockUsers += 1 } else { homeUsers += 1 } }
@@ -73,7 +97,7 @@ extension DeviceEnvironment {
     for w in widgetKind.indices {
       glanceStart.append(glances.count)
       let lock = placements[w] == .lockScreen
-      let share = scenario.model.visibility.share(placements[w])
+      let share = visibility.share(placements[w])
       guard share > 0 else { continue }
       if (lock ? lockUsers : homeUsers) == 1 {
         fillRates(profile: seg.viewProfile, perDay: (lock ? seg.lockViewsPerDay : seg.homeViewsPerDay) * min(1, share))
@@ -97,88 +121,106 @@ extension DeviceEnvironment {
       }
     }
     glanceStart.append(glances.count)
+  }
 
-    // Taps on interactive widgets, following the view profile.
+  /// Taps on interactive widgets, following the view profile.
+  private mutating func drawTaps(_ seg: Segment, in prepared: PreparedScenario) {
     tapStart.removeAll(keepingCapacity: true)
     taps.removeAll(keepingCapacity: true)
     fillRates(profile: seg.viewProfile, perDay: seg.tapsPerDay)
     for w in widgetKind.indices {
       tapStart.append(taps.count)
-      if scenario.kinds[widgetKind[w]].interactive && seg.tapsPerDay > 0 {
-        var rng = streams.stream(entity: entity << 8 | UInt64(w), purpose: .taps)
-        Self.drawArrivals(rates, utcOffset, until: end, using: &rng, appendingTo: &taps)
+      if prepared.scenario.kinds[widgetKind[w]].interactive && seg.tapsPerDay > 0 {
+        var rng = prepared.streams.stream(entity: entity << 8 | UInt64(w), purpose: .taps)
+        Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &rng, appendingTo: &taps)
       }
     }
     tapStart.append(taps.count)
+  }
 
-    // The user adds (or re-adds) widgets now and then, while awake.
+  /// The user adds (or re-adds) widgets now and then, while awake.
+  private mutating func drawWidgetAdds(_ seg: Segment, in prepared: PreparedScenario) {
     addStart.removeAll(keepingCapacity: true)
     adds.removeAll(keepingCapacity: true)
     fillRates(profile: seg.viewProfile, perDay: seg.widgetAddsPer30Days / 30)
     for w in widgetKind.indices {
       addStart.append(adds.count)
       if seg.widgetAddsPer30Days > 0 {
-        var rng = streams.stream(entity: entity << 8 | UInt64(w), purpose: .widgetAdds)
-        Self.drawArrivals(rates, utcOffset, until: end, using: &rng, appendingTo: &adds)
+        var rng = prepared.streams.stream(entity: entity << 8 | UInt64(w), purpose: .widgetAdds)
+        Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &rng, appendingTo: &adds)
       }
     }
     addStart.append(adds.count)
+  }
 
-    // Foreground sessions (never overlapping) and force-quits after them.
+  /// Foreground sessions (never overlapping) and force-quits after them,
+  /// then audio or navigation sessions.
+  private mutating func drawAppSessions(_ seg: Segment, forceQuitter: Bool, in prepared: PreparedScenario) {
+    let end = prepared.end
     sessionStart.removeAll(keepingCapacity: true)
     sessionEnd.removeAll(keepingCapacity: true)
     sessionForceQuit.removeAll(keepingCapacity: true)
     fillRates(profile: seg.sessionProfile, perDay: seg.appSessionsPerDay)
-    var sessions = streams.stream(entity: entity, purpose: .appSessions)
+    var sessions = prepared.streams.stream(entity: entity, purpose: .appSessions)
     Self.drawSessions(
       rates, utcOffset, length: seg.sessionLength, until: end, using: &sessions, starts: &sessionStart,
       ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit, recordFlags: true)
     audioStart.removeAll(keepingCapacity: true)
     audioEnd.removeAll(keepingCapacity: true)
     fillRates(profile: seg.sessionProfile, perDay: seg.audioSessionsPerDay)
-    var audio = streams.stream(entity: entity, purpose: .audioSessions)
+    var audio = prepared.streams.stream(entity: entity, purpose: .audioSessions)
     Self.drawSessions(
       rates, utcOffset, length: seg.audioLength, until: end, using: &audio, starts: &audioStart,
       ends: &audioEnd, forceQuit: 0, flags: &sessionForceQuit, recordFlags: false)
+  }
 
-    // Low Power Mode evenings.
+  /// Low Power Mode evenings (for a user who uses it), merged where they
+  /// overlap.
+  private mutating func drawLowPowerMode(_ seg: Segment, in prepared: PreparedScenario) {
     lowPowerStart.removeAll(keepingCapacity: true)
     lowPowerEnd.removeAll(keepingCapacity: true)
-    if usesLowPowerMode {
-      var lpm = streams.stream(entity: entity, purpose: .lowPowerMode)
-      let habit = seg.lowPowerMode
-      let day = SimDuration.day.milliseconds
-      let firstDay = localDay(of: .zero) - 1
-      let lastDay = localDay(of: end)
-      for d in firstDay...lastDay {
-        guard lpm.nextUnit() < habit.dailyProbability else { continue }
-        let localMidnight = Int64(d) * day - utcOffset.milliseconds
-        var s = SimTime(milliseconds: max(0, localMidnight + Int64(habit.fromHour) * 3_600_000))
-        let e = SimTime(milliseconds: min(end.milliseconds, localMidnight + Int64(habit.toHour) * 3_600_000))
-        if let last = lowPowerEnd.last, s <= last {
-          s = last
-          lowPowerEnd[lowPowerEnd.count - 1] = max(last, e)
-          continue
-        }
-        if s < e {
-          lowPowerStart.append(s)
-          lowPowerEnd.append(e)
-        }
+    guard usesLowPowerMode else { return }
+    let end = prepared.end
+    var lpm = prepared.streams.stream(entity: entity, purpose: .lowPowerMode)
+    let habit = seg.lowPowerMode
+    let day = SimDuration.day.milliseconds
+    let firstDay = localDay(of: .zero) - 1
+    let lastDay = localDay(of: end)
+    for d in firstDay...lastDay {
+      guard lpm.nextUnit() < habit.dailyProbability else { continue }
+      let localMidnight = Int64(d) * day - utcOffset.milliseconds
+      var s = SimTime(milliseconds: max(0, localMidnight + Int64(habit.fromHour) * 3_600_000))
+      let e = SimTime(milliseconds: min(end.milliseconds, localMidnight + Int64(habit.toHour) * 3_600_000))
+      if let last = lowPowerEnd.last, s <= last {
+        s = last
+        lowPowerEnd[lowPowerEnd.count - 1] = max(last, e)
+        continue
+      }
+      if s < e {
+        lowPowerStart.append(s)
+        lowPowerEnd.append(e)
       }
     }
+  }
 
-    // Locale / Dynamic Type / accessibility changes while awake.
+  /// Locale / Dynamic Type / accessibility changes while awake.
+  private mutating func drawSettingsChanges(_ seg: Segment, in prepared: PreparedScenario) {
     settingsChanges.removeAll(keepingCapacity: true)
     fillRates(profile: Segment.flatProfile, perDay: seg.settingsChangesPer30Days / 30)
-    var settings = streams.stream(entity: entity, purpose: .settingsChanges)
-    Self.drawArrivals(rates, utcOffset, until: end, using: &settings, appendingTo: &settingsChanges)
+    var settings = prepared.streams.stream(entity: entity, purpose: .settingsChanges)
+    Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &settings, appendingTo: &settingsChanges)
+  }
 
-    // Content.
+  /// Content: each kind's schedule as this device sees it, its per-user
+  /// unpredictable changes (shared ones are drawn once per fleet), and the
+  /// number of changes in the measured days.
+  private mutating func drawContentChanges(in prepared: PreparedScenario) {
+    let end = prepared.end
     changeStart.removeAll(keepingCapacity: true)
     changes.removeAll(keepingCapacity: true)
     schedules.removeAll(keepingCapacity: true)
     measuredChanges.removeAll(keepingCapacity: true)
-    for (k, kind) in scenario.kinds.enumerated() {
+    for (k, kind) in prepared.scenario.kinds.enumerated() {
       changeStart.append(changes.count)
       let shared = kind.scope == .shared
       if shared {
@@ -194,7 +236,7 @@ extension DeviceEnvironment {
       if shared {
         unpredictable = DeviceEnvironment.count(prepared.sharedChanges[k], from: prepared.measureStart)
       } else if let u = kind.unpredictable {
-        var rng = streams.stream(entity: entity << 8 | UInt64(k), purpose: .contentChanges)
+        var rng = prepared.streams.stream(entity: entity << 8 | UInt64(k), purpose: .contentChanges)
         let before = changes.count
         UnpredictableChangeGenerator.generate(
           u, rates: prepared.changeRates[k], clockOffset: utcOffset, end: end, using: &rng, into: &changes)

@@ -1,6 +1,6 @@
 import ReloadEngine
 
-/// The model's assumptions (MODEL.md §5), each a parameter with a documented
+/// The model's assumptions (docs/model.md#assumptions), each a parameter with a documented
 /// default. Nothing here is a hidden constant: `Scenarios/README.md` lists
 /// every field with its unit, range and source tag.
 public struct ModelParameters: Sendable {
@@ -28,7 +28,7 @@ public struct ModelParameters: Sendable {
   public static let standard = ModelParameters()
 }
 
-/// How the reload budget accrues (MODEL.md §1, §5.1-5.4, 5.9).
+/// How the reload budget accrues (docs/model.md#budget-size to #learning-period).
 public struct BudgetParameters: Sendable, Equatable {
   public enum Accrual: String, Sendable, CaseIterable {
     /// At most `B` budgeted reloads in any 24 h window (ring of reload times).
@@ -109,7 +109,7 @@ public struct ReloadTiming: Sendable, Equatable {
     case run
   }
   /// Lateness of policy reloads (`.atEnd`, `.after`) after they are due
-  /// (MODEL.md §5.5). App-requested reloads are not late.
+  /// (docs/model.md#lateness). App-requested reloads are not late.
   public var lateness: DurationDistribution
   public var whileAsleep: WhileAsleep
   /// The first policy request of each widget is spread uniformly over
@@ -128,7 +128,7 @@ public struct ReloadTiming: Sendable, Equatable {
   public static let standard = ReloadTiming()
 
   /// Developers' measurements: `.after` reloads usually 1-2 h late,
-  /// sometimes a little early (MODEL.md §1, tag M).
+  /// sometimes a little early (docs/model.md#lateness, tag M).
   public static let realisticLateness = DurationDistribution.lateOrEarly(
     median: .minutes(80), sigma: 0.45, earlyProbability: 0.1, earlyMax: .minutes(15))
 }
@@ -159,7 +159,7 @@ public struct Visibility: Sendable, Equatable {
   }
 }
 
-/// How the system treats silent (background) pushes (MODEL.md §2, §5.7).
+/// How the system treats silent (background) pushes (docs/model.md#silent-push-throttle).
 public struct SilentPushParameters: Sendable, Equatable {
   public enum LowPower: String, Sendable, CaseIterable {
     /// Held (newest only) until Low Power Mode ends.
@@ -191,7 +191,7 @@ public struct SilentPushParameters: Sendable, Equatable {
   public static let standard = SilentPushParameters()
 }
 
-/// When the system runs a BGAppRefresh task (MODEL.md §2, §5.6).
+/// When the system runs a BGAppRefresh task (docs/model.md#background-refresh-delay).
 public struct BackgroundRefreshParameters: Sendable, Equatable {
   /// Median delay after the earliest-begin date for an app used
   /// `referenceSessionsPerDay` times a day.
@@ -224,7 +224,7 @@ public struct BackgroundRefreshParameters: Sendable, Equatable {
   }
 }
 
-/// WidgetKit push budget (iOS 26; size unpublished, MODEL.md §2, §5.8).
+/// WidgetKit push budget (iOS 26; size unpublished, docs/model.md#widget-push).
 public struct WidgetPushParameters: Sendable, Equatable {
   /// Pushes per hour per widget kind on a device (F: ~5/h).
   public var ratePerHour: Double

@@ -2,10 +2,11 @@ import ReloadEngine
 
 /// The device's app and power state, played back from its environment:
 /// foreground sessions (and force-quits), audio sessions, Low Power Mode,
-/// and the learning period of a new widget (model reference §1, §3).
+/// and the learning period of a new widget (docs/model.md#exempt-reloads, #low-power-mode, #learning-period).
 ///
 /// Reloads the app asks for are free while it is in the foreground or has
-/// an audio session (§1, exempt); budgets shrink in Low Power Mode (§3).
+/// an audio session (#exempt-reloads); budgets shrink in Low Power Mode
+/// (#low-power-budget).
 struct AppState {
   /// The app is in the foreground.
   var foreground = false
@@ -14,7 +15,7 @@ struct AppState {
   /// The user force-quit the app; it gets no pushes or BGAppRefresh until relaunched.
   var forceQuit = false
   var lowPower = false
-  /// The first days after install, with a larger budget (§5.9).
+  /// The first days after install, with a larger budget (#learning-period).
   var learning = false
   /// The next session, audio session, Low Power Mode spell and settings change to play back.
   var sessionCursor = 0

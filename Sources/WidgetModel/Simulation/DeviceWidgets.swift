@@ -202,7 +202,7 @@ struct DeviceWidgets<Timeline: TimelinePolicy> {
   }
 
   /// A reload the app asks for (`reloadTimelines`) while it runs: free in
-  /// the foreground or an audio session, budgeted otherwise (§1).
+  /// the foreground or an audio session, budgeted otherwise (docs/model.md#exempt-reloads, #budgeted-reloads).
   mutating func appReload(_ w: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
     if app.reloadsAreFree {
       reload(w, at: t, budgeted: false, chargeTimeline: false, cause: cause, env)

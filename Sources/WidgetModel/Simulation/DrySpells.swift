@@ -3,7 +3,7 @@ import ReloadEngine
 /// When each widget's budget ran dry: a spell opens when a budgeted
 /// request finds the budget empty and closes when budget returns. Counts
 /// dry time per hour, dry widget-days, and the local hour budgets first
-/// run out (model reference §6, budget health).
+/// run out (docs/model.md#what-users-measure).
 struct DrySpells {
   private let since: Column<SimTime>
   private let until: Column<SimTime>

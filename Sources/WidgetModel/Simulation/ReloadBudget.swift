@@ -2,8 +2,9 @@ import ReloadEngine
 
 /// Each widget's reload budget: a sliding 24 h window over a flat ring of
 /// budgeted reload times, or a continuously refilling token bucket
-/// (model reference §5.1). Both read the same effective daily budget,
-/// scaled in Low Power Mode (§3) and during the learning period (§5.9).
+/// (docs/model.md#budget-accrual). Both read the same effective daily budget,
+/// scaled in Low Power Mode (#low-power-budget) and during the learning
+/// period (#learning-period).
 struct ReloadBudget {
   static var window: SimDuration { .day }
 

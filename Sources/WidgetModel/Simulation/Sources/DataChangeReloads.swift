@@ -2,7 +2,7 @@ import ReloadEngine
 
 /// App-side trigger: while the app runs (foreground or an audio session),
 /// it reloads a kind's widgets whenever that kind's data changes. Free,
-/// since the app runs (model reference §1, exempt).
+/// since the app runs (docs/model.md#exempt-reloads).
 struct DataChangeReloads: DeviceActivity {
   let enabled: Bool
   /// Each kind's next change to watch for.

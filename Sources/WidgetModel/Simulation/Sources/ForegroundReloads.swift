@@ -2,7 +2,7 @@ import ReloadEngine
 
 /// App-side trigger: the app calls `reloadAllTimelines()` when it comes to
 /// the foreground (scene phase `.active`). Free: the app is in the
-/// foreground (model reference §1, exempt).
+/// foreground (docs/model.md#exempt-reloads).
 struct ForegroundReloads: DeviceActivity {
   let enabled: Bool
 

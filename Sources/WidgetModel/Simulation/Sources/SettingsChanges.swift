@@ -1,7 +1,7 @@
 import ReloadEngine
 
 /// A locale, Dynamic Type or accessibility change: every widget reloads,
-/// for free (model reference §1, exempt).
+/// for free (docs/model.md#exempt-reloads).
 struct SettingsChanges: DeviceActivity {
   private var cursor = 0
 

@@ -4,7 +4,7 @@ import ReloadEngine
 /// data changes; the system's throttle delivers, holds or drops it; a
 /// delivered push wakes the app for ~30 s, it fetches, and (by strategy)
 /// calls `reloadTimelines(ofKind:)` from the background, which is budgeted
-/// (model reference §2).
+/// (docs/model.md#silent-push-throttle, #silent-push-delivery, #force-quit, #silent-push-low-power, #budgeted-reloads).
 struct SilentPushWakes: DeviceActivity {
   let trigger: PushTrigger?
   let reloadsOnWake: Bool
@@ -114,7 +114,7 @@ struct SilentPushWakes: DeviceActivity {
 
 /// The system's silent-push throttle of one device: a token bucket
 /// ("no more than two or three per hour"), and the pushes it holds
-/// (only the newest survives, by default) (model reference §2, §5.7).
+/// (only the newest survives, by default) (docs/model.md#silent-push-throttle).
 struct SilentPushThrottle {
   let parameters: SilentPushParameters
   private var tokens = 0.0

@@ -1,7 +1,7 @@
 import ReloadEngine
 
 /// The user adds (or re-adds) a widget: WidgetKit asks for its first
-/// timeline at once, for free (model reference §1).
+/// timeline at once, for free (docs/model.md#exempt-reloads).
 struct WidgetAdds: DeviceActivity {
   /// Each widget's next add (an index into `env.adds`).
   private let cursor: Column<Int>

@@ -3,7 +3,7 @@ import ReloadEngine
 /// A WidgetKit push (iOS 26): the backend pushes when a kind's data
 /// changes and the system reloads that kind's widgets without waking the
 /// app, within a push budget of its own (or the timeline budget, by
-/// parameter) (model reference §2, §5.8).
+/// parameter) (docs/model.md#widget-push).
 struct WidgetPushReloads: DeviceActivity {
   let trigger: PushTrigger?
   private let parameters: WidgetPushParameters
@@ -59,7 +59,7 @@ struct WidgetPushReloads: DeviceActivity {
 }
 
 /// The WidgetKit-push budget of each kind on a device: a token bucket
-/// (folklore: about 5 an hour; model reference §2, §5.8).
+/// (folklore: about 5 an hour; docs/model.md#widget-push).
 struct WidgetPushBudget {
   private let parameters: WidgetPushParameters
   private let tokens: Column<Double>

@@ -1,7 +1,7 @@
 import ReloadEngine
 
 /// A tap on an App Intent button in the widget (interactive widgets): the
-/// tapped widget reloads at once, for free (model reference §1, exempt).
+/// tapped widget reloads at once, for free (docs/model.md#exempt-reloads, #reload-cost).
 /// With `reloadKindOnTap` the intent's `perform()` also calls
 /// `reloadTimelines(ofKind:)`, which reloads the kind's other widgets like
 /// any app call (free only if the app runs).
