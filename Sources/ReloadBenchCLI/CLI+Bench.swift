@@ -5,10 +5,9 @@ import ReloadReports
 /// fresh child processes (so each reports its own peak memory), medians and
 /// spread, the machine's description, and comparisons with a stored run or
 /// with another program (the C++ yardstick).
-enum BenchCommand {
+struct BenchCommand: Command {
   static let options: [OptionSpec] = [
     OptionSpec("--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
-    OptionSpec("--threads", "N", "Threads for the multi-threaded cases (default: all cores)."),
     OptionSpec("--repeat", "K", "Repetitions per case (default 5); medians are reported."),
     OptionSpec("--json", "FILE", "Also write the figures as JSON (for CI and --baseline)."),
     OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),
@@ -20,31 +19,43 @@ enum BenchCommand {
     OptionSpec("--run-case", "JSON", "(internal) run one case in this process and print its measurement."),
   ]
 
-  static let help = """
-    USAGE: reloadbench bench [OPTIONS]
+  static let common: [CommonOptions.Key: String?] = [
+    .threads: "Threads for the multi-threaded cases (default: all cores)."
+  ]
 
-    Runs the standard benchmark set: R1 (one thread and N threads), the default
-    scenario, a 50k-device sample of the fleet scenario, R1 event by event in one
-    global queue with the 4-ary and the binary heap, and the hold model on both
-    heaps at 1e3...1e6 events. Each case runs --repeat times in a fresh process;
-    the table shows medians (min-max) of wall time, events/s, widget-days/s,
-    simulated days per wall second, peak memory and the phases of a run.
+  static let configuration = CommandConfiguration(
+    name: "bench",
+    abstract: "Benchmark the engine and the model: R1, scenarios, the hold model; medians and memory.",
+    usage: "[OPTIONS]",
+    discussion: """
+      Runs the standard benchmark set: R1 (one thread and N threads), the default
+      scenario, a 50k-device sample of the fleet scenario, R1 event by event in one
+      global queue with the 4-ary and the binary heap, and the hold model on both
+      heaps at 1e3...1e6 events. Each case runs --repeat times in a fresh process;
+      the table shows medians (min-max) of wall time, events/s, widget-days/s,
+      simulated days per wall second, peak memory and the phases of a run.
 
-    Throughput on shared machines is noisy: compare medians, and give
-    --baseline comparisons a noise threshold that fits the machine.
+      Throughput on shared machines is noisy: compare medians, and give
+      --baseline comparisons a noise threshold that fits the machine.
+      """,
+    notes: """
+      The standard cases read Scenarios/*.json from the current folder: run bench from
+      the repository root, or pass --scenario FILE. Every scenario is checked before
+      the first case runs. A scenario case runs the same pipeline as 'reloadbench run'
+      (simulate, merge, results, reports rendered in memory, nothing written).
+      """,
+    exitStatus: """
+        0  done (and no regression with --baseline)
+        1  a case regressed beyond --noise
+        2  bad input (missing or corrupt scenario or --baseline file, flags, an
+           unwritable or conflicting --json path), or a case or the --yardstick
+           command failed (one line: the case, its exit status and its first error line)
+      """)
 
-    OPTIONS:
-    \(ArgumentParser.describe(options))
+  /// The parsed command line (bench's options are read as it runs).
+  let parsed: ParsedArguments
 
-    The standard cases read Scenarios/*.json from the current folder: run bench from
-    the repository root, or pass --scenario FILE. Every scenario is checked before
-    the first case runs.
-
-    EXIT STATUS: 0 done (and no regression with --baseline); 1 a case regressed
-    beyond --noise; 2 bad input (missing or corrupt scenario or --baseline file,
-    flags, an unwritable or conflicting --json path), or a case or the --yardstick
-    command failed (one line: the case, its exit status and its first error line).
-    """
+  init(_ parsed: ParsedArguments) throws(CLIError) { self.parsed = parsed }
 
   struct CaseResult: Codable {
     var name: String
@@ -85,12 +96,7 @@ enum BenchCommand {
     var medianWholeProcessRatio: Double
   }
 
-  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-    let parsed = try ArgumentParser.parse(arguments, options: options, command: "bench")
-    if parsed.has("--help") {
-      Terminal.out(help + "\n")
-      return ExitStatus.success
-    }
+  func run() throws(CLIError) -> Int32 {
     if let json = parsed.value("--run-case") {
       guard let c = try? JSONDecoder().decode(BenchCase.self, from: Data(json.utf8)) else {
         throw .badInput("--run-case expects a case as JSON")
@@ -104,9 +110,10 @@ enum BenchCommand {
     let repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
     let noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
     let scenarios = parsed.values["--scenario"] ?? []
+    let pipeline = Pipeline(options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }())
     for s in scenarios {
-      let loaded = try ScenarioLoader.load(s)
-      try MemoryEstimate.check(loaded.scenario, threads: threads)
+      let loaded = try pipeline.load(s)
+      try pipeline.validateMemory(loaded.scenario)
     }
     var baseline: Output? = nil
     if let path = parsed.value("--baseline") {
@@ -123,11 +130,11 @@ enum BenchCommand {
         throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
       }
       // The figures must not replace a scenario or the baseline they are compared with.
-      var claims = PathClaims()
-      for s in scenarios { try claims.read(s, as: "--scenario") }
-      if let path = parsed.value("--baseline") { try claims.read(path, as: "--baseline") }
-      try claims.write(out, as: "--json")
-      try OutputWriter.prepare(PathText.folder(of: out), option: "--json")
+      var uses: [Pipeline.PathUse] = scenarios.map { .read($0, as: "--scenario") }
+      if let path = parsed.value("--baseline") { uses.append(.read(path, as: "--baseline")) }
+      uses.append(.file(out, as: "--json"))
+      try pipeline.validate(paths: uses)
+      try pipeline.prepare(PathText.folder(of: out), files: [PathText.name(out)], option: "--json")
     }
     var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
     if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
@@ -139,7 +146,7 @@ enum BenchCommand {
       if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
     }
     let yardstickCommand = parsed.value("--yardstick")
-    if let command = yardstickCommand { try checkYardstick(command, cases: cases, parsed) }
+    if let command = yardstickCommand { try Self.checkYardstick(command, cases: cases, parsed) }
     // The standard cases read Scenarios/ from the current folder: check
     // every scenario a case reads before the first one runs.
     for c in cases where c.kind == .scenario && !scenarios.contains(c.path ?? "") {
@@ -151,7 +158,7 @@ enum BenchCommand {
       }
       _ = try ScenarioLoader.load(path)
     }
-    let me = selfExecutable()
+    let me = Self.selfExecutable()
     let machine = MachineInfo.describe()
     // On a terminal, say where this runs while the cases run (the table on
     // stdout names the machine too); in a pipe, stderr is kept for errors.
@@ -199,7 +206,7 @@ enum BenchCommand {
             wholeRatios.append(y.wallSeconds / child.wallSeconds)
           }
         }
-        results.append(summarize(c, runs))
+        results.append(Self.summarize(c, runs))
       }
     } catch {
       // The error line starts on a clean line, not after the progress text.
@@ -209,20 +216,20 @@ enum BenchCommand {
     if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
     if let command = yardstickCommand, !ratios.isEmpty {
       yardstick = Yardstick(
-        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: median(ratios),
-        wholeProcessRatios: wholeRatios, medianWholeProcessRatio: median(wholeRatios))
+        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: Self.median(ratios),
+        wholeProcessRatios: wholeRatios, medianWholeProcessRatio: Self.median(wholeRatios))
     }
     let output = Output(
       tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats, threads: threads,
       cases: results, yardstick: yardstick)
-    Terminal.out(table(output))
+    Terminal.out(Self.table(output))
     if let path = parsed.value("--json") {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try OutputWriter.writeFile(path, String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n")
+      try pipeline.write(file: path, String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n")
     }
     if let baseline {
-      let (text, regressed) = compare(output, baseline, noisePct: noise)
+      let (text, regressed) = Self.compare(output, baseline, noisePct: noise)
       Terminal.out(text)
       if regressed { return ExitStatus.failure }
     }
