@@ -22,8 +22,13 @@ struct RunCommand: Command {
     arguments: [("SCENARIO", "A scenario file (default: Scenarios/default.json).")],
     notes: """
       A run that would need more memory than the machine has (counting --threads)
-      is refused with its estimate. No report may replace an input: a --out folder
-      that would overwrite a scenario file is refused.
+      is refused with its estimate; --dry-run prints the estimates. No report may
+      replace an input: a --out folder that would overwrite a scenario file is
+      refused.
+
+      ENVIRONMENT:
+        RELOADBENCH_MEMORY_BYTES       Memory to plan for instead of the machine's.
+        RELOADBENCH_PROGRESS_INTERVAL  Seconds between progress lines off a terminal (10).
       """,
     exitStatus: "0 success; 2 bad input (scenario, flags, unwritable --out, an output that would replace an input).")
 
@@ -123,6 +128,7 @@ struct RunCommand: Command {
       [\(sizes)], seed \(scenario.seed), \(scenario.replications) replication(s), engine \(scenario.engine.rawValue)
         strategies: \(scenario.strategies.map(\.name).joined(separator: ", "))
         threads: \(threads); reports to \(dir)/
+        \(MemoryEstimate.summary([scenario], threads: threads))
       """
     if let notice = MemoryEstimate.longRunNotice(scenario, threads: threads) {
       text += "\n  note: " + notice

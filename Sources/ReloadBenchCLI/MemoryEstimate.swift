@@ -87,7 +87,24 @@ enum MemoryEstimate {
     return largest * scenario.days * bytesPerDrawnTime
   }
 
-  static func physicalMemory() -> Double { Double(ProcessInfo.processInfo.physicalMemory) }
+  /// The memory a run may use: the machine's, or less under a cgroup
+  /// limit (a container), or `RELOADBENCH_MEMORY_BYTES` when set (a whole
+  /// number of bytes: to plan for another machine, and for the tests).
+  static func physicalMemory() -> Double {
+    if let text = ProcessInfo.processInfo.environment["RELOADBENCH_MEMORY_BYTES"], let n = UInt64(text), n > 0 {
+      return Double(n)
+    }
+    var have = Double(ProcessInfo.processInfo.physicalMemory)
+    for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+      if let data = FileManager.default.contents(atPath: path),
+        let limit = UInt64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+        limit > 0
+      {
+        have = min(have, Double(limit))
+      }
+    }
+    return have
+  }
 
   static func gb(_ x: Double) -> String { String(format: "%.1f GB", x / 1e9) }
 
@@ -110,13 +127,13 @@ enum MemoryEstimate {
 
   // MARK: - Time
 
-  /// Events one thread simulates per second, conservatively (the README's
-  /// figures are 8-10 million on a laptop core).
-  static let eventsPerSecondPerThread = 6e6
+  /// Events one thread simulates per second (6 to 17 million measured on
+  /// a shared 2-core machine and a laptop core).
+  static let eventsPerSecondPerThread = 8e6
 
   /// Simulated events per widget-day besides glances and data changes:
   /// reloads, timeline entries, budget refills, wakes.
-  static let baseEventsPerWidgetDay = 60.0
+  static let baseEventsPerWidgetDay = 10.0
 
   /// Seconds `scenario` should take on `threads` threads (a rough figure).
   static func seconds(_ scenario: Scenario, threads: Int) -> Double {
@@ -143,7 +160,18 @@ enum MemoryEstimate {
   static func duration(_ seconds: Double) -> String {
     if seconds >= 2 * 86_400 { return String(format: "about %.1f days", seconds / 86_400) }
     if seconds >= 3600 { return String(format: "about %.1f hours", seconds / 3600) }
-    return String(format: "about %.0f minutes", max(1, seconds / 60))
+    if seconds >= 90 { return String(format: "about %.0f minutes", seconds / 60) }
+    return seconds >= 30 ? "about a minute" : "under a minute"
+  }
+
+  /// The estimates in one line, for `--dry-run`.
+  static func summary(_ scenarios: [Scenario], threads: Int) -> String {
+    guard let first = scenarios.first else { return "" }
+    let memory = scenarios.map { bytes($0, threads: threads) }.max() ?? 0
+    let time = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
+    let n = workers(first, threads: threads)
+    return "estimated: \(gb(memory)) of memory at most (this machine has \(gb(physicalMemory()))), "
+      + "\(duration(time)) on \(n) thread\(n == 1 ? "" : "s")"
   }
 
   /// The line a long run prints before it starts (`scenarios`: one, or
