@@ -98,12 +98,11 @@ struct BenchCommand: Command {
 
   func run() throws(CLIError) -> Int32 {
     if let json = parsed.value("--run-case") {
-      guard let c = try? JSONDecoder().decode(BenchCase.self, from: Data(json.utf8)) else {
+      guard let c = try? JSONFiles.decode(BenchCase.self, from: Data(json.utf8)) else {
         throw .badInput("--run-case expects a case as JSON")
       }
       let m = try BenchRunner.measure(c)
-      let data = (try? JSONEncoder().encode(m)) ?? Data()
-      Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+      Terminal.out(JSONFiles.text(m, pretty: false) + "\n")
       return ExitStatus.success
     }
     let threads = try parsed.integer("--threads", in: 1...256, command: "bench") ?? ProcessInfo.processInfo.activeProcessorCount
@@ -120,7 +119,7 @@ struct BenchCommand: Command {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw .badInput("cannot read baseline \(path) (fix: write one with 'reloadbench bench --json \(path)')")
       }
-      guard let b = try? JSONDecoder().decode(Output.self, from: data), b.tool == "reloadbench-bench" else {
+      guard let b = try? JSONFiles.decode(Output.self, from: data), b.tool == "reloadbench-bench" else {
         throw .badInput("\(path) is not a 'reloadbench bench --json' file (fix: regenerate it with --json)")
       }
       baseline = b
@@ -176,13 +175,13 @@ struct BenchCommand: Command {
         var runs: [BenchMeasurement] = []
         for r in 0..<repeats {
           if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
-          let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
+          let caseJSON = JSONFiles.text(c, pretty: false)
           let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
           guard child.status == 0 else {
             throw .badInput("case \(c.name) failed (exit \(child.status)): \(child.failureLine)")
           }
           guard let line = child.stdout.split(separator: "\n").last,
-            var m = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+            var m = try? JSONFiles.decode(BenchMeasurement.self, from: Data(line.utf8))
           else { throw .badInput("case \(c.name) failed (exit 0): it printed no measurement on stdout") }
           m.peakRSSBytes = child.peakRSSBytes
           runs.append(m)
@@ -224,9 +223,7 @@ struct BenchCommand: Command {
       cases: results, yardstick: yardstick)
     Terminal.out(Self.table(output))
     if let path = parsed.value("--json") {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try pipeline.write(file: path, String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n")
+      try pipeline.write(file: path, JSONFiles.text(output, pretty: true) + "\n")
     }
     if let baseline {
       let (text, regressed) = Self.compare(output, baseline, noisePct: noise)
