@@ -52,10 +52,42 @@ struct BenchCommand: Command {
            command failed (one line: the case, its exit status and its first error line)
       """)
 
-  /// The parsed command line (bench's options are read as it runs).
-  let parsed: ParsedArguments
+  /// `--run-case`: the internal mode that runs one case and prints its measurement.
+  var runCase: String?
+  var threads: Int
+  var repeats: Int
+  var noise: Double
+  var scenarios: [String]
+  var baselinePath: String?
+  var jsonPath: String?
+  var quick: Bool
+  var holdOps: Int?
+  var casesFilter: String?
+  var yardstick: String?
 
-  init(_ parsed: ParsedArguments) throws(CLIError) { self.parsed = parsed }
+  init(_ parsed: ParsedArguments) throws(CLIError) {
+    runCase = parsed.value("--run-case")
+    threads = ProcessInfo.processInfo.activeProcessorCount
+    repeats = 5
+    noise = 10
+    scenarios = parsed.values["--scenario"] ?? []
+    baselinePath = parsed.value("--baseline")
+    jsonPath = parsed.value("--json")
+    quick = parsed.has("--quick")
+    casesFilter = parsed.value("--cases")
+    yardstick = parsed.value("--yardstick")
+    guard runCase == nil else { return }
+    threads = try CommonOptions(parsed, command: "bench").threads
+    repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
+    noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
+    holdOps = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench")
+  }
+
+  func validate() throws(CLIError) {
+    if runCase == nil, jsonPath == "-" {
+      throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
+    }
+  }
 
   struct CaseResult: Codable {
     var name: String
@@ -97,7 +129,7 @@ struct BenchCommand: Command {
   }
 
   func run() throws(CLIError) -> Int32 {
-    if let json = parsed.value("--run-case") {
+    if let json = runCase {
       guard let c = try? JSONFiles.decode(BenchCase.self, from: Data(json.utf8)) else {
         throw .badInput("--run-case expects a case as JSON")
       }
@@ -105,17 +137,13 @@ struct BenchCommand: Command {
       Terminal.out(JSONFiles.text(m, pretty: false) + "\n")
       return ExitStatus.success
     }
-    let threads = try parsed.integer("--threads", in: 1...256, command: "bench") ?? ProcessInfo.processInfo.activeProcessorCount
-    let repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
-    let noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
-    let scenarios = parsed.values["--scenario"] ?? []
     let pipeline = Pipeline(options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }())
     for s in scenarios {
       let loaded = try pipeline.load(s)
       try pipeline.validateMemory(loaded.scenario)
     }
     var baseline: Output? = nil
-    if let path = parsed.value("--baseline") {
+    if let path = baselinePath {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw .badInput("cannot read baseline \(path) (fix: write one with 'reloadbench bench --json \(path)')")
       }
@@ -124,28 +152,25 @@ struct BenchCommand: Command {
       }
       baseline = b
     }
-    if let out = parsed.value("--json") {
-      if out == "-" {
-        throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
-      }
+    if let out = jsonPath {
       // The figures must not replace a scenario or the baseline they are compared with.
       var uses: [Pipeline.PathUse] = scenarios.map { .read($0, as: "--scenario") }
-      if let path = parsed.value("--baseline") { uses.append(.read(path, as: "--baseline")) }
+      if let path = baselinePath { uses.append(.read(path, as: "--baseline")) }
       uses.append(.file(out, as: "--json"))
       try pipeline.validate(paths: uses)
       try pipeline.prepare(PathText.folder(of: out), files: [PathText.name(out)], option: "--json")
     }
-    var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
-    if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
+    var cases = BenchRunner.standardCases(threads: threads, quick: quick, scenarios: scenarios)
+    if let ops = holdOps {
       for i in cases.indices where cases[i].kind == .hold { cases[i].holds = ops }
     }
-    if let filter = parsed.value("--cases") {
+    if let filter = casesFilter {
       let words = filter.split(separator: ",").map(String.init)
       cases = cases.filter { c in words.contains { c.name.contains($0) } }
       if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
     }
-    let yardstickCommand = parsed.value("--yardstick")
-    if let command = yardstickCommand { try Self.checkYardstick(command, cases: cases, parsed) }
+    let yardstickCommand = yardstick
+    if let command = yardstickCommand { try checkYardstick(command, cases: cases) }
     // The standard cases read Scenarios/ from the current folder: check
     // every scenario a case reads before the first one runs.
     for c in cases where c.kind == .scenario && !scenarios.contains(c.path ?? "") {
@@ -222,7 +247,7 @@ struct BenchCommand: Command {
       tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats, threads: threads,
       cases: results, yardstick: yardstick)
     Terminal.out(Self.table(output))
-    if let path = parsed.value("--json") {
+    if let path = jsonPath {
       try pipeline.write(file: path, JSONFiles.text(output, pretty: true) + "\n")
     }
     if let baseline {
@@ -235,15 +260,15 @@ struct BenchCommand: Command {
 
   /// `--yardstick` runs alternately with the standard r1-1t case: refuse
   /// it when that case does not run, or when the command cannot start.
-  static func checkYardstick(_ command: String, cases: [BenchCase], _ parsed: ParsedArguments) throws(CLIError) {
-    if !parsed.values["--scenario", default: []].isEmpty {
+  func checkYardstick(_ command: String, cases: [BenchCase]) throws(CLIError) {
+    if !scenarios.isEmpty {
       throw .badInput(
         "--yardstick runs alternately with the standard r1-1t case, which --scenario replaces "
           + "(fix: drop --yardstick, or drop --scenario to run the standard cases)")
     }
     if !cases.contains(where: { $0.name == "r1-1t" }) {
       throw .badInput(
-        "--yardstick runs alternately with the r1-1t case, which --cases \(parsed.value("--cases") ?? "") leaves out "
+        "--yardstick runs alternately with the r1-1t case, which --cases \(casesFilter ?? "") leaves out "
           + "(fix: add r1-1t to --cases, or drop --yardstick)")
     }
     guard let program = command.split(separator: " ").first.map(String.init) else {
