@@ -86,6 +86,7 @@ struct SweepCommand: Command {
       text += "    \(p.name) (\(p.pathText)): \(p.values.map(SweepSpec.text).joined(separator: ", "))\n"
     }
     if let o = loaded.objective { text += "  objective: \(o.text)\n" }
+    text += "  sweep \(MemoryEstimate.summary(plans.map(\.scenario), threads: threads))\n"
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 

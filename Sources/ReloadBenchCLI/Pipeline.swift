@@ -74,17 +74,19 @@ struct Pipeline {
   enum PathUse {
     /// A file read (a scenario, a baseline): no output may replace it.
     case read(String, as: String)
-    /// A file written; `fix` says how to choose another path. With
-    /// `onlyReplacing`, an existing file is replaced only when that
-    /// predicate holds (a baseline replaces only a baseline).
-    case file(String, as: String, fix: String? = nil, onlyReplacing: Replaceable = .any)
+    /// A file written; `fix` says how to choose another path.
+    /// `onlyReplacing` says which existing file it may replace: by default
+    /// anything but a scenario; a baseline replaces only a baseline.
+    case file(String, as: String, fix: String? = nil, onlyReplacing: Replaceable = .notAScenario)
     /// A folder the command writes `files` into.
     case folder(String, as: String, files: [String], fix: String)
   }
 
   /// Which existing file an output may replace.
   enum Replaceable {
-    case any
+    /// Any file but a scenario (outputs never replace a scenario file,
+    /// whether or not this command reads it).
+    case notAScenario
     /// Only a file of this format (`"format": NAME` at the top of its JSON).
     case format(String, what: String)
   }
@@ -99,13 +101,31 @@ struct Pipeline {
         try claims.read(path, as: what)
       case .file(let path, let what, let fix, let replaceable):
         try claims.write(path, as: what, fix: fix)
-        if case .format(let name, let kind) = replaceable, let existing = Self.existingFormat(path), existing != name {
-          throw .badInput(
-            "\(what) \(path) is a \(existing) file, not a \(kind): writing it would replace that file "
-              + "(fix: \(fix ?? "pass \(what) with another file name"))")
+        switch replaceable {
+        case .format(let name, let kind):
+          if let existing = Self.existingFormat(path), existing != name {
+            throw .badInput(
+              "\(what) \(path) is a \(existing) file, not a \(kind): writing it would replace that file "
+                + "(fix: \(fix ?? "pass \(what) with another file name"))")
+          }
+        case .notAScenario:
+          if Self.existingFormat(path, largest: 4 << 20) == "scenario" {
+            throw .badInput(
+              "\(what) \(path) is a scenario file: writing it would replace that file "
+                + "(fix: \(fix ?? "pass \(what) with another file name"))")
+          }
         }
       case .folder(let path, let what, let files, let fix):
         try claims.folder(path, as: what, files: files, fix: fix)
+        // A scenario kept among the report's file names, not given as input.
+        for name in files where name.hasSuffix(".json") {
+          let file = (path as NSString).appendingPathComponent(name)
+          if Self.existingFormat(file, largest: 4 << 20) == "scenario" {
+            throw .badInput(
+              "\(file) is a scenario file, and it is one of the reports written into \(what) \(path): "
+                + "writing it would replace that file (fix: \(fix))")
+          }
+        }
       }
     }
   }
@@ -114,13 +134,20 @@ struct Pipeline {
   /// `format` its JSON names at the top level, or "scenario" for a file
   /// with a scenario's "name" and "strategies". Nil for no file, or one it
   /// cannot tell (a corrupt baseline stays replaceable by a good one).
-  static func existingFormat(_ path: String) -> String? {
+  /// Files over `largest` bytes are not read to find out.
+  static func existingFormat(_ path: String, largest: Int = 64 << 20) -> String? {
     let fm = FileManager.default
     var isDir: ObjCBool = false
     guard fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else { return nil }
-    // Files this large are not read to find out (a baseline is small).
     let attributes = try? fm.attributesOfItem(atPath: path)
-    if let size = attributes?[.size] as? NSNumber, size.intValue > 64 << 20 { return nil }
+    if let size = attributes?[.size] as? NSNumber, size.intValue > largest { return nil }
+    // A results.json of an earlier run (keys sorted: "facts" first) is
+    // known from its first bytes, without parsing it.
+    if let handle = FileHandle(forReadingAtPath: path) {
+      let head = (try? handle.read(upToCount: 10)) ?? nil
+      try? handle.close()
+      if head == Data(#"{"facts":{"#.utf8) { return "results" }
+    }
     guard let data = fm.contents(atPath: path), let json = try? JSONValue.parse(data), case .object(let o) = json
     else { return nil }
     if case .string(let format)? = o["format"] { return format }

@@ -235,6 +235,30 @@ import Testing
     #expect(kept.status == 2 && kept.stderr.contains("is a scenario file, not a baseline"), "\(kept.stderr)")
   }
 
+  /// No output replaces a scenario file, even one the command does not
+  /// read: a report named like it, --json, --junit, --markdown.
+  @Test func noOutputReplacesAScenarioItDoesNotRead() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.copy("run-overwrites-input.json", to: dir, as: "tiny.json")
+    try Self.copy("run-overwrites-input.json", to: dir, as: "keep/results.json")
+    try Self.copy("run-overwrites-input.json", to: dir, as: "other.json")
+    let other = try Data(contentsOf: dir.appendingPathComponent("other.json"))
+    let run = try Binary.run(["run", "tiny.json", "--out", "keep"], in: dir)
+    #expect(run.status == 2 && Self.errorLines(run).count == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("keep/results.json is a scenario file"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("keep/summary.csv").path))
+    for flag in ["--json", "--junit", "--markdown"] {
+      let check = try Binary.run(["check", "tiny.json", flag, "other.json", "--out", "o"], in: dir)
+      #expect(check.status == 2 && check.stderr.contains("\(flag) other.json is a scenario file"), "\(flag): \(check.stderr)")
+      #expect(try Data(contentsOf: dir.appendingPathComponent("other.json")) == other)
+    }
+    // A report folder of an earlier run is replaced as usual.
+    #expect(try Binary.run(["run", "tiny.json", "--out", "o", "--quiet"], in: dir).status == 0)
+    let again = try Binary.run(["run", "tiny.json", "--out", "o", "--quiet"], in: dir)
+    #expect(again.status == 0, "\(again.stderr)")
+  }
+
   // MARK: - sweep --reproducible
 
   @Test func sweepAcceptsReproducible() throws {
