@@ -43,10 +43,8 @@ struct RunCommand: Command {
   var dryRun: Bool
 
   init(_ parsed: ParsedArguments) throws(CLIError) {
-    // The order of the checks is that of the flags' declarations.
-    let overridesFirst = try ScenarioOverrides(parsed, seed: nil, command: "run")
+    var overrides = try ScenarioOverrides(parsed, seed: nil, command: "run")
     let common = try CommonOptions(parsed, command: "run")
-    var overrides = overridesFirst
     overrides.seed = common.seed
     pipeline = Pipeline(options: common, overrides: overrides)
     paths = parsed.positionals.isEmpty ? [ScenarioLoader.defaultPath] : parsed.positionals
@@ -60,8 +58,9 @@ struct RunCommand: Command {
     let points: [SweepPointPlan]?
   }
 
-  /// Stages 1 and 2 for every scenario: load, then validate them together
-  /// (folders, outputs against inputs, memory), before anything runs.
+  /// Stage 2 for the loaded scenarios, together and before anything runs:
+  /// distinct folders, no output over an input, sweep points, memory.
+  /// (`sweep` takes the same path.)
   static func jobs(_ loaded: [LoadedScenario], _ pipeline: Pipeline) throws(CLIError) -> [Job] {
     let dirs = loaded.map { pipeline.reportDirectory(for: $0.scenario, several: loaded.count > 1) }
     try Pipeline.validateDistinct(dirs)

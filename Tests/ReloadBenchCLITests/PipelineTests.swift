@@ -84,7 +84,7 @@ import Testing
   /// Each thread returns its own tallies; merging sums them, so the total
   /// does not depend on how the devices were split.
   @Test func simulateReturnsOnePartPerThreadAndMergeSumsThem() throws {
-    let data = Self.scenarioData(devices: 2000)
+    let data = Self.scenarioData(devices: 700)
     let one = try PipelineStages.simulateAndMerge(data, threads: 1)
     let three = try PipelineStages.simulateAndMerge(data, threads: 3)
     #expect(one.parts.count == 1 && three.parts.count == 3)
