@@ -18,6 +18,12 @@ enum Terminal {
   static func err(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
+
+  /// Writes the tool's own terminal control text (a progress line's
+  /// carriage return and erase) to stderr as it is.
+  static func errControl(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
 }
 
 /// Progress on stderr. On a terminal, one line rewritten in place at most
@@ -78,7 +84,7 @@ final class ProgressLine: @unchecked Sendable {
       lastDraw = now
       let text = String(
         format: "\r\u{1B}[2K  %@: %3.0f%%  %.1f sim-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
-      Terminal.err(text)
+      Terminal.errControl(text)
       drawn = true
     case .log:
       guard Self.seconds(now - lastDraw) >= Self.logInterval, fraction < 1 else { return }
@@ -92,7 +98,7 @@ final class ProgressLine: @unchecked Sendable {
 
   func finish() {
     guard mode == .terminal, drawn else { return }
-    Terminal.err("\r\u{1B}[2K")
+    Terminal.errControl("\r\u{1B}[2K")
   }
 
   static func seconds(_ d: Duration) -> Double {
