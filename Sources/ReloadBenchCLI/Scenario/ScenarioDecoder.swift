@@ -9,6 +9,10 @@ import WidgetModel
 /// then check what the schema alone cannot (names that must match, ranges
 /// that depend on other fields).
 enum ScenarioDecoder {
+  /// A decoded file is a `LoadedScenario` (one type, whether read from
+  /// disk or made for a sweep point).
+  typealias File = LoadedScenario
+
   /// Decodes `data`; errors carry the JSON path of the offending field.
   static func decode(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> (Scenario, JSONValue) {
     let file = try decodeFile(data, log: log)
