@@ -89,13 +89,7 @@ struct Baseline: Codable, Equatable {
 
   /// The file's text.
   func rendered() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    // Encoding plain strings and numbers cannot fail.
-    let data = (try? encoder.encode(self)) ?? Data()
-    return String(decoding: data, as: UTF8.self) + "\n"
+    JSONFiles.text(self, pretty: true) + "\n"
   }
 
   /// Reads a baseline; anything wrong with the file is bad input (exit 2)
@@ -127,12 +121,9 @@ struct Baseline: Codable, Equatable {
         "\(path): baseline format \(SchemaValidator.format(v)) is newer than this reloadbench reads (\(currentFormatVersion)) "
           + "(fix: use a newer reloadbench, or \(fix))")
     }
-    let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     let baseline: Baseline
     do {
-      baseline = try decoder.decode(Baseline.self, from: data)
+      baseline = try JSONFiles.decode(Baseline.self, from: data)
     } catch {
       throw corrupt(describe(error))
     }

@@ -65,11 +65,14 @@ enum BenchRunner {
       blackHole(out.reloads)
       return BenchMeasurement(wallSeconds: wall, events: Double(out.events), widgetDays: 70_000, simulatedDays: 7)
     case .scenario:
-      var loaded = try ScenarioLoader.load(c.path ?? ScenarioLoader.defaultPath)
+      var options = CommonOptions()
+      options.threads = c.threads
+      options.quiet = true
+      // The product path: the pipeline's stages up to render, in memory.
+      let pipeline = Pipeline(options: options)
+      var loaded = try pipeline.load(c.path ?? ScenarioLoader.defaultPath)
       if let d = c.devices { loaded.scenario.devices = d }
-      let settings = RunCommand.Settings(
-        out: nil, seed: nil, threads: c.threads, replications: nil, engine: nil, quiet: true)
-      let report = RunCommand.simulate(loaded, settings: settings)
+      let report = pipeline.report(loaded)
       let f = report.results.facts
       return BenchMeasurement(
         wallSeconds: f.wallSeconds, events: Double(f.events), widgetDays: f.simulatedWidgetDays,

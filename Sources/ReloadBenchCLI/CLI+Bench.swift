@@ -5,10 +5,9 @@ import ReloadReports
 /// fresh child processes (so each reports its own peak memory), medians and
 /// spread, the machine's description, and comparisons with a stored run or
 /// with another program (the C++ yardstick).
-enum BenchCommand {
+struct BenchCommand: Command {
   static let options: [OptionSpec] = [
     OptionSpec("--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
-    OptionSpec("--threads", "N", "Threads for the multi-threaded cases (default: all cores)."),
     OptionSpec("--repeat", "K", "Repetitions per case (default 5); medians are reported."),
     OptionSpec("--json", "FILE", "Also write the figures as JSON (for CI and --baseline)."),
     OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),
@@ -20,31 +19,75 @@ enum BenchCommand {
     OptionSpec("--run-case", "JSON", "(internal) run one case in this process and print its measurement."),
   ]
 
-  static let help = """
-    USAGE: reloadbench bench [OPTIONS]
+  static let common: [CommonOptions.Key: String?] = [
+    .threads: "Threads for the multi-threaded cases (default: all cores)."
+  ]
 
-    Runs the standard benchmark set: R1 (one thread and N threads), the default
-    scenario, a 50k-device sample of the fleet scenario, R1 event by event in one
-    global queue with the 4-ary and the binary heap, and the hold model on both
-    heaps at 1e3...1e6 events. Each case runs --repeat times in a fresh process;
-    the table shows medians (min-max) of wall time, events/s, widget-days/s,
-    simulated days per wall second, peak memory and the phases of a run.
+  static let configuration = CommandConfiguration(
+    name: "bench",
+    abstract: "Benchmark the engine and the model: R1, scenarios, the hold model; medians and memory.",
+    usage: "[OPTIONS]",
+    discussion: """
+      Runs the standard benchmark set: R1 (one thread and N threads), the default
+      scenario, a 50k-device sample of the fleet scenario, R1 event by event in one
+      global queue with the 4-ary and the binary heap, and the hold model on both
+      heaps at 1e3...1e6 events. Each case runs --repeat times in a fresh process;
+      the table shows medians (min-max) of wall time, events/s, widget-days/s,
+      simulated days per wall second, peak memory and the phases of a run.
 
-    Throughput on shared machines is noisy: compare medians, and give
-    --baseline comparisons a noise threshold that fits the machine.
+      Throughput on shared machines is noisy: compare medians, and give
+      --baseline comparisons a noise threshold that fits the machine.
+      """,
+    notes: """
+      The standard cases read Scenarios/*.json from the current folder: run bench from
+      the repository root, or pass --scenario FILE. Every scenario is checked before
+      the first case runs. A scenario case runs the same pipeline as 'reloadbench run'
+      (simulate, merge, results, reports rendered in memory, nothing written).
+      """,
+    exitStatus: """
+        0  done (and no regression with --baseline)
+        1  a case regressed beyond --noise
+        2  bad input (missing or corrupt scenario or --baseline file, flags, an
+           unwritable or conflicting --json path), or a case or the --yardstick
+           command failed (one line: the case, its exit status and its first error line)
+      """)
 
-    OPTIONS:
-    \(ArgumentParser.describe(options))
+  /// `--run-case`: the internal mode that runs one case and prints its measurement.
+  var runCase: String?
+  var threads: Int
+  var repeats: Int
+  var noise: Double
+  var scenarios: [String]
+  var baselinePath: String?
+  var jsonPath: String?
+  var quick: Bool
+  var holdOps: Int?
+  var casesFilter: String?
+  var yardstick: String?
 
-    The standard cases read Scenarios/*.json from the current folder: run bench from
-    the repository root, or pass --scenario FILE. Every scenario is checked before
-    the first case runs.
+  init(_ parsed: ParsedArguments) throws(CLIError) {
+    runCase = parsed.value("--run-case")
+    threads = ProcessInfo.processInfo.activeProcessorCount
+    repeats = 5
+    noise = 10
+    scenarios = parsed.values["--scenario"] ?? []
+    baselinePath = parsed.value("--baseline")
+    jsonPath = parsed.value("--json")
+    quick = parsed.has("--quick")
+    casesFilter = parsed.value("--cases")
+    yardstick = parsed.value("--yardstick")
+    guard runCase == nil else { return }
+    threads = try CommonOptions(parsed, command: "bench").threads
+    repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
+    noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
+    holdOps = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench")
+  }
 
-    EXIT STATUS: 0 done (and no regression with --baseline); 1 a case regressed
-    beyond --noise; 2 bad input (missing or corrupt scenario or --baseline file,
-    flags, an unwritable or conflicting --json path), or a case or the --yardstick
-    command failed (one line: the case, its exit status and its first error line).
-    """
+  func validate() throws(CLIError) {
+    if runCase == nil, jsonPath == "-" {
+      throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
+    }
+  }
 
   struct CaseResult: Codable {
     var name: String
@@ -85,61 +128,49 @@ enum BenchCommand {
     var medianWholeProcessRatio: Double
   }
 
-  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-    let parsed = try ArgumentParser.parse(arguments, options: options, command: "bench")
-    if parsed.has("--help") {
-      Terminal.out(help + "\n")
-      return ExitStatus.success
-    }
-    if let json = parsed.value("--run-case") {
-      guard let c = try? JSONDecoder().decode(BenchCase.self, from: Data(json.utf8)) else {
+  func run() throws(CLIError) -> Int32 {
+    if let json = runCase {
+      guard let c = try? JSONFiles.decode(BenchCase.self, from: Data(json.utf8)) else {
         throw .badInput("--run-case expects a case as JSON")
       }
       let m = try BenchRunner.measure(c)
-      let data = (try? JSONEncoder().encode(m)) ?? Data()
-      Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+      Terminal.out(JSONFiles.text(m, pretty: false) + "\n")
       return ExitStatus.success
     }
-    let threads = try parsed.integer("--threads", in: 1...256, command: "bench") ?? ProcessInfo.processInfo.activeProcessorCount
-    let repeats = try parsed.integer("--repeat", in: 1...100, command: "bench") ?? 5
-    let noise = try parsed.number("--noise", in: 0...100, command: "bench") ?? 10
-    let scenarios = parsed.values["--scenario"] ?? []
+    let pipeline = Pipeline(options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }())
     for s in scenarios {
-      let loaded = try ScenarioLoader.load(s)
-      try MemoryEstimate.check(loaded.scenario, threads: threads)
+      let loaded = try pipeline.load(s)
+      try pipeline.validateMemory(loaded.scenario)
     }
     var baseline: Output? = nil
-    if let path = parsed.value("--baseline") {
+    if let path = baselinePath {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw .badInput("cannot read baseline \(path) (fix: write one with 'reloadbench bench --json \(path)')")
       }
-      guard let b = try? JSONDecoder().decode(Output.self, from: data), b.tool == "reloadbench-bench" else {
+      guard let b = try? JSONFiles.decode(Output.self, from: data), b.tool == "reloadbench-bench" else {
         throw .badInput("\(path) is not a 'reloadbench bench --json' file (fix: regenerate it with --json)")
       }
       baseline = b
     }
-    if let out = parsed.value("--json") {
-      if out == "-" {
-        throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
-      }
+    if let out = jsonPath {
       // The figures must not replace a scenario or the baseline they are compared with.
-      var claims = PathClaims()
-      for s in scenarios { try claims.read(s, as: "--scenario") }
-      if let path = parsed.value("--baseline") { try claims.read(path, as: "--baseline") }
-      try claims.write(out, as: "--json")
-      try OutputWriter.prepare(PathText.folder(of: out), option: "--json")
+      var uses: [Pipeline.PathUse] = scenarios.map { .read($0, as: "--scenario") }
+      if let path = baselinePath { uses.append(.read(path, as: "--baseline")) }
+      uses.append(.file(out, as: "--json"))
+      try pipeline.validate(paths: uses)
+      try pipeline.prepare(PathText.folder(of: out), files: [PathText.name(out)], option: "--json")
     }
-    var cases = BenchRunner.standardCases(threads: threads, quick: parsed.has("--quick"), scenarios: scenarios)
-    if let ops = try parsed.integer("--hold-ops", in: 1...1_000_000_000, command: "bench") {
+    var cases = BenchRunner.standardCases(threads: threads, quick: quick, scenarios: scenarios)
+    if let ops = holdOps {
       for i in cases.indices where cases[i].kind == .hold { cases[i].holds = ops }
     }
-    if let filter = parsed.value("--cases") {
+    if let filter = casesFilter {
       let words = filter.split(separator: ",").map(String.init)
       cases = cases.filter { c in words.contains { c.name.contains($0) } }
       if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
     }
-    let yardstickCommand = parsed.value("--yardstick")
-    if let command = yardstickCommand { try checkYardstick(command, cases: cases, parsed) }
+    let yardstickCommand = yardstick
+    if let command = yardstickCommand { try checkYardstick(command, cases: cases) }
     // The standard cases read Scenarios/ from the current folder: check
     // every scenario a case reads before the first one runs.
     for c in cases where c.kind == .scenario && !scenarios.contains(c.path ?? "") {
@@ -151,7 +182,7 @@ enum BenchCommand {
       }
       _ = try ScenarioLoader.load(path)
     }
-    let me = selfExecutable()
+    let me = Self.selfExecutable()
     let machine = MachineInfo.describe()
     // On a terminal, say where this runs while the cases run (the table on
     // stdout names the machine too); in a pipe, stderr is kept for errors.
@@ -168,14 +199,14 @@ enum BenchCommand {
       for c in cases {
         var runs: [BenchMeasurement] = []
         for r in 0..<repeats {
-          if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
-          let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
+          if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
+          let caseJSON = JSONFiles.text(c, pretty: false)
           let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
           guard child.status == 0 else {
             throw .badInput("case \(c.name) failed (exit \(child.status)): \(child.failureLine)")
           }
           guard let line = child.stdout.split(separator: "\n").last,
-            var m = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+            var m = try? JSONFiles.decode(BenchMeasurement.self, from: Data(line.utf8))
           else { throw .badInput("case \(c.name) failed (exit 0): it printed no measurement on stdout") }
           m.peakRSSBytes = child.peakRSSBytes
           runs.append(m)
@@ -199,30 +230,28 @@ enum BenchCommand {
             wholeRatios.append(y.wallSeconds / child.wallSeconds)
           }
         }
-        results.append(summarize(c, runs))
+        results.append(Self.summarize(c, runs))
       }
     } catch {
       // The error line starts on a clean line, not after the progress text.
-      if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+      if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K") }
       throw error
     }
-    if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+    if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K") }
     if let command = yardstickCommand, !ratios.isEmpty {
       yardstick = Yardstick(
-        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: median(ratios),
-        wholeProcessRatios: wholeRatios, medianWholeProcessRatio: median(wholeRatios))
+        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: Self.median(ratios),
+        wholeProcessRatios: wholeRatios, medianWholeProcessRatio: Self.median(wholeRatios))
     }
     let output = Output(
       tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats, threads: threads,
       cases: results, yardstick: yardstick)
-    Terminal.out(table(output))
-    if let path = parsed.value("--json") {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try OutputWriter.writeFile(path, String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self) + "\n")
+    Terminal.out(Self.table(output))
+    if let path = jsonPath {
+      try pipeline.write(file: path, JSONFiles.text(output, pretty: true) + "\n")
     }
     if let baseline {
-      let (text, regressed) = compare(output, baseline, noisePct: noise)
+      let (text, regressed) = Self.compare(output, baseline, noisePct: noise)
       Terminal.out(text)
       if regressed { return ExitStatus.failure }
     }
@@ -231,15 +260,15 @@ enum BenchCommand {
 
   /// `--yardstick` runs alternately with the standard r1-1t case: refuse
   /// it when that case does not run, or when the command cannot start.
-  static func checkYardstick(_ command: String, cases: [BenchCase], _ parsed: ParsedArguments) throws(CLIError) {
-    if !parsed.values["--scenario", default: []].isEmpty {
+  func checkYardstick(_ command: String, cases: [BenchCase]) throws(CLIError) {
+    if !scenarios.isEmpty {
       throw .badInput(
         "--yardstick runs alternately with the standard r1-1t case, which --scenario replaces "
           + "(fix: drop --yardstick, or drop --scenario to run the standard cases)")
     }
     if !cases.contains(where: { $0.name == "r1-1t" }) {
       throw .badInput(
-        "--yardstick runs alternately with the r1-1t case, which --cases \(parsed.value("--cases") ?? "") leaves out "
+        "--yardstick runs alternately with the r1-1t case, which --cases \(casesFilter ?? "") leaves out "
           + "(fix: add r1-1t to --cases, or drop --yardstick)")
     }
     guard let program = command.split(separator: " ").first.map(String.init) else {

@@ -5,7 +5,47 @@ import ReloadReports
 /// `reloadbench check SCENARIO ...`: rerun scenarios, check their
 /// expectations, compare every metric with a saved baseline, and report
 /// in Markdown, JUnit XML and JSON, with an exit status CI can gate on.
-enum CheckCommand {
+struct CheckCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "check",
+    abstract: "Rerun scenarios; check their expectations and compare with baselines (for CI).",
+    usage: "SCENARIO ... [OPTIONS]",
+    discussion: """
+      Reruns each scenario (writing its usual reports to Reports/<name>/), checks the
+      scenario's "expect" bounds, and compares every metric of every strategy and
+      segment with the scenario's baseline (Scenarios/baselines/<name>.json, written by
+      'reloadbench baseline save'). Prints a Markdown report on stdout, failures first;
+      appends it to the file named by $GITHUB_STEP_SUMMARY when that is set.
+
+      A metric has regressed when it moved in its worse direction (higher staleness,
+      lower fresh %, more reloads ...) by more than both its relative and its absolute
+      tolerance; improved likewise in its better direction; neutral metrics (counts of
+      devices, free reloads ...) only report "changed". Tolerances, most specific first:
+      the scenario's "check.metrics", --tolerance, "check.tolerance_pct", the defaults
+      per unit (0.5 points for %, 2 % for rates, minutes and counts, 5 % for requests/s;
+      table in Reports/README.md). Runs are deterministic: under the same seed any move
+      is real. With replications of 2 or more, a headline metric must also move beyond
+      the 95 % confidence interval of the difference.
+
+      Each scenario runs with its own seed, replications and engine; --seed,
+      --replications and --engine are refused, since another seed would compare
+      different random draws. A baseline of another scenario, of an edited scenario or
+      of another model version is refused (re-save it with 'reloadbench baseline save'),
+      and so is one whose seed, replications, engine or rows (one per strategy and
+      segment, and "all") do not match the scenario. A baseline saved by another
+      reloadbench version with the same model version is accepted (a note says so).
+      Without a baseline file, only the expectations are checked.
+      """,
+    arguments: [("SCENARIO", "A scenario file to rerun and check.")],
+    notes: "Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.",
+    exitStatus: """
+        0  every expectation holds and no metric regressed
+        1  an expectation failed or a metric regressed (with --fail-on-change: moved)
+        2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
+           scenario or model version), flags, or an unwritable path or an output that
+           names an input or another output; nothing is checked
+      """)
+
   static let options: [OptionSpec] = [
     OptionSpec("--baseline", "FILE", "Compare with FILE (default Scenarios/baselines/<name>.json; one scenario only)."),
     OptionSpec("--tolerance", "PCT", "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's per-metric \"check\" tolerances still win."),
@@ -13,52 +53,63 @@ enum CheckCommand {
     OptionSpec("--markdown", "FILE", "Write the Markdown report to FILE instead of stdout ('-': stdout)."),
     OptionSpec("--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
     OptionSpec("--json", "FILE", "Also write the check as JSON, every compared metric included ('-': stdout)."),
-    OptionSpec("--out", "DIR", "Write the usual reports to DIR (default Reports/<name>; with several scenarios, DIR/<name>)."),
-    OptionSpec("--threads", "N", "Worker threads (default: all cores). Results do not depend on it."),
-    OptionSpec("--reproducible", nil, "Leave wall-clock figures out of report.html and results.json."),
-    OptionSpec("--quiet", nil, "Print nothing on stdout unless asked with '-' (files and $GITHUB_STEP_SUMMARY are still written)."),
+  ]
+  static let common: [CommonOptions.Key: String?] = [
+    .out: "Write the usual reports to DIR (default Reports/<name>; with several scenarios, DIR/<name>).",
+    .threads: nil,
+    .quiet: "Print nothing on stdout unless asked with '-' (files and $GITHUB_STEP_SUMMARY are still written).",
+    .reproducible: nil,
   ]
 
-  static let help = """
-    USAGE: reloadbench check SCENARIO ... [OPTIONS]
+  var paths: [String]
+  var pipeline: Pipeline
+  var baselineFlag: String?
+  var flagPct: Double?
+  var failOnChange: Bool
+  /// `--markdown`, `--junit`, `--json` and their targets.
+  var outputs: [String: String]
 
-    Reruns each scenario (writing its usual reports to Reports/<name>/), checks the
-    scenario's "expect" bounds, and compares every metric of every strategy and
-    segment with the scenario's baseline (Scenarios/baselines/<name>.json, written by
-    'reloadbench baseline save'). Prints a Markdown report on stdout, failures first;
-    appends it to the file named by $GITHUB_STEP_SUMMARY when that is set.
+  static func main(_ arguments: [String]) throws(CLIError) -> Int32 {
+    do {
+      return try parseAndRun(arguments)
+    } catch {
+      // In CI the job summary is where people look: say why nothing was checked.
+      if error.exitCode == ExitStatus.badInput {
+        appendStepSummary("## ReloadBench check: ⚠️ not run (exit status 2)\n\n```\nerror: \(error.message)\n```\n")
+      }
+      throw error
+    }
+  }
 
-    A metric has regressed when it moved in its worse direction (higher staleness,
-    lower fresh %, more reloads ...) by more than both its relative and its absolute
-    tolerance; improved likewise in its better direction; neutral metrics (counts of
-    devices, free reloads ...) only report "changed". Tolerances, most specific first:
-    the scenario's "check.metrics", --tolerance, "check.tolerance_pct", the defaults
-    per unit (0.5 points for %, 2 % for rates, minutes and counts, 5 % for requests/s;
-    table in Reports/README.md). Runs are deterministic: under the same seed any move
-    is real. With replications of 2 or more, a headline metric must also move beyond
-    the 95 % confidence interval of the difference.
+  static func refuseBeforeParsing(_ arguments: [String]) throws(CLIError) {
+    try refuseOverrides(arguments, command: "check")
+  }
 
-    Each scenario runs with its own seed, replications and engine; --seed,
-    --replications and --engine are refused, since another seed would compare
-    different random draws. A baseline of another scenario, of an edited scenario or
-    of another model version is refused (re-save it with 'reloadbench baseline save'),
-    and so is one whose seed, replications, engine or rows (one per strategy and
-    segment, and "all") do not match the scenario. A baseline saved by another
-    reloadbench version with the same model version is accepted (a note says so).
-    Without a baseline file, only the expectations are checked.
+  init(_ parsed: ParsedArguments) throws(CLIError) {
+    paths = parsed.positionals
+    baselineFlag = parsed.value("--baseline")
+    failOnChange = parsed.has("--fail-on-change")
+    var o: [String: String] = [:]
+    for flag in ["--markdown", "--junit", "--json"] { o[flag] = parsed.value(flag) }
+    outputs = o
+    flagPct = nil
+    pipeline = Pipeline(options: CommonOptions())
+    guard !paths.isEmpty else { return }
+    if baselineFlag != nil && paths.count > 1 { return }
+    flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
+    pipeline = Pipeline(options: try CommonOptions(parsed, command: "check"))
+  }
 
-    Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.
-
-    OPTIONS:
-    \(ArgumentParser.describe(options))
-
-    EXIT STATUS:
-      0  every expectation holds and no metric regressed
-      1  an expectation failed or a metric regressed (with --fail-on-change: moved)
-      2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
-         scenario or model version), flags, or an unwritable path or an output that
-         names an input or another output; nothing is checked
-    """
+  func validate() throws(CLIError) {
+    guard !paths.isEmpty else {
+      throw .badInput("check needs a scenario file: reloadbench check SCENARIO ... (see 'reloadbench check --help')")
+    }
+    if baselineFlag != nil && paths.count > 1 {
+      throw .badInput(
+        "--baseline names one file, but \(paths.count) scenarios were given "
+          + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json)")
+    }
+  }
 
   /// Options of `run` that would make a rerun differ from its baseline.
   static let refused: [(option: String, key: String, why: String)] = [
@@ -88,51 +139,19 @@ enum CheckCommand {
     let reportDirectory: String
   }
 
-  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-    do {
-      return try checkAll(arguments)
-    } catch {
-      // In CI the job summary is where people look: say why nothing was checked.
-      if error.exitCode == ExitStatus.badInput {
-        appendStepSummary("## ReloadBench check: ⚠️ not run (exit status 2)\n\n```\nerror: \(error.message)\n```\n")
-      }
-      throw error
-    }
-  }
-
-  static func checkAll(_ arguments: [String]) throws(CLIError) -> Int32 {
-    try refuseOverrides(arguments, command: "check")
-    let parsed = try ArgumentParser.parse(arguments, options: options, command: "check")
-    if parsed.has("--help") {
-      Terminal.out(help + "\n")
-      return ExitStatus.success
-    }
-    guard !parsed.positionals.isEmpty else {
-      throw .badInput("check needs a scenario file: reloadbench check SCENARIO ... (see 'reloadbench check --help')")
-    }
-    if parsed.value("--baseline") != nil && parsed.positionals.count > 1 {
-      throw .badInput(
-        "--baseline names one file, but \(parsed.positionals.count) scenarios were given "
-          + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json)")
-    }
-    let flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
-    let settings = RunCommand.Settings(
-      out: parsed.value("--out"), seed: nil,
-      threads: try parsed.integer("--threads", in: 1...256, command: "check") ?? ProcessInfo.processInfo.activeProcessorCount,
-      replications: nil, engine: nil, quiet: parsed.has("--quiet"), reproducible: parsed.has("--reproducible"))
-
+  func run() throws(CLIError) -> Int32 {
     // Read and validate every scenario and baseline before running anything.
     var plans: [Plan] = []
-    let several = parsed.positionals.count > 1
-    for path in parsed.positionals {
-      let loaded = try ScenarioLoader.load(path)
-      let explicit = parsed.value("--baseline")
+    let several = paths.count > 1
+    for path in paths {
+      let loaded = try pipeline.load(path)
+      let explicit = baselineFlag
       let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
       let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
       var baseline: Baseline? = nil
       if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
         let b = try Baseline.load(baselinePath, save: resave)
-        try verify(b, path: baselinePath, against: loaded, resave: resave)
+        try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
         baseline = b
       } else if loaded.checkSpec.expectations.isEmpty {
         throw .badInput(
@@ -142,49 +161,51 @@ enum CheckCommand {
       plans.append(
         Plan(
           loaded: loaded, baselinePath: baselinePath, baseline: baseline,
-          reportDirectory: RunCommand.outputDirectory(for: loaded.scenario, settings: settings, several: several)))
+          reportDirectory: pipeline.reportDirectory(for: loaded.scenario, several: several)))
     }
-    let dirs = plans.map(\.reportDirectory)
-    if Set(dirs).count < dirs.count {
-      throw .badInput("two scenarios would write to the same folder (fix: give them different names)")
-    }
-    try claimPaths(plans, parsed)
-    for p in plans { try MemoryEstimate.check(p.loaded.scenario) }
-    for dir in dirs { try OutputWriter.prepare(dir) }
-    for flag in ["--markdown", "--junit", "--json"] {
-      if let target = parsed.value(flag), target != "-" {
-        try OutputWriter.prepare(BaselineCommand.parentDirectory(target), option: flag)
+    try Pipeline.validateDistinct(plans.map(\.reportDirectory))
+    try pipeline.validate(paths: pathUses(plans))
+    for p in plans { try pipeline.validateMemory(p.loaded.scenario) }
+    for p in plans { try pipeline.prepare(p.reportDirectory, files: Pipeline.reportFiles) }
+    for flag in Self.outputFlags {
+      if let target = outputs[flag], target != "-" {
+        try pipeline.prepare(PathText.folder(of: target), files: [PathText.name(target)], option: flag)
       }
     }
 
     var checks: [ScenarioCheck] = []
     for p in plans {
-      let report = RunCommand.simulate(p.loaded, settings: settings)
-      try RunCommand.write(report, to: p.reportDirectory, quiet: true)
-      checks.append(check(p, report: report, flagPct: flagPct, failOnChange: parsed.has("--fail-on-change")))
+      pipeline.announceLongRun([p.loaded.scenario], name: p.loaded.scenario.name)
+      let report = pipeline.report(p.loaded)
+      try pipeline.write(report.files, to: p.reportDirectory)
+      checks.append(Self.check(p, report: report, flagPct: flagPct, failOnChange: failOnChange))
     }
     let run = CheckRun(toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks)
-    try emit(run, parsed)
+    try emit(run)
     return run.passed ? ExitStatus.success : ExitStatus.failure
   }
 
-  /// Refuses, before anything runs, an output (--markdown, --junit,
-  /// --json, a report folder) that names an input (a scenario, the
-  /// baseline read) or another output.
-  static func claimPaths(_ plans: [Plan], _ parsed: ParsedArguments) throws(CLIError) {
-    var claims = PathClaims()
+  static let outputFlags = ["--markdown", "--junit", "--json"]
+
+  /// What the check reads and writes, for the pipeline's one check that
+  /// no output (--markdown, --junit, --json, a report folder) names an
+  /// input (a scenario, the baseline read) or another output.
+  func pathUses(_ plans: [Plan]) -> [Pipeline.PathUse] {
+    var uses: [Pipeline.PathUse] = []
     for p in plans {
-      try claims.read(p.loaded.path, as: "the scenario")
-      if p.baseline != nil { try claims.read(p.baselinePath, as: "the baseline") }
+      uses.append(.read(p.loaded.path, as: "the scenario"))
+      if p.baseline != nil { uses.append(.read(p.baselinePath, as: "the baseline")) }
     }
-    for flag in ["--markdown", "--junit", "--json"] {
-      if let target = parsed.value(flag) { try claims.write(target, as: flag) }
+    for flag in Self.outputFlags {
+      if let target = outputs[flag] { uses.append(.file(target, as: flag)) }
     }
     for p in plans {
-      try claims.folder(
-        p.reportDirectory, as: parsed.value("--out") == nil ? "the report folder" : "the --out folder",
-        files: RunCommand.reportFiles, fix: "pass --out with another folder")
+      uses.append(
+        .folder(
+          p.reportDirectory, as: pipeline.options.out == nil ? "the report folder" : "the --out folder",
+          files: Pipeline.reportFiles, fix: "pass --out with another folder"))
     }
+    return uses
   }
 
   /// Refuses a baseline that does not belong to this scenario and model.
@@ -241,7 +262,7 @@ enum CheckCommand {
   }
 
   /// Compares one finished run with its plan's baseline and expectations.
-  static func check(_ p: Plan, report: RunCommand.Report, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
+  static func check(_ p: Plan, report: Pipeline.Report, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
     let table = report.results.summary
     let spec = p.loaded.checkSpec
     var comparisons: [MetricComparison] = []
@@ -271,31 +292,31 @@ enum CheckCommand {
 
   /// Writes the requested outputs, prints the report, and appends it to
   /// GitHub's job summary.
-  static func emit(_ run: CheckRun, _ parsed: ParsedArguments) throws(CLIError) {
+  func emit(_ run: CheckRun) throws(CLIError) {
     let markdown = CheckReport.markdown(run)
     var toStdout = ""
     var written: [String] = []
-    let outputs: [(flag: String, render: () -> String)] = [
+    let renderers: [(flag: String, render: () -> String)] = [
       ("--markdown", { markdown }), ("--junit", { CheckReport.junit(run) }), ("--json", { CheckReport.json(run) }),
     ]
-    for (flag, render) in outputs {
-      guard let target = parsed.value(flag) else { continue }
+    for (flag, render) in renderers {
+      guard let target = outputs[flag] else { continue }
       if target == "-" {
         toStdout += render()
       } else {
-        try OutputWriter.writeFile(target, render())
+        try pipeline.write(file: target, render())
         written.append(target)
       }
     }
-    if toStdout.isEmpty && !parsed.has("--quiet") {
-      if parsed.value("--markdown") == nil {
+    if toStdout.isEmpty && !pipeline.options.quiet {
+      if outputs["--markdown"] == nil {
         toStdout = markdown
       } else {
         toStdout = CheckReport.brief(run) + "Wrote \(written.joined(separator: ", ")).\n"
       }
     }
     Terminal.out(toStdout)
-    appendStepSummary(markdown)
+    Self.appendStepSummary(markdown)
   }
 
   /// Appends `markdown` to `$GITHUB_STEP_SUMMARY` (the job summary page of

@@ -2,20 +2,19 @@ import Foundation
 import ReloadPolicies
 
 /// `reloadbench list`: the strategy presets and the scenario files.
-enum ListCommand {
-  static let help = """
-    USAGE: reloadbench list
+struct ListCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "list",
+    abstract: "List the strategy presets and the scenarios in Scenarios/.",
+    usage: "",
+    discussion: """
+      Lists the strategy presets (usable by name in a scenario's "strategies") and
+      the scenario files in Scenarios/.
+      """)
 
-    Lists the strategy presets (usable by name in a scenario's "strategies") and
-    the scenario files in Scenarios/.
-    """
+  init(_ parsed: ParsedArguments) throws(CLIError) {}
 
-  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-    let parsed = try ArgumentParser.parse(arguments, options: [], command: "list")
-    if parsed.has("--help") {
-      Terminal.out(help + "\n")
-      return ExitStatus.success
-    }
+  func run() throws(CLIError) -> Int32 {
     var out = "Strategy presets:\n"
     let width = (StrategyCatalog.names.map(\.count).max() ?? 0) + 2
     for p in StrategyCatalog.presets {

@@ -10,76 +10,72 @@ import WidgetModel
 /// point's devices over them), so memory stays that of one run and the
 /// results do not depend on the thread count. Every point uses the
 /// scenario's seed: common random numbers across the grid.
-enum SweepCommand {
-  static let options: [OptionSpec] = [
-    OptionSpec("--out", "DIR", "Write sweep.csv and sweep.html to DIR (default Reports/<scenario name>)."),
-    OptionSpec("--seed", "N", "Override the scenario's seed (every point uses it)."),
-    OptionSpec("--threads", "N", "Worker threads (default: all cores). Results do not depend on it."),
-    OptionSpec("--replications", "N", "Override the scenario's replications."),
-    OptionSpec("--engine", "MODE", "Override the scenario's engine: elided or event_by_event."),
-    OptionSpec("--quiet", nil, "Print nothing but errors."),
-    OptionSpec("--dry-run", nil, "Check the scenario and every point, print the grid; simulate nothing."),
+struct SweepCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "sweep",
+    abstract: "Run a scenario over its sweep grid; write sweep.csv + sweep.html and a recommendation.",
+    usage: "SCENARIO [OPTIONS]",
+    discussion: """
+      Runs SCENARIO once per point of its "sweep" grid (every combination of the
+      swept parameters' values, same seed for every point) and writes sweep.csv
+      (one row per point x strategy x segment) and sweep.html (metric against
+      parameter charts, the freshness/cost frontier, a sensitivity table, and the
+      recommendation of the scenario's "objective") to Reports/<name>/. Prints the
+      recommendation on stdout. 'reloadbench run' on a scenario with a sweep does
+      the same. See "Sweeps and objectives" in Scenarios/README.md.
+      """,
+    arguments: [("SCENARIO", "A scenario file with a \"sweep\" block.")],
+    exitStatus:
+      "0 success; 2 bad input (scenario, a swept value, flags, unwritable --out, an output that would replace an input).")
+
+  static let options: [OptionSpec] =
+    ScenarioOverrides.declarations + [
+      OptionSpec("--dry-run", nil, "Check the scenario and every point, print the grid; simulate nothing.")
+    ]
+  static let common: [CommonOptions.Key: String?] = [
+    .out: "Write sweep.csv and sweep.html to DIR (default Reports/<scenario name>).",
+    .threads: nil, .seed: "Override the scenario's seed (every point uses it).", .quiet: nil, .reproducible: nil,
   ]
 
-  static let help = """
-    USAGE: reloadbench sweep SCENARIO [OPTIONS]
+  var path: String
+  var pipeline: Pipeline
+  var dryRun: Bool
+  var positionals: Int
 
-    Runs SCENARIO once per point of its "sweep" grid (every combination of the
-    swept parameters' values, same seed for every point) and writes sweep.csv
-    (one row per point x strategy x segment) and sweep.html (metric against
-    parameter charts, the freshness/cost frontier, a sensitivity table, and the
-    recommendation of the scenario's "objective") to Reports/<name>/. Prints the
-    recommendation on stdout. 'reloadbench run' on a scenario with a sweep does
-    the same. See "Sweeps and objectives" in Scenarios/README.md.
+  init(_ parsed: ParsedArguments) throws(CLIError) {
+    positionals = parsed.positionals.count
+    path = parsed.positionals.first ?? ""
+    var overrides = try ScenarioOverrides(parsed, seed: nil, command: "sweep")
+    let common = try CommonOptions(parsed, command: "sweep")
+    overrides.seed = common.seed
+    pipeline = Pipeline(options: common, overrides: overrides)
+    dryRun = parsed.has("--dry-run")
+  }
 
-    OPTIONS:
-    \(ArgumentParser.describe(options))
-
-    EXIT STATUS: 0 success; 2 bad input (scenario, a swept value, flags, unwritable --out).
-    """
-
-  static func run(_ arguments: [String]) throws(CLIError) -> Int32 {
-    let parsed = try ArgumentParser.parse(arguments, options: options, command: "sweep")
-    if parsed.has("--help") {
-      Terminal.out(help + "\n")
-      return ExitStatus.success
+  func validate() throws(CLIError) {
+    guard positionals == 1 else {
+      throw .badInput("sweep takes one scenario file, got \(positionals) (see 'reloadbench sweep --help')")
     }
-    guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-      throw .badInput(
-        "sweep takes one scenario file, got \(parsed.positionals.count) (see 'reloadbench sweep --help')")
-    }
-    let s = try RunCommand.settings(parsed, command: "sweep")
-    let loaded = try ScenarioLoader.load(path)
+  }
+
+  func run() throws(CLIError) -> Int32 {
+    let loaded = try pipeline.load(path)
     guard loaded.sweep != nil else {
       throw .badInput(
         "\(path) has no \"sweep\" block (fix: add one, see \"Sweeps and objectives\" in Scenarios/README.md, "
           + "or use 'reloadbench run')")
     }
-    let dir = RunCommand.outputDirectory(for: loaded.scenario, settings: s, several: false)
-    let plans = try self.plans(loaded, settings: s)
-    if parsed.has("--dry-run") {
-      Terminal.out(plan(loaded, plans, dir: dir, threads: s.threads) + "\n")
+    // The same stages as `run` (which runs a sweep scenario the same way).
+    guard let job = try RunCommand.jobs([loaded], pipeline).first, let points = job.points else {
       return ExitStatus.success
     }
-    try OutputWriter.prepare(dir)
-    try execute(loaded, plans, settings: s, dir: dir)
-    return ExitStatus.success
-  }
-
-  /// Every point's scenario, decoded and checked (bad input: exit 2).
-  static func plans(_ loaded: LoadedScenario, settings s: RunCommand.Settings) throws(CLIError)
-    -> [SweepPointPlan]
-  {
-    guard let spec = loaded.sweep else { return [] }
-    var plans: [SweepPointPlan]
-    do {
-      plans = try spec.points(base: loaded.json)
-    } catch {
-      throw .badInput(error.line(file: loaded.path))
+    if dryRun {
+      Terminal.out(Self.plan(job.loaded, points, dir: job.directory, threads: pipeline.options.threads) + "\n")
+      return ExitStatus.success
     }
-    for i in plans.indices { RunCommand.apply(s, to: &plans[i].scenario) }
-    for p in plans { try MemoryEstimate.check(p.scenario, threads: s.threads) }
-    return plans
+    try pipeline.prepare(job.directory, files: Pipeline.sweepFiles)
+    try Self.execute(job.loaded, points, pipeline: pipeline, dir: job.directory)
+    return ExitStatus.success
   }
 
   static func plan(_ loaded: LoadedScenario, _ plans: [SweepPointPlan], dir: String, threads: Int) -> String {
@@ -90,13 +86,15 @@ enum SweepCommand {
       text += "    \(p.name) (\(p.pathText)): \(p.values.map(SweepSpec.text).joined(separator: ", "))\n"
     }
     if let o = loaded.objective { text += "  objective: \(o.text)\n" }
+    text += "  sweep \(MemoryEstimate.summary(plans.map(\.scenario), threads: threads))\n"
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
   /// Runs every point and writes the sweep's files.
   static func execute(
-    _ loaded: LoadedScenario, _ plans: [SweepPointPlan], settings s: RunCommand.Settings, dir: String
+    _ loaded: LoadedScenario, _ plans: [SweepPointPlan], pipeline: Pipeline, dir: String
   ) throws(CLIError) {
+    let s = pipeline.options
     guard let spec = loaded.sweep else { return }
     let clock = ContinuousClock()
     let start = clock.now
@@ -107,9 +105,8 @@ enum SweepCommand {
       devices: base.devices, replications: plans.first?.scenario.replications ?? base.replications,
       strategies: base.strategies.map(\.name), segments: base.segments.map(\.name))
     facts.threads = s.reproducible ? 0 : s.threads
-    if !s.quiet && Terminal.stderrIsTerminal, let warning = BuildWarning.text {
-      Terminal.err(warning + "\n")
-    }
+    pipeline.warnAboutBuild()
+    pipeline.announceLongRun(plans.map(\.scenario), name: base.name)
     if !s.quiet {
       let sizes = spec.parameters.map { "\($0.name): \($0.values.count) values" }.joined(separator: ", ")
       Terminal.out(
@@ -121,17 +118,10 @@ enum SweepCommand {
     for plan in plans {
       let pointStart = clock.now
       let label = "\(base.name) \(plan.index + 1)/\(plans.count)"
-      let progress = ProgressLine(label: label, enabled: !s.quiet && Terminal.stderrIsTerminal)
-      let outcome = ExperimentRunner.run(plan.scenario, threads: s.threads, progress: progress)
-      let scenario = plan.scenario
-      let runFacts = RunFacts(
-        scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
-        seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
-        widgets: 0, fleetDevices: scenario.fleetDevices, replications: scenario.replications,
-        strategies: scenario.strategies.map(\.name), segments: scenario.segments.map(\.name),
-        toleranceMinutes: scenario.kinds.map(\.tolerance.minutes).min() ?? 30)
+      let outcome = pipeline.simulate(plan.scenario, label: label)
       let results = ResultsBuilder.build(
-        scenario, replications: outcome.replications, facts: runFacts, parameters: [])
+        plan.scenario, replications: outcome.replications, facts: Pipeline.facts(plan.scenario, widgets: 0),
+        parameters: [])
       facts.events &+= outcome.events
       let seconds = ProgressLine.seconds(clock.now - pointStart)
       points.append(
@@ -151,7 +141,8 @@ enum SweepCommand {
       ("sweep.csv", CSVReport.sweep(results)),
       ("sweep.html", SweepReport.render(results, outcome: outcome)),
     ]
-    try OutputWriter.write(files, to: dir)
+    assert(files.map(\.name) == Pipeline.sweepFiles, "sweepFiles is out of step with the sweep's files")
+    try pipeline.write(files, to: dir)
     guard !s.quiet else { return }
     var text = "\n"
     if let outcome {

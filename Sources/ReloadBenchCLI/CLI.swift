@@ -17,14 +17,35 @@ public enum ReloadBenchCLI {
   ///     reloadbench baseline save Scenarios/golden/*.json Scenarios/example.json
   public static let modelVersion = "1"
 
-  static let commands: [(name: String, summary: String)] = [
-    ("run", "Simulate scenarios and write CSV + HTML reports (the default command)."),
-    ("check", "Rerun scenarios; check their expectations and compare with baselines (for CI)."),
-    ("baseline", "Save a scenario's summary as the baseline that 'check' compares with."),
-    ("bench", "Benchmark the engine and the model: R1, scenarios, the hold model; medians and memory."),
-    ("sweep", "Run a scenario over its sweep grid; write sweep.csv + sweep.html and a recommendation."),
-    ("list", "List the strategy presets and the scenarios in Scenarios/."),
-    ("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md."),
+  /// A subcommand: its name, its one-line summary, and its entry point.
+  struct Entry: Sendable {
+    let name: String
+    let summary: String
+    let main: @Sendable ([String]) throws(CLIError) -> Int32
+
+    init(_ name: String, _ summary: String, _ main: @escaping @Sendable ([String]) throws(CLIError) -> Int32) {
+      self.name = name
+      self.summary = summary
+      self.main = main
+    }
+
+    init<C: Command>(_ command: C.Type) {
+      self.init(C.configuration.name, C.configuration.abstract) { (a: [String]) throws(CLIError) -> Int32 in
+        try C.main(a)
+      }
+    }
+  }
+
+  static let commands: [Entry] = [
+    Entry(RunCommand.self),
+    Entry(CheckCommand.self),
+    Entry("baseline", BaselineCommand.abstract) { (a: [String]) throws(CLIError) -> Int32 in try BaselineCommand.main(a) },
+    Entry(BenchCommand.self),
+    Entry(SweepCommand.self),
+    Entry(ListCommand.self),
+    Entry("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md.") {
+      (a: [String]) throws(CLIError) -> Int32 in try SchemaCommand.run(a)
+    },
   ]
 
   static var helpText: String {
@@ -66,7 +87,7 @@ public enum ReloadBenchCLI {
   }
 
   static func dispatch(_ arguments: [String]) throws(CLIError) -> Int32 {
-    guard let first = arguments.first else { return try RunCommand.run([]) }
+    guard let first = arguments.first else { return try RunCommand.main([]) }
     let rest = Array(arguments.dropFirst())
     switch first {
     case "--help", "-h", "help":
@@ -75,15 +96,9 @@ public enum ReloadBenchCLI {
     case "--version":
       Terminal.out("reloadbench \(version)\n")
       return ExitStatus.success
-    case "run": return try RunCommand.run(rest)
-    case "sweep": return try SweepCommand.run(rest)
-    case "list": return try ListCommand.run(rest)
-    case "check": return try CheckCommand.run(rest)
-    case "baseline": return try BaselineCommand.run(rest)
-    case "bench": return try BenchCommand.run(rest)
-    case "schema": return try SchemaCommand.run(rest)
     default:
-      if first.hasSuffix(".json") || first.hasPrefix("--") { return try RunCommand.run(arguments) }
+      if let command = commands.first(where: { $0.name == first }) { return try command.main(rest) }
+      if first.hasSuffix(".json") || first.hasPrefix("--") { return try RunCommand.main(arguments) }
       let names = commands.map(\.name)
       let hint = SchemaValidator.nearest(first, in: names).map { " (did you mean '\($0)'?)" } ?? ""
       throw .badInput("unknown command '\(first)'\(hint); see 'reloadbench --help'")

@@ -25,6 +25,7 @@ struct RunOutcome {
 enum ExperimentRunner {
   static let chunkSize = 256
 
+  /// Runs every replication: prepare, simulate, merge, with the time of each.
   static func run(_ scenario: Scenario, threads: Int, progress: ProgressLine?) -> RunOutcome {
     let clock = ContinuousClock()
     var outcome = RunOutcome(replications: [], events: 0, setupSeconds: 0, simulationSeconds: 0, mergeSeconds: 0)
@@ -33,28 +34,10 @@ enum ExperimentRunner {
       let t0 = clock.now
       let prepared = PreparedScenario(scenario, replication: r)
       let t1 = clock.now
-      let chunks = (scenario.devices + chunkSize - 1) / chunkSize
-      let next = ChunkCounter(devices: scenario.devices, threads: threads, largest: chunkSize)
-      let box = TallyBox()
-      let workers = max(1, min(threads, chunks))
-      let doneBefore = Double(r * scenario.devices)
-      DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        var worker = DeviceWorker(prepared)
-        while true {
-          guard let range = next.take() else { break }
-          let lo = range.lowerBound
-          let hi = range.upperBound
-          worker.simulate(devices: lo..<hi)
-          let done = next.finished(hi - lo)
-          if let progress {
-            let fraction = (doneBefore + Double(done)) / totalWork
-            progress.update(fraction: fraction, simulatedDays: fraction * scenario.days * Double(scenario.replications))
-          }
-        }
-        box.add(worker.tallies)
-      }
+      let parts = simulate(
+        prepared, threads: threads, progress: progress, doneBefore: Double(r * scenario.devices), totalWork: totalWork)
       let t2 = clock.now
-      let merged = box.merged()
+      let merged = merge(parts)
       for s in merged { for g in s.segments { outcome.events &+= g.events } }
       outcome.replications.append(merged)
       let t3 = clock.now
@@ -64,6 +47,47 @@ enum ExperimentRunner {
     }
     progress?.finish()
     return outcome
+  }
+
+  /// The simulate stage of one replication: every device, over up to
+  /// `threads` threads. Returns each thread's own tallies (one part per
+  /// thread that ran), to be summed by `merge`.
+  static func simulate(
+    _ prepared: PreparedScenario, threads: Int, progress: ProgressLine?, doneBefore: Double = 0,
+    totalWork: Double? = nil
+  ) -> [[StrategyTally]] {
+    let scenario = prepared.scenario
+    let totalWork = totalWork ?? Double(scenario.devices)
+    let chunks = (scenario.devices + chunkSize - 1) / chunkSize
+    let next = ChunkCounter(devices: scenario.devices, threads: threads, largest: chunkSize)
+    let box = TallyBox()
+    let workers = max(1, min(threads, chunks))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      var worker = DeviceWorker(prepared)
+      while true {
+        guard let range = next.take() else { break }
+        let lo = range.lowerBound
+        let hi = range.upperBound
+        worker.simulate(devices: lo..<hi)
+        let done = next.finished(hi - lo)
+        if let progress {
+          let fraction = (doneBefore + Double(done)) / totalWork
+          progress.update(fraction: fraction, simulatedDays: fraction * scenario.days * Double(scenario.replications))
+        }
+      }
+      box.add(worker.tallies)
+    }
+    return box.take()
+  }
+
+  /// The merge stage: the sum of every thread's tallies (integer addition,
+  /// so the order does not matter). The first part's blocks absorb the others.
+  static func merge(_ parts: [[StrategyTally]]) -> [StrategyTally] {
+    let total = parts[0]
+    for p in parts.dropFirst() {
+      for s in total.indices { total[s].merge(p[s]) }
+    }
+    return total
   }
 }
 
@@ -106,16 +130,11 @@ final class TallyBox: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// The sum of every part (integer addition: order does not matter).
-  /// The threads are done, so the first part's blocks absorb the others.
-  func merged() -> [StrategyTally] {
+  /// Every part, handed over once the threads are done.
+  func take() -> [[StrategyTally]] {
     lock.lock()
     defer { lock.unlock() }
-    let total = parts[0]
-    for p in parts.dropFirst() {
-      for s in total.indices { total[s].merge(p[s]) }
-    }
-    parts = []
-    return total
+    defer { parts = [] }
+    return parts
   }
 }

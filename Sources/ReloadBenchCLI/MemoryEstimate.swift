@@ -1,30 +1,196 @@
 import Foundation
+import ReloadReports
 import WidgetModel
 
-/// Refuses, before it starts, a run that would need more memory than the
-/// machine has, with the estimate and a way out.
+/// What a run will take before it starts: its peak memory (a run that would
+/// need more than the machine has is refused, with the estimate and a way
+/// out) and its wall time (a run of an hour or more says so first).
+///
+/// Both count the threads that will really work: `--threads`, but no more
+/// than there are chunks of devices to hand out.
 enum MemoryEstimate {
-  /// Bytes the run will hold at its peak (per-thread tallies dominate).
-  static func bytes(_ scenario: Scenario, threads: Int) -> Double {
+  /// Bytes of one `SimTime` in a drawn array, times the headroom of an
+  /// array grown by doubling (its capacity is up to twice its count).
+  static let bytesPerDrawnTime = 8.0 * 2
+
+  /// Threads that will work on `scenario`: each takes chunks of devices.
+  static func workers(_ scenario: Scenario, threads: Int) -> Int {
+    let chunks = (scenario.devices + ExperimentRunner.chunkSize - 1) / ExperimentRunner.chunkSize
+    return max(1, min(threads, chunks))
+  }
+
+  /// The parts of the estimate, in bytes.
+  struct Parts {
+    /// One set of tallies (every strategy and segment).
+    var tallies: Double
+    /// How many sets: each thread's, the merged copy, replications kept for CIs.
+    var tallyCopies: Double
+    /// One device's drawn data at its largest (every thread holds one).
+    var device: Double
+    var workers: Int
+    /// Shared content changes, the program and the scenario.
+    var shared: Double
+
+    var total: Double { tallies * tallyCopies + device * Double(workers) + shared }
+  }
+
+  static func parts(_ scenario: Scenario, threads: Int) -> Parts {
     let seconds = scenario.measuredDays * 86_400
     let perSegment = seconds * 4 + 24 * Double(scenario.model.budget.largestBudget + 1) * 8 + 16_000
     let perStrategy = Double(scenario.segments.count) * perSegment + seconds / 3600 * 8 * 8
     let tallies = perStrategy * Double(scenario.strategies.count)
-    // Each thread's tallies, the merged copy, replications kept for CIs.
-    let copies = Double(threads + 1 + max(0, scenario.replications - 1))
-    let shared = Double(scenario.kinds.count) * 200_000 + 50_000_000
-    return tallies * copies + shared
+    let workers = self.workers(scenario, threads: threads)
+    let copies = Double(workers + 1 + max(0, scenario.replications - 1))
+    // Shared kinds' changes are drawn once per replication for all devices.
+    var sharedChanges = 0.0
+    for kind in scenario.kinds where kind.scope == .shared {
+      sharedChanges += changesPerDay(kind) * scenario.days * bytesPerDrawnTime
+    }
+    let shared = Double(scenario.kinds.count) * 200_000 + 50_000_000 + sharedChanges
+    return Parts(
+      tallies: tallies, tallyCopies: copies, device: deviceBytes(scenario), workers: workers, shared: shared)
   }
 
-  static func physicalMemory() -> Double { Double(ProcessInfo.processInfo.physicalMemory) }
+  /// Bytes the run will hold at its peak.
+  static func bytes(_ scenario: Scenario, threads: Int) -> Double { parts(scenario, threads: threads).total }
 
-  static func check(_ scenario: Scenario, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CLIError) {
-    let need = bytes(scenario, threads: threads)
+  /// Unpredictable changes per day of a kind, bursts included (scheduled
+  /// changes are computed when needed, never stored).
+  static func changesPerDay(_ kind: WidgetKindSpec) -> Double {
+    guard let u = kind.unpredictable else { return 0 }
+    var perDay = u.perDay
+    if let b = u.bursts { perDay += b.dailyProbability * b.perHour * b.duration.hours }
+    return perDay
+  }
+
+  /// The drawn data of the largest device: every per-user kind's data
+  /// changes, each widget's glances and taps, app and audio sessions, over
+  /// the whole run.
+  static func deviceBytes(_ scenario: Scenario) -> Double {
+    var largest = 0.0
+    for segment in scenario.segments {
+      var kinds = Set<Int>()
+      var widgets = 0.0
+      var interactive = 0.0
+      for slot in segment.widgets {
+        kinds.insert(slot.kind)
+        widgets += Double(slot.count)
+        if scenario.kinds[slot.kind].interactive { interactive += Double(slot.count) }
+      }
+      var perDay = 0.0
+      for k in kinds where scenario.kinds[k].scope != .shared { perDay += changesPerDay(scenario.kinds[k]) }
+      let views = segment.homeViewsPerDay + segment.lockViewsPerDay
+      perDay += views * (widgets + 1) + segment.tapsPerDay * interactive
+      perDay += (segment.appSessionsPerDay + segment.audioSessionsPerDay) * 2.5
+      largest = max(largest, perDay)
+    }
+    return largest * scenario.days * bytesPerDrawnTime
+  }
+
+  /// The memory a run may use: the machine's, or less under a cgroup
+  /// limit (a container), or `RELOADBENCH_MEMORY_BYTES` when set (a whole
+  /// number of bytes: to plan for another machine, and for the tests).
+  static func physicalMemory() -> Double {
+    if let text = ProcessInfo.processInfo.environment["RELOADBENCH_MEMORY_BYTES"], let n = UInt64(text), n > 0 {
+      return Double(n)
+    }
+    var have = Double(ProcessInfo.processInfo.physicalMemory)
+    for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+      if let data = FileManager.default.contents(atPath: path),
+        let limit = UInt64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+        limit > 0
+      {
+        have = min(have, Double(limit))
+      }
+    }
+    return have
+  }
+
+  static func gb(_ x: Double) -> String { String(format: "%.1f GB", x / 1e9) }
+
+  /// Refuses a run that would need more than 80 % of the machine's memory.
+  static func check(_ scenario: Scenario, threads: Int) throws(CLIError) {
+    let p = parts(scenario, threads: threads)
+    let need = p.total
     let have = physicalMemory()
     guard need > have * 0.8 else { return }
-    let gb = { (x: Double) in String(format: "%.1f GB", x / 1e9) }
+    let device = p.device * Double(p.workers) >= p.tallies * p.tallyCopies
+    let fix =
+      device
+      ? "fewer days or lower change rates per device, fewer threads (--threads), or split the kinds over several scenarios"
+      : "fewer days or strategies per run, fewer threads (--threads), or split the strategies over several scenarios"
     throw .badInput(
-      "\(scenario.name) would need about \(gb(need)) of memory, and this machine has \(gb(have)) "
-        + "(fix: fewer days or strategies per run, fewer threads, or split the strategies over several scenarios)")
+      "\(scenario.name) would need about \(gb(need)) of memory (estimated: \(gb(p.tallies * p.tallyCopies)) of tallies "
+        + "for \(p.workers) thread\(p.workers == 1 ? "" : "s"), \(gb(p.device * Double(p.workers))) of drawn device data), "
+        + "and this machine has \(gb(have)) (fix: \(fix))")
+  }
+
+  // MARK: - Time
+
+  /// Events one thread simulates per second (6 to 17 million measured on
+  /// a shared 2-core machine and a laptop core).
+  static let eventsPerSecondPerThread = 8e6
+
+  /// Simulated events per widget-day besides glances and data changes:
+  /// reloads, timeline entries, budget refills, wakes.
+  static let baseEventsPerWidgetDay = 10.0
+
+  /// Seconds `scenario` should take on `threads` threads (a rough figure).
+  static func seconds(_ scenario: Scenario, threads: Int) -> Double {
+    var events = 0.0
+    let totalWeight = scenario.segments.reduce(0) { $0 + $1.weight }
+    for segment in scenario.segments {
+      let share = totalWeight > 0 ? segment.weight / totalWeight : 1 / Double(scenario.segments.count)
+      var perDevice = 0.0
+      for slot in segment.widgets {
+        let kind = scenario.kinds[slot.kind]
+        let views = slot.placement == .lockScreen ? segment.lockViewsPerDay : segment.homeViewsPerDay
+        perDevice += Double(slot.count) * slot.probability * (baseEventsPerWidgetDay + views + changesPerDay(kind))
+      }
+      events += share * Double(scenario.devices) * perDevice
+    }
+    events *= scenario.days * Double(scenario.strategies.count * scenario.replications)
+    return events / (eventsPerSecondPerThread * Double(workers(scenario, threads: threads)))
+  }
+
+  /// Runs estimated at this many seconds or more say so before starting.
+  static let longRun = 3600.0
+
+  /// "about 3.5 days", "about 2 hours".
+  static func duration(_ seconds: Double) -> String {
+    if seconds >= 2 * 86_400 { return String(format: "about %.1f days", seconds / 86_400) }
+    if seconds >= 3600 { return String(format: "about %.1f hours", seconds / 3600) }
+    if seconds >= 90 { return String(format: "about %.0f minutes", seconds / 60) }
+    return seconds >= 30 ? "about a minute" : "under a minute"
+  }
+
+  /// The estimates in one line, for `--dry-run`.
+  static func summary(_ scenarios: [Scenario], threads: Int) -> String {
+    guard let first = scenarios.first else { return "" }
+    let memory = scenarios.map { bytes($0, threads: threads) }.max() ?? 0
+    let time = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
+    let n = workers(first, threads: threads)
+    return "estimated: \(gb(memory)) of memory at most (this machine has \(gb(physicalMemory()))), "
+      + "\(duration(time)) on \(n) thread\(n == 1 ? "" : "s")"
+  }
+
+  /// The line a long run prints before it starts (`scenarios`: one, or
+  /// every point of a sweep), or nil for a short one.
+  static func longRunNotice(_ scenarios: [Scenario], name: String, threads: Int) -> String? {
+    guard let first = scenarios.first else { return nil }
+    let s = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
+    guard s >= longRun else { return nil }
+    let n = workers(first, threads: threads)
+    let size = scenarios.count > 1
+      ? "\(scenarios.count) points"
+      : "\(NumberFormat.short(Double(first.devices))) devices x \(NumberFormat.trim(NumberFormat.fixed(first.days, decimals: 2))) days "
+        + "x \(first.strategies.count) strateg\(first.strategies.count == 1 ? "y" : "ies")"
+    return "\(name): estimated run time \(duration(s)) on \(n) thread\(n == 1 ? "" : "s") (\(size)); "
+      + "progress is printed every \(NumberFormat.short(ProgressLine.logInterval)) s off a terminal "
+      + "(for a shorter run: fewer devices, days or strategies)"
+  }
+
+  static func longRunNotice(_ scenario: Scenario, threads: Int) -> String? {
+    longRunNotice([scenario], name: scenario.name, threads: threads)
   }
 }

@@ -33,7 +33,7 @@ enum OutputWriter {
     var temporary: [(String, String)] = []
     for (name, contents) in files {
       let final = (directory as NSString).appendingPathComponent(name)
-      let temp = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
+      let temp = (directory as NSString).appendingPathComponent(temporaryName(name))
       guard fm.createFile(atPath: temp, contents: Data(contents.utf8)) else {
         for (t, _) in temporary { try? fm.removeItem(atPath: t) }
         throw .badInput("cannot write \(final) (fix: check free space and permissions)")
@@ -52,6 +52,45 @@ enum OutputWriter {
   /// Writes one file atomically (for --json, --markdown, baselines).
   static func writeFile(_ path: String, _ contents: String) throws(CLIError) {
     try write([(PathText.name(path), contents)], to: PathText.folder(of: path))
+  }
+
+  /// The temporary name `write` gives `name` while writing it.
+  static func temporaryName(_ name: String, pid: Int32 = getpid()) -> String { ".\(name).tmp-\(pid)" }
+
+  /// Removes what a killed run (`kill -9` while writing) left in
+  /// `directory`: the temporary files of `names` (`.NAME.tmp-PID`) and the
+  /// write probe (`.reloadbench-write-test-PID`), only when they are
+  /// regular files and their process is gone. Anything else is left alone.
+  static func removeStaleTemporaryFiles(in directory: String, names: [String]) {
+    let fm = FileManager.default
+    guard let entries = try? fm.contentsOfDirectory(atPath: directory) else { return }
+    let own = getpid()
+    for entry in entries where entry.hasPrefix(".") {
+      guard let pid = ownedTemporaryPID(entry, names: names), pid != own, pid > 0 else { continue }
+      // Still running (or not ours to ask): keep it.
+      if kill(pid, 0) == 0 || errno != ESRCH { continue }
+      let path = (directory as NSString).appendingPathComponent(entry)
+      var s = stat()
+      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { continue }
+      unlink(path)
+    }
+  }
+
+  /// The process id in `entry` when it is one of this tool's temporary
+  /// names for `names`, else nil.
+  static func ownedTemporaryPID(_ entry: String, names: [String]) -> Int32? {
+    let probe = ".reloadbench-write-test-"
+    var digits: Substring
+    if entry.hasPrefix(probe) {
+      digits = entry.dropFirst(probe.count)
+    } else {
+      guard let name = names.first(where: { entry.hasPrefix(".\($0).tmp-") }) else { return nil }
+      digits = entry.dropFirst(name.count + 6)
+    }
+    guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+      return nil
+    }
+    return Int32(digits)
   }
 
   /// `mkdir -p`: nil when `path` is (now) a folder, else why not, in the

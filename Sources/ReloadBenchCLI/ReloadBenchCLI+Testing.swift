@@ -87,3 +87,101 @@ package enum CLITesting {
   }
 }
 
+
+/// The pipeline's stages one at a time, for the test suite (`package`
+/// access, like `CLITesting`).
+package enum PipelineStages {
+  static func pipeline(threads: Int, out: String? = nil) -> Pipeline {
+    var options = CommonOptions()
+    options.threads = threads
+    options.quiet = true
+    options.reproducible = true
+    options.out = out
+    return Pipeline(options: options)
+  }
+
+  /// Stage 1: a scenario file's name and number of expectations, or the
+  /// one-line error.
+  package static func load(_ path: String) -> Result<(name: String, expectations: Int), CLIError> {
+    do {
+      let l = try pipeline(threads: 1).load(path)
+      return .success((l.scenario.name, l.checkSpec.expectations.count))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Stage 2, paths: files read, folders written (with the file names
+  /// written there) and files written, in that order; nil when they fit
+  /// together, else the one-line error.
+  package static func validatePaths(reads: [String], folders: [(String, [String])], files: [String]) -> String? {
+    var uses: [Pipeline.PathUse] = reads.map { .read($0, as: "the scenario") }
+    uses += folders.map { .folder($0.0, as: "--out", files: $0.1, fix: "pass --out with another folder") }
+    uses += files.map { .file($0, as: "--to", onlyReplacing: .format(Baseline.formatName, what: "baseline")) }
+    do {
+      try pipeline(threads: 1).validate(paths: uses)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  /// Stage 2, memory: the estimate in bytes of the scenario in `data`
+  /// on `threads` threads, and the share of it that is drawn device data.
+  package static func estimate(_ data: Data, threads: Int) throws -> (bytes: Double, deviceBytes: Double, workers: Int) {
+    let l = try ScenarioDecoder.decodeFile(data)
+    let p = MemoryEstimate.parts(l.scenario, threads: threads)
+    return (p.total, p.device * Double(p.workers), p.workers)
+  }
+
+  /// Stage 3: makes `directory` and removes what killed runs left there.
+  package static func prepare(_ directory: String, files: [String]) -> CLIError? {
+    do {
+      try pipeline(threads: 1).prepare(directory, files: files)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// The temporary name of `name` while process `pid` writes it.
+  package static func temporaryName(_ name: String, pid: Int32) -> String { OutputWriter.temporaryName(name, pid: pid) }
+
+  /// The names of the files a run writes into its report folder.
+  package static var reportFiles: [String] { Pipeline.reportFiles }
+
+  /// Stages 4 and 5 of the first replication: the number of per-thread
+  /// parts `simulate` returned, and the events of each part and of the
+  /// merged tallies.
+  package static func simulateAndMerge(_ data: Data, threads: Int) throws -> (parts: [UInt64], merged: UInt64) {
+    let l = try ScenarioDecoder.decodeFile(data)
+    let prepared = PreparedScenario(l.scenario)
+    let parts = ExperimentRunner.simulate(prepared, threads: threads, progress: nil)
+    let events = { (tallies: [StrategyTally]) -> UInt64 in
+      tallies.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.events } }
+    }
+    let counts = parts.map(events)
+    let merged = ExperimentRunner.merge(parts)
+    return (counts, events(merged))
+  }
+
+  /// Stages 4 to 7 on `threads` threads: the rendered files (name, text).
+  package static func render(_ data: Data, threads: Int) throws -> [(name: String, contents: String)] {
+    var l = try ScenarioDecoder.decodeFile(data)
+    l.path = "test.json"
+    let p = pipeline(threads: threads)
+    let outcome = p.simulate(l.scenario)
+    let built = p.buildResults(l, outcome, parameters: ParameterListing.facts(l.json))
+    return Pipeline.render(built.results, recommendation: built.recommendation)
+  }
+
+  /// Stage 8: writes `files` into `directory`, all or none.
+  package static func write(_ files: [(name: String, contents: String)], to directory: String) -> CLIError? {
+    do {
+      try pipeline(threads: 1).write(files, to: directory)
+      return nil
+    } catch {
+      return error
+    }
+  }
+}

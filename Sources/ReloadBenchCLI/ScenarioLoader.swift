@@ -2,9 +2,11 @@ import Foundation
 import ReloadMetrics
 import WidgetModel
 
-/// A scenario file, read and decoded.
+/// A scenario file, read and decoded: the one type for a decoded file,
+/// whether read from disk (`ScenarioLoader`) or made for a sweep point.
 struct LoadedScenario {
-  let path: String
+  /// The file it was read from (empty when decoded from memory).
+  var path: String
   var scenario: Scenario
   let json: JSONValue
   /// The file's `sweep` block, if any: then the file is run once per point.
@@ -38,12 +40,9 @@ enum ScenarioLoader {
       throw .badInput("cannot read \(path): no such file (fix: check the path; 'reloadbench list' shows the scenarios)")
     }
     do {
-      let file = try ScenarioDecoder.decodeFile(data)
-      let spec = try ScenarioDecoder.checkSpec(
-        SchemaReader(file.json, ScenarioSchema.root, path: "$", log: nil), scenario: file.scenario)
-      return LoadedScenario(
-        path: path, scenario: file.scenario, json: file.json, sweep: file.sweep, objective: file.objective,
-        checkSpec: spec)
+      var file = try ScenarioDecoder.decodeFile(data)
+      file.path = path
+      return file
     } catch {
       throw .badInput(error.line(file: path))
     }

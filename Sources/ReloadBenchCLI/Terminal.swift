@@ -18,44 +18,87 @@ enum Terminal {
   static func err(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
+
+  /// Writes the tool's own terminal control text (a progress line's
+  /// carriage return and erase) to stderr as it is.
+  static func errControl(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
 }
 
-/// A progress line on stderr, only when stderr is a terminal: percent,
-/// simulated days per wall second, and an ETA. Rewritten in place at most
-/// five times a second.
+/// Progress on stderr. On a terminal, one line rewritten in place at most
+/// five times a second: percent, simulated days per wall second, an ETA.
+/// Elsewhere (CI logs), the same figures as a new line about every
+/// `logInterval` seconds, the first after that long, so short runs print
+/// nothing.
 final class ProgressLine: @unchecked Sendable {
+  enum Mode {
+    case off
+    case terminal
+    case log
+  }
+
+  /// Seconds between two progress lines in a log. `RELOADBENCH_PROGRESS_INTERVAL`
+  /// (seconds; 0: a line whenever a chunk of devices is done) replaces the
+  /// default of 10.
+  static let logInterval: Double = {
+    if let text = ProcessInfo.processInfo.environment["RELOADBENCH_PROGRESS_INTERVAL"], let s = Double(text),
+      s.isFinite, s >= 0
+    {
+      return s
+    }
+    return 10
+  }()
+
   private let label: String
-  private let enabled: Bool
+  private let mode: Mode
   private let start = ContinuousClock.now
   private var lastDraw = ContinuousClock.now
   private let lock = NSLock()
   private var drawn = false
 
-  init(label: String, enabled: Bool) {
+  init(label: String, mode: Mode) {
     self.label = label
-    self.enabled = enabled
+    self.mode = mode
+  }
+
+  /// Progress for a run: none with `--quiet`, else in place on a terminal
+  /// and as log lines elsewhere.
+  convenience init(label: String, quiet: Bool) {
+    self.init(label: label, mode: quiet ? .off : Terminal.stderrIsTerminal ? .terminal : .log)
   }
 
   /// `fraction` of the work is done; `simulatedDays` of fleet time so far.
   func update(fraction: Double, simulatedDays: Double) {
-    guard enabled else { return }
+    guard mode != .off else { return }
     lock.lock()
     defer { lock.unlock() }
     let now = ContinuousClock.now
-    guard now - lastDraw > .milliseconds(200) || fraction >= 1 else { return }
-    lastDraw = now
     let elapsed = Self.seconds(now - start)
     let rate = elapsed > 0 ? simulatedDays / elapsed : 0
     let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-    let text = String(
-      format: "\r\u{1B}[2K  %@: %3.0f%%  %.1f sim-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
-    Terminal.err(text)
-    drawn = true
+    switch mode {
+    case .off: return
+    case .terminal:
+      guard now - lastDraw > .milliseconds(200) || fraction >= 1 else { return }
+      lastDraw = now
+      let text = String(
+        format: "\r\u{1B}[2K  %@: %3.0f%%  %.1f sim-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
+      Terminal.errControl(text)
+      drawn = true
+    case .log:
+      guard Self.seconds(now - lastDraw) >= Self.logInterval, fraction < 1 else { return }
+      lastDraw = now
+      Terminal.err(
+        String(
+          format: "progress: %@: %.1f%% after %@, %.1f sim-days/s, ETA %@\n", label, fraction * 100,
+          Self.clock(elapsed), rate, Self.clock(eta)))
+    }
   }
 
   func finish() {
-    guard enabled, drawn else { return }
-    Terminal.err("\r\u{1B}[2K")
+    guard mode == .terminal, drawn else { return }
+    Terminal.errControl("\r\u{1B}[2K")
   }
 
   static func seconds(_ d: Duration) -> Double {
@@ -63,8 +106,12 @@ final class ProgressLine: @unchecked Sendable {
     return Double(s) + Double(atto) * 1e-18
   }
 
+  /// "42s", "3m05s", "2h07m", "3d04h".
   static func clock(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds < 1e12 else { return "?" }
     let s = Int(seconds.rounded())
+    if s >= 86_400 { return "\(s / 86_400)d\(String(format: "%02d", s % 86_400 / 3600))h" }
+    if s >= 3600 { return "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" }
     return s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s"
   }
 }

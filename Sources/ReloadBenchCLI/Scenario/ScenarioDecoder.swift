@@ -9,14 +9,9 @@ import WidgetModel
 /// then check what the schema alone cannot (names that must match, ranges
 /// that depend on other fields).
 enum ScenarioDecoder {
-  /// A decoded scenario file: the scenario, its JSON, and its optional
-  /// sweep and objective (which the CLI, not the model, acts on).
-  struct File {
-    let scenario: Scenario
-    let json: JSONValue
-    let sweep: SweepSpec?
-    let objective: Objective?
-  }
+  /// A decoded file is a `LoadedScenario` (one type, whether read from
+  /// disk or made for a sweep point).
+  typealias File = LoadedScenario
 
   /// Decodes `data`; errors carry the JSON path of the offending field.
   static func decode(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> (Scenario, JSONValue) {
@@ -24,8 +19,9 @@ enum ScenarioDecoder {
     return (file.scenario, file.json)
   }
 
-  /// Decodes `data` with its sweep and objective.
-  static func decodeFile(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> File {
+  /// Decodes `data` with its sweep, objective and checks (`path` is left
+  /// empty: `ScenarioLoader` fills it in).
+  static func decodeFile(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> LoadedScenario {
     let json: JSONValue
     do {
       json = try JSONValue.parse(data)
@@ -40,12 +36,15 @@ enum ScenarioDecoder {
   }
 
   /// Validates and decodes an already parsed file (a sweep point's JSON).
-  static func decode(json: JSONValue, log: SchemaAccessLog? = nil) throws(ScenarioError) -> File {
+  /// `expect` and `check` are read here, once, and kept.
+  static func decode(json: JSONValue, log: SchemaAccessLog? = nil) throws(ScenarioError) -> LoadedScenario {
     try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
     let scenario = try self.scenario(root)
-    _ = try checkSpec(root, scenario: scenario)  // validates `expect` and `check` (ScenarioLoader keeps them)
-    return File(scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root))
+    let checks = try checkSpec(root, scenario: scenario)
+    return LoadedScenario(
+      path: "", scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root),
+      checkSpec: checks)
   }
 
   static func scenario(_ r: SchemaReader) throws(ScenarioError) -> Scenario {
