@@ -18,7 +18,7 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
 @Suite struct R1Tests {
   @Test func r1ReproducesTheReferenceFigures() {
     // 600 widgets keep the debug test quick; CI checks the full 10,000
-    // with the release binary against the tighter R1.md tolerances.
+    // with the release binary against the tighter docs/r1.md tolerances.
     let results = runScenario(TestScenarios.r1(devices: 600))
     let row = results.summary.row(policy: "poll-15m")!
     let v = { (n: SummaryMetric) in results.summary.value(n, in: row)! }
@@ -31,7 +31,7 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
 }
 
 @Suite struct R1ReferenceTests {
-  /// The textbook global-queue R1 reproduces R1.md's figures with either
+  /// The textbook global-queue R1 reproduces docs/r1.md's figures with either
   /// event set, and both heaps pop exactly the same sequence.
   @Test func globalQueueReferenceReproducesR1WithBothHeaps() {
     let four = R1Reference.run(QuaternaryHeap.self, widgets: 500, days: 7, seed: 42)

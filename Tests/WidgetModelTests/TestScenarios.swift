@@ -3,7 +3,7 @@ import WidgetModel
 
 /// Small scenarios built in code for model tests.
 enum TestScenarios {
-  /// R1 (../shared/R1.md) at `devices` widgets and `days` days.
+  /// R1 (docs/r1.md) at `devices` widgets and `days` days.
   static func r1(devices: Int = 500, days: Double = 7, seed: UInt64 = 42, engine: EngineMode = .elided) -> Scenario {
     var glanceProfile = [Double](repeating: 0, count: 24)
     for h in 7..<23 { glanceProfile[h] = 1 }

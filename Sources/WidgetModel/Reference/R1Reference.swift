@@ -1,6 +1,6 @@
 import ReloadEngine
 
-/// R1 (`shared/R1.md`) simulated the textbook way: every widget's reloads,
+/// R1 (`docs/r1.md`) simulated the textbook way: every widget's reloads,
 /// deferrals, data changes and glances in one global event queue, one event
 /// at a time. Independent of the device simulator, it serves two purposes:
 /// measuring the event sets on a real model (`reloadbench bench`), and
@@ -23,7 +23,7 @@ public enum R1Reference {
     }
   }
 
-  // R1's fixed parameters (R1.md §Parameters).
+  // R1's fixed parameters (docs/r1.md#parameters).
   static let period: Int64 = 900_000
   static let jitter: Int64 = 120_000
   static let budget = 50

@@ -162,7 +162,7 @@ struct DeviceWidgets<Timeline: TimelinePolicy> {
   /// A request that spends budget: the minimum interval, then the budget,
   /// then (for policy reloads) the lateness distribution.
   ///
-  /// Source: R1 §Semantics (check at the request, execute at
+  /// Source: docs/r1.md#semantics (check at the request, execute at
   /// `max(requested, earliest allowed) + jitter`) and Apple's "Keeping a
   /// widget up to date" (withheld until budget returns).
   mutating func budgetedRequest(_ w: Int, at t: SimTime, late: Bool, cause: ReloadCause, _ env: DeviceEnvironment) {
