@@ -7,7 +7,7 @@
 //
 //   ReloadEngine   -> (none)          ReloadMetrics -> (none)
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
-//   ReloadPolicies -> WidgetModel
+//   ReloadStrategies -> WidgetModel
 //   ReloadReports  -> ReloadMetrics
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
@@ -29,7 +29,7 @@ let package = Package(
     .library(
       name: "ReloadBench",
       targets: [
-        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadPolicies",
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies",
         "ReloadReports",
       ]),
   ],
@@ -39,20 +39,20 @@ let package = Package(
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
-    .target(name: "ReloadPolicies", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [
-        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadPolicies", "ReloadReports",
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies", "ReloadReports",
       ],
       swiftSettings: checks),
     .executableTarget(name: "reloadbench", dependencies: ["ReloadBenchCLI"]),
     .testTarget(name: "ReloadEngineTests", dependencies: ["ReloadEngine"]),
     .testTarget(name: "ReloadMetricsTests", dependencies: ["ReloadMetrics"]),
     .testTarget(
-      name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadPolicies", "ReloadEngine"]),
-    .testTarget(name: "ReloadPoliciesTests", dependencies: ["ReloadPolicies", "WidgetModel"]),
+      name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadStrategies", "ReloadEngine"]),
+    .testTarget(name: "ReloadStrategiesTests", dependencies: ["ReloadStrategies", "WidgetModel"]),
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"],

@@ -66,7 +66,7 @@ struct Baseline: Codable, Equatable {
         values.updateValue(value, forKey: c.name)
         if let half = r.ci95, i < half.count, let h = half[i] { ci?.updateValue(h, forKey: c.name) }
       }
-      return Row(policy: r.policy, segment: r.segment, values: values, ci95: ci)
+      return Row(policy: r.strategy, segment: r.segment, values: values, ci95: ci)
     }
   }
 
@@ -82,7 +82,7 @@ struct Baseline: Codable, Equatable {
       columns: metrics,
       rows: rows.map { r in
         ResultRow(
-          scenario: scenario, policy: r.policy, segment: r.segment, values: columns.map { r.values[$0] ?? nil },
+          scenario: scenario, strategy: r.policy, segment: r.segment, values: columns.map { r.values[$0] ?? nil },
           ci95: r.ci95.map { ci in columns.map { ci[$0] ?? nil } })
       })
   }

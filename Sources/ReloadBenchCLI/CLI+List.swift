@@ -1,5 +1,5 @@
 import Foundation
-import ReloadPolicies
+import ReloadStrategies
 
 /// `reloadbench list`: the strategy presets and the scenario files.
 struct ListCommand: Command {

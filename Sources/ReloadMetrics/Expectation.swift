@@ -63,13 +63,13 @@ public struct Expectation: Sendable, Equatable, Codable {
       policies = [policy]
     } else {
       var seen: Set<String> = []
-      policies = table.rows.map(\.policy).filter { seen.insert($0).inserted }
+      policies = table.rows.map(\.strategy).filter { seen.insert($0).inserted }
     }
     let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(named: metric) == nil
     let column = table.columnIndex(named: isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
     return policies.map { p in
       var value: Double? = nil
-      if let row = table.row(policy: p, segment: segment), let i = column {
+      if let row = table.row(strategy: p, segment: segment), let i = column {
         value = isCI ? row.ci95?.element(i) : row.values.element(i)
       }
       return ExpectationResult(expectation: self, policy: p, value: value)

@@ -121,12 +121,12 @@ extension ResultTable {
     if !added.isEmpty { notes.append("not in the baseline, not compared: " + added.joined(separator: ", ")) }
     if !removed.isEmpty { notes.append("in the baseline only, not compared: " + removed.joined(separator: ", ")) }
     var baseRow: [String: ResultRow] = [:]
-    for r in baseline.rows { baseRow[r.policy + "\u{1F}" + r.segment] = r }
+    for r in baseline.rows { baseRow[r.strategy + "\u{1F}" + r.segment] = r }
     var matched: Set<String> = []
     for row in rows {
-      let key = row.policy + "\u{1F}" + row.segment
+      let key = row.strategy + "\u{1F}" + row.segment
       guard let b = baseRow[key] else {
-        notes.append("\(row.policy) / \(row.segment): not in the baseline, not compared")
+        notes.append("\(row.strategy) / \(row.segment): not in the baseline, not compared")
         continue
       }
       matched.insert(key)
@@ -134,13 +134,13 @@ extension ResultTable {
         guard let j = baseColumn[metric.name] else { continue }
         out.append(
           MetricComparison(
-            policy: row.policy, segment: row.segment, metric: metric, baseline: b.values.element(j),
+            policy: row.strategy, segment: row.segment, metric: metric, baseline: b.values.element(j),
             now: row.values.element(i), baselineCI95: b.ci95?.element(j), nowCI95: row.ci95?.element(i),
             tolerance: tolerance(metric)))
       }
     }
-    for r in baseline.rows where !matched.contains(r.policy + "\u{1F}" + r.segment) {
-      notes.append("\(r.policy) / \(r.segment): in the baseline only, not compared")
+    for r in baseline.rows where !matched.contains(r.strategy + "\u{1F}" + r.segment) {
+      notes.append("\(r.strategy) / \(r.segment): in the baseline only, not compared")
     }
     return (out, notes)
   }

@@ -4,7 +4,10 @@
 /// of `reloadbench check` all read this one type; keep it the only row model.
 public struct ResultRow: Sendable, Codable, Equatable {
   public var scenario: String
-  public var policy: String
+  /// The strategy's name. Written as `policy` in `summary.csv`, baselines
+  /// and `results.json` (kept for compatibility with files written before
+  /// "strategy" was the word; see `Reports/README.md`).
+  public var strategy: String
   /// A segment name, or `all` for the whole population.
   public var segment: String
   /// One value per column of the table, `nil` where not applicable.
@@ -12,9 +15,13 @@ public struct ResultRow: Sendable, Codable, Equatable {
   /// 95 % half-widths per column, present with two or more replications.
   public var ci95: [Double?]?
 
-  public init(scenario: String, policy: String, segment: String, values: [Double?], ci95: [Double?]? = nil) {
+  private enum CodingKeys: String, CodingKey {
+    case scenario, strategy = "policy", segment, values, ci95
+  }
+
+  public init(scenario: String, strategy: String, segment: String, values: [Double?], ci95: [Double?]? = nil) {
     self.scenario = scenario
-    self.policy = policy
+    self.strategy = strategy
     self.segment = segment
     self.values = values
     self.ci95 = ci95
@@ -49,9 +56,9 @@ public struct ResultTable: Sendable, Codable, Equatable {
     return row.values[i]
   }
 
-  /// The row of `policy` on `segment`.
-  public func row(policy: String, segment: String = "all") -> ResultRow? {
-    rows.first { $0.policy == policy && $0.segment == segment }
+  /// The row of strategy `strategy` on `segment`.
+  public func row(strategy: String, segment: String = "all") -> ResultRow? {
+    rows.first { $0.strategy == strategy && $0.segment == segment }
   }
 
   /// The rows for all segments together, one per strategy, in order.

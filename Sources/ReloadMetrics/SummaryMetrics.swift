@@ -249,7 +249,9 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
 /// stdout table, the HTML report and `reloadbench check` all read them; the
 /// metrics themselves are declared in `SummaryMetric`.
 public enum SummaryMetrics {
-  /// The label columns that come before the metrics.
+  /// The label columns that come before the metrics. `policy` holds the
+  /// strategy's name: the column kept its first name so files written
+  /// before "strategy" became the word still read (`ResultRow.strategy`).
   public static let labelColumns = ["scenario", "policy", "segment"]
 
   /// Every metric column of summary.csv, in order.

@@ -41,10 +41,10 @@ public struct SweepResults: Sendable, Codable {
     var names: [String: Int] = [:]
     return points.flatMap { p in
       p.rows.filter { $0.segment == "all" }.map { row in
-        var c = ObjectiveCandidate(point: p.index, policy: row.policy, values: row.values)
+        var c = ObjectiveCandidate(point: p.index, policy: row.strategy, values: row.values)
         if grouped {
-          if names[row.policy] == nil { names[row.policy] = names.count }
-          let key = [names[row.policy] ?? 0] + decisions.map { p.valueIndices[$0] }
+          if names[row.strategy] == nil { names[row.strategy] = names.count }
+          let key = [names[row.strategy] ?? 0] + decisions.map { p.valueIndices[$0] }
           if groups[key] == nil { groups[key] = groups.count }
           c.group = groups[key]
         }
@@ -92,7 +92,7 @@ public struct SweepResults: Sendable, Codable {
   public var strategies: [String] {
     var out: [String] = []
     for p in points {
-      for r in p.rows where r.segment == "all" && !out.contains(r.policy) { out.append(r.policy) }
+      for r in p.rows where r.segment == "all" && !out.contains(r.strategy) { out.append(r.strategy) }
     }
     return out
   }
@@ -109,7 +109,7 @@ public struct SweepResults: Sendable, Codable {
   /// `objective`).
   public func value(named metric: String, policy: String, point: Int) -> Double? {
     guard let c = columns.firstIndex(where: { $0.name == metric }), points.indices.contains(point),
-      let row = points[point].rows.first(where: { $0.policy == policy && $0.segment == "all" }),
+      let row = points[point].rows.first(where: { $0.strategy == policy && $0.segment == "all" }),
       c < row.values.count
     else { return nil }
     return row.values[c]

@@ -20,23 +20,23 @@ public enum Findings {
       let cheapestFresh = seen.filter { v(.freshGlancePct, $0) >= v(.freshGlancePct, freshest) - 2 }
         .min { v(.budgetedReloadsPerWidgetDay, $0) < v(.budgetedReloadsPerWidgetDay, $1) }!
       out.append(
-        "\(freshest.policy) shows current data at \(pct(v(.freshGlancePct, freshest))) of glances "
+        "\(freshest.strategy) shows current data at \(pct(v(.freshGlancePct, freshest))) of glances "
           + "(\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, freshest))) budgeted reloads per widget-day)"
-          + (cheapestFresh.policy != freshest.policy
-            ? "; \(cheapestFresh.policy) comes within 2 points at \(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, cheapestFresh)))."
+          + (cheapestFresh.strategy != freshest.strategy
+            ? "; \(cheapestFresh.strategy) comes within 2 points at \(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, cheapestFresh)))."
             : "."))
 
       let stalest = seen.min { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
-      if stalest.policy != freshest.policy {
+      if stalest.strategy != freshest.strategy {
         out.append(
-          "\(stalest.policy) is the stalest: \(pct(v(.freshGlancePct, stalest))) fresh, p95 staleness "
+          "\(stalest.strategy) is the stalest: \(pct(v(.freshGlancePct, stalest))) fresh, p95 staleness "
             + "\(NumberFormat.minutes(v(.stalenessP95Min, stalest))).")
       }
     }
 
     // The strategy that runs dry most often, when, and what follows.
     if let dry = rows.filter({ v(.dryWidgetDayPct, $0) >= 10 }).max(by: { v(.dryWidgetDayPct, $0) < v(.dryWidgetDayPct, $1) }),
-      let s = results.series(for: dry.policy), let hour = s.firstDryHour?.p50
+      let s = results.series(for: dry.strategy), let hour = s.firstDryHour?.p50
     {
       let from = Int(hour.rounded(.up)) % 24
       var glances: UInt64 = 0
@@ -46,7 +46,7 @@ public enum Findings {
         stale += s.staleGlancesByLocalHour[h]
       }
       var sentence =
-        "\(dry.policy) runs dry on \(pct(v(.dryWidgetDayPct, dry))) of widget-days, at \(NumberFormat.clock(hour)) "
+        "\(dry.strategy) runs dry on \(pct(v(.dryWidgetDayPct, dry))) of widget-days, at \(NumberFormat.clock(hour)) "
         + "local time on a median dry day"
       if glances > 0 && from > 0 {
         sentence += "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of its glances are stale"
@@ -58,14 +58,14 @@ public enum Findings {
     let low = rows.min { v(.backendPeakRps, $0) < v(.backendPeakRps, $1) }!
     if v(.backendPeakRps, peak) > 0 {
       var sentence =
-        "Backend peak: \(peak.policy) reaches \(NumberFormat.short(v(.backendPeakRps, peak))) requests/s "
+        "Backend peak: \(peak.strategy) reaches \(NumberFormat.short(v(.backendPeakRps, peak))) requests/s "
         + "across \(NumberFormat.short(results.facts.fleetDevices)) devices"
-      if let s = results.series(for: peak.policy) {
+      if let s = results.series(for: peak.strategy) {
         let hour = s.backendPeakHour + results.facts.warmupDays * 24
         sentence += " (day \(Int(hour / 24)), \(NumberFormat.clock(hour.truncatingRemainder(dividingBy: 24))) UTC)"
       }
-      if low.policy != peak.policy {
-        sentence += ", \(low.policy) only \(NumberFormat.short(v(.backendPeakRps, low)))"
+      if low.strategy != peak.strategy {
+        sentence += ", \(low.strategy) only \(NumberFormat.short(v(.backendPeakRps, low)))"
       }
       out.append(sentence + ".")
     }

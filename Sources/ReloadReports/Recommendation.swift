@@ -30,11 +30,11 @@ public struct Recommendation: Sendable, Equatable {
         + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, best))) budgeted reloads and "
         + "\(NumberFormat.short(v(.backendRequestsPerWidgetDay, best))) backend requests per widget-day, "
         + (others == 0 ? "the only strategy that meets the target" : "the cheapest of the \(qualifying.count) that meet it")
-      return Recommendation(strategy: best.policy, reason: reason, meetsTarget: true)
+      return Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
     return Recommendation(
-      strategy: best.policy,
+      strategy: best.strategy,
       reason: "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
         + "(\(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) %)",
       meetsTarget: false)

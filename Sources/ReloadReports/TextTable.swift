@@ -17,7 +17,7 @@ public enum TextTable {
     let metrics = columns.compactMap(table.columnIndex)
     var grid: [[String]] = [["strategy"] + metrics.map { table.columns[$0].terminalLabel }]
     for row in rows {
-      var line = [row.policy]
+      var line = [row.strategy]
       for i in metrics {
         let metric = table.columns[i]
         guard let x = row.values[i] else {

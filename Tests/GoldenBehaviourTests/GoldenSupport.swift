@@ -30,7 +30,7 @@ struct GoldenRun {
 
   /// The value of `metric` for `policy` on `segment`; records an issue when absent.
   func value(_ metric: SummaryMetric, _ policy: String, segment: String = "all") -> Double {
-    guard let row = results.summary.row(policy: policy, segment: segment),
+    guard let row = results.summary.row(strategy: policy, segment: segment),
       let v = results.summary.value(metric, in: row)
     else {
       Issue.record("no \(metric) for \(policy)/\(segment)")

@@ -72,12 +72,12 @@ import Testing
     let base = ResultTable(
       columns: columns,
       rows: [
-        ResultRow(scenario: "s", policy: "a", segment: "all", values: [90, 10]),
-        ResultRow(scenario: "s", policy: "gone", segment: "all", values: [50, 5]),
+        ResultRow(scenario: "s", strategy: "a", segment: "all", values: [90, 10]),
+        ResultRow(scenario: "s", strategy: "gone", segment: "all", values: [50, 5]),
       ])
     let now = ResultTable(
       columns: columns.reversed() + [SummaryMetric.dryWidgetDayPct.metric],
-      rows: [ResultRow(scenario: "s", policy: "a", segment: "all", values: [12, 91, 0])])
+      rows: [ResultRow(scenario: "s", strategy: "a", segment: "all", values: [12, 91, 0])])
     let (comparisons, notes) = now.compared(with: base) { Tolerance.standard(for: $0.unit) }
     #expect(comparisons.map(\.metric.name) == ["budgeted_reloads_per_widget_day", "fresh_glance_pct"])
     #expect(comparisons.map(\.verdict) == [.regressed, .improved])
@@ -90,9 +90,9 @@ import Testing
     let table = ResultTable(
       columns: columns,
       rows: [
-        ResultRow(scenario: "s", policy: "a", segment: "x", values: [10, nil]),
-        ResultRow(scenario: "s", policy: "a", segment: "all", values: [80, nil], ci95: [1.5, nil]),
-        ResultRow(scenario: "s", policy: "b", segment: "all", values: [95, 99], ci95: [0.5, nil]),
+        ResultRow(scenario: "s", strategy: "a", segment: "x", values: [10, nil]),
+        ResultRow(scenario: "s", strategy: "a", segment: "all", values: [80, nil], ci95: [1.5, nil]),
+        ResultRow(scenario: "s", strategy: "b", segment: "all", values: [95, 99], ci95: [0.5, nil]),
       ])
     let everyone = Expectation(metric: "fresh_glance_pct", min: 90).evaluate(on: table)
     #expect(everyone.map(\.policy) == ["a", "b"])

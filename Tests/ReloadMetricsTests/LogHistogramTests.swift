@@ -132,8 +132,8 @@ import Testing
     #expect(SummaryMetric.stalenessP95Min.metric.isBetter(5, than: 50))
     #expect(!SummaryMetric.devices.metric.isBetter(2, than: 1))
     let table = ResultTable(rows: [
-      ResultRow(scenario: "s", policy: "a", segment: "all", values: SummaryMetrics.all.map { _ in 1 }),
-      ResultRow(scenario: "s", policy: "b", segment: "all", values: SummaryMetrics.all.map { _ in 2 }),
+      ResultRow(scenario: "s", strategy: "a", segment: "all", values: SummaryMetrics.all.map { _ in 1 }),
+      ResultRow(scenario: "s", strategy: "b", segment: "all", values: SummaryMetrics.all.map { _ in 2 }),
     ])
     #expect(table.best(.freshGlancePct, among: table.rows) == 2)
     #expect(table.best(.stalenessMeanMin, among: table.rows) == 1)

@@ -28,7 +28,7 @@ import Testing
   @Test func typedLookupFindsTheColumnWhereverItIs() {
     let table = ResultTable(
       columns: [SummaryMetric.dryWidgetDayPct.metric, SummaryMetric.freshGlancePct.metric],
-      rows: [ResultRow(scenario: "s", policy: "a", segment: "all", values: [3, 97])])
+      rows: [ResultRow(scenario: "s", strategy: "a", segment: "all", values: [3, 97])])
     #expect(table.columnIndex(.freshGlancePct) == 1)
     #expect(table.value(.freshGlancePct, in: table.rows[0]) == 97)
     #expect(table.value(.dryWidgetDayPct, in: table.rows[0]) == 3)

@@ -14,7 +14,7 @@ import Testing
         let rows = [("s", Double(10 * a + b)), ("t", 50.0)].map { policy, v -> ResultRow in
           var values = [Double?](repeating: nil, count: columns.count)
           values[fresh] = v
-          return ResultRow(scenario: "x", policy: policy, segment: "all", values: values)
+          return ResultRow(scenario: "x", strategy: policy, segment: "all", values: values)
         }
         points.append(SweepPoint(index: points.count, valueIndices: [a, b], rows: rows))
       }

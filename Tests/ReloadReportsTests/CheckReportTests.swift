@@ -37,7 +37,7 @@ import Testing
     }
     let table = ResultTable(
       columns: [SummaryMetric.freshGlancePct.metric],
-      rows: strategies.enumerated().map { i, p in ResultRow(scenario: scenario, policy: p, segment: "all", values: [i == 0 ? 50 : 95]) })
+      rows: strategies.enumerated().map { i, p in ResultRow(scenario: scenario, strategy: p, segment: "all", values: [i == 0 ? 50 : 95]) })
     let expectations = Expectation(metric: "fresh_glance_pct", min: 90, note: "fresh & \"quoted\"").evaluate(on: table)
     return ScenarioCheck(
       scenario: scenario, file: "Scenarios/\(scenario).json", scenarioSHA256: String(repeating: "ab", count: 32),

@@ -42,7 +42,7 @@ enum ReportFixtures {
     var rows: [ResultRow] = []
     for segment in segments + ["all"] {
       for (i, name) in strategies.enumerated() {
-        rows.append(ResultRow(scenario: scenario, policy: name, segment: segment, values: values(i, columns)))
+        rows.append(ResultRow(scenario: scenario, strategy: name, segment: segment, values: values(i, columns)))
       }
     }
     let series = strategies.enumerated().map { i, name in self.series(name, index: i) }

@@ -41,7 +41,7 @@ import Testing
       let scenario = TestScenarios.r1(devices: 1, days: 1)
       let prepared = PreparedScenario(scenario)
       let original = DeviceSimulator(
-        prepared: prepared, strategy: scenario.strategies[0], policy: scenario.strategies[0].timeline)
+        prepared: prepared, strategy: scenario.strategies[0], provider: scenario.strategies[0].timeline)
       var copy = original
       var env = DeviceEnvironment()
       env.generate(device: 0, in: prepared)

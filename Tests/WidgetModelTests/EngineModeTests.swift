@@ -1,6 +1,6 @@
 import ReloadEngine
 import ReloadMetrics
-import ReloadPolicies
+import ReloadStrategies
 import Testing
 import WidgetModel
 
@@ -18,7 +18,7 @@ import WidgetModel
     #expect(a.summary.rows.count == b.summary.rows.count)
     for (ra, rb) in zip(a.summary.rows, b.summary.rows) {
       for (i, metric) in a.summary.columns.enumerated() where metric != SummaryMetric.eventsPerWidgetDay.metric {
-        #expect(ra.values[i] == rb.values[i], "\(ra.policy)/\(ra.segment) \(metric.name): \(String(describing: ra.values[i])) vs \(String(describing: rb.values[i]))")
+        #expect(ra.values[i] == rb.values[i], "\(ra.strategy)/\(ra.segment) \(metric.name): \(String(describing: ra.values[i])) vs \(String(describing: rb.values[i]))")
       }
     }
     for (sa, sb) in zip(a.series, b.series) {

@@ -30,7 +30,7 @@ import Testing
   /// Runs `scenario` with every device's glances and changes replaced.
   static func run(_ scenario: Scenario, glances: [Int64], changes: [Int64]) -> ScenarioResults {
     let prepared = PreparedScenario(scenario)
-    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], policy: scenario.strategies[0].timeline)
+    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: scenario.strategies[0].timeline)
     var env = DeviceEnvironment()
     for d in 0..<scenario.devices {
       env.generate(device: d, in: prepared)
@@ -132,7 +132,7 @@ import Testing
     s.strategies = [Self.never]
     s.segments[0].widgetAddsPer30Days = 60  // about twice a day
     let r = runScenario(s)
-    let row = r.summary.row(policy: "never")!
+    let row = r.summary.row(strategy: "never")!
     let free = r.summary.value(.freeReloadsPerWidgetDay, in: row)!
     #expect(abs(free - 2) < 0.2, "\(free) free reloads a day from 2 adds a day")
     #expect(r.summary.value(.budgetedReloadsPerWidgetDay, in: row)! == 0)
@@ -148,8 +148,8 @@ import Testing
     let r = runScenario(s)
     let t = r.summary
     for metric in [SummaryMetric.devices, .widgets, .glances] {
-      let parts = ["r1", "other"].map { t.value(metric, in: t.row(policy: "poll-15m", segment: $0)!)! }
-      #expect(parts.reduce(0, +) == t.value(metric, in: t.row(policy: "poll-15m")!)!, "\(metric)")
+      let parts = ["r1", "other"].map { t.value(metric, in: t.row(strategy: "poll-15m", segment: $0)!)! }
+      #expect(parts.reduce(0, +) == t.value(metric, in: t.row(strategy: "poll-15m")!)!, "\(metric)")
     }
   }
 }

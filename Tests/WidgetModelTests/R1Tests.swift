@@ -20,7 +20,7 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
     // 600 widgets keep the debug test quick; CI checks the full 10,000
     // with the release binary against the tighter docs/r1.md tolerances.
     let results = runScenario(TestScenarios.r1(devices: 600))
-    let row = results.summary.row(policy: "poll-15m")!
+    let row = results.summary.row(strategy: "poll-15m")!
     let v = { (n: SummaryMetric) in results.summary.value(n, in: row)! }
     #expect(v(.budgetedReloadsPerWidgetDay) == 50)
     #expect(abs(v(.freshGlancePct) - 33.96) < 1.5)
@@ -47,7 +47,7 @@ func runScenario(_ scenario: Scenario) -> ScenarioResults {
   /// independent implementations, different random draws).
   @Test func deviceSimulatorAgreesWithTheReference() {
     let results = runScenario(TestScenarios.r1(devices: 600, days: 7))
-    let row = results.summary.row(policy: "poll-15m")!
+    let row = results.summary.row(strategy: "poll-15m")!
     let reference = R1Reference.run(QuaternaryHeap.self, widgets: 600, days: 7, seed: 7)
     let fresh = results.summary.value(.freshGlancePct, in: row)! / 100
     let stale = results.summary.value(.staleGlanceStalenessMeanMin, in: row)!

@@ -1,6 +1,6 @@
 import ReloadEngine
 import ReloadMetrics
-import ReloadPolicies
+import ReloadStrategies
 import Testing
 import WidgetModel
 
@@ -25,7 +25,7 @@ import WidgetModel
 
   @Test func onPredictableContentFutureEntriesAreFresherThanPollingAtAFractionOfTheBudget() {
     let r = runScenario(Self.scenario(kind: Self.predictable, strategies: ["poll-15m", "future-entries", "anti-pattern-now"]))
-    let v = { (m: SummaryMetric, p: String) in r.summary.value(m, in: r.summary.row(policy: p)!)! }
+    let v = { (m: SummaryMetric, p: String) in r.summary.value(m, in: r.summary.row(strategy: p)!)! }
     #expect(v(.freshGlancePct, "future-entries") > v(.freshGlancePct, "poll-15m"))
     #expect(v(.budgetedReloadsPerWidgetDay, "future-entries") < 0.25 * v(.budgetedReloadsPerWidgetDay, "poll-15m"))
     #expect(v(.freshGlancePct, "anti-pattern-now") < v(.freshGlancePct, "poll-15m"))
@@ -34,8 +34,8 @@ import WidgetModel
   @Test func onUnpredictableContentPushesBeatPollingAndTheAntiPatternIsWorst() {
     let names = ["poll-15m", "poll-60m", "silent-push", "hybrid", "on-demand", "anti-pattern-now"]
     let r = runScenario(Self.scenario(kind: Self.unpredictable, strategies: names))
-    let fresh = { (p: String) in r.summary.value(.freshGlancePct, in: r.summary.row(policy: p)!)! }
-    let acceptable = { (p: String) in r.summary.value(.acceptableGlancePct, in: r.summary.row(policy: p)!)! }
+    let fresh = { (p: String) in r.summary.value(.freshGlancePct, in: r.summary.row(strategy: p)!)! }
+    let acceptable = { (p: String) in r.summary.value(.acceptableGlancePct, in: r.summary.row(strategy: p)!)! }
     for pushy in ["silent-push", "hybrid"] {
       for polling in ["poll-15m", "poll-60m"] {
         #expect(fresh(pushy) > fresh(polling), "\(pushy) \(fresh(pushy)) vs \(polling) \(fresh(polling))")
@@ -56,7 +56,7 @@ import WidgetModel
     let reference = r.series[0].glancesByLocalHour
     #expect(reference.reduce(0, +) > 1000)
     for s in r.series { #expect(s.glancesByLocalHour == reference, "\(s.strategy)") }
-    let changes = names.map { r.summary.value(.dataChangesPerWidgetDay, in: r.summary.row(policy: $0)!)! }
+    let changes = names.map { r.summary.value(.dataChangesPerWidgetDay, in: r.summary.row(strategy: $0)!)! }
     #expect(Set(changes).count == 1)
 
     let prepared = PreparedScenario(Self.scenario(kind: Self.unpredictable, strategies: names, devices: 60))
@@ -83,7 +83,7 @@ import WidgetModel
       devices: s.devices, widgets: s.devices, fleetDevices: s.fleetDevices, replications: 3,
       strategies: ["poll-60m", "silent-push"], segments: ["users"], toleranceMinutes: 15)
     let r = ResultsBuilder.build(s, replications: tallies, facts: facts, parameters: [])
-    let row = r.summary.row(policy: "poll-60m")!
+    let row = r.summary.row(strategy: "poll-60m")!
     let i = r.summary.columnIndex(.freshGlancePct)!
     let ci = row.ci95![i]!
     #expect(ci > 0 && ci < 10)

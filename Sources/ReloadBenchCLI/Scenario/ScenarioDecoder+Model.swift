@@ -1,6 +1,6 @@
 import Foundation
 import ReloadEngine
-import ReloadPolicies
+import ReloadStrategies
 import WidgetModel
 
 extension ScenarioDecoder {

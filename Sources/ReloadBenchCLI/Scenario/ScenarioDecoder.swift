@@ -1,7 +1,7 @@
 import Foundation
 import ReloadEngine
 import ReloadMetrics
-import ReloadPolicies
+import ReloadStrategies
 import WidgetModel
 
 /// Scenario files to `Scenario` values: parse with Foundation, validate

@@ -1,5 +1,5 @@
 import ReloadEngine
-import ReloadPolicies
+import ReloadStrategies
 import WidgetModel
 
 extension ScenarioSchema {

@@ -1,5 +1,5 @@
 import ReloadEngine
-import ReloadPolicies
+import ReloadStrategies
 import WidgetModel
 
 /// The scenario file format: every field, its type, unit, range, default

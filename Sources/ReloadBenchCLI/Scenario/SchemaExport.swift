@@ -1,4 +1,4 @@
-import ReloadPolicies
+import ReloadStrategies
 import ReloadReports
 
 /// Renders `ScenarioSchema` as a JSON Schema (draft 2020-12) for editors,

@@ -1,4 +1,4 @@
-import ReloadPolicies
+import ReloadStrategies
 
 /// A path into a scenario's JSON, as a sweep parameter names it.
 ///

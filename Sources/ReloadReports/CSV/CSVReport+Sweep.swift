@@ -20,7 +20,7 @@ extension CSVReport {
       let values = zip(results.parameters, point.valueIndices).map { p, i in p.values[i] }
       for row in point.rows {
         out += line(
-          [row.scenario, String(point.index + 1)] + values + [row.policy, row.segment]
+          [row.scenario, String(point.index + 1)] + values + [row.strategy, row.segment]
             + metricFields(row, results.columns, ciColumns))
       }
     }

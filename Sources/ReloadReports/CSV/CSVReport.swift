@@ -13,7 +13,7 @@ public enum CSVReport {
     header += ciColumns.map { $0.element.name + "_ci95" }
     var out = line(header)
     for row in table.rows {
-      out += line([row.scenario, row.policy, row.segment] + metricFields(row, table.columns, ciColumns))
+      out += line([row.scenario, row.strategy, row.segment] + metricFields(row, table.columns, ciColumns))
     }
     return out
   }

@@ -32,7 +32,7 @@ package enum FreshnessCostChart {
       columns.append("On the frontier (" + table.columns[c].shortLabel + ")")
     }
     let dataRows: [[String]] = rows.enumerated().map { i, row in
-      var cells = [row.policy, cell(row, fresh, table)]
+      var cells = [row.strategy, cell(row, fresh, table)]
       for c in costs { cells.append(cell(row, c, table)) }
       for f in frontiers { cells.append(f.contains(i) ? "yes" : "no") }
       return cells
@@ -109,21 +109,21 @@ package enum FreshnessCostChart {
     var labels: [SVGChart.Mark] = []
     for (k, pt) in points.enumerated() {
       let row = rows[pt.row]
-      let style = styles[row.policy] ?? SeriesStyle(index: pt.row)
+      let style = styles[row.strategy] ?? SeriesStyle(index: pt.row)
       let p = pixels[k]
       chart.add(
         .marker(
           p, style.shape, size: 5, cls: style.fill,
           tooltip:
-            "\(row.policy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
+            "\(row.strategy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
             + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(xm.shortLabel)"))
-      let placed = placer.place(row.policy, near: p, clearance: 8)
+      let placed = placer.place(row.strategy, near: p, clearance: 8)
       if let from = placed.leaderFrom {
         labels.append(.polyline([from, placed.leaderTo], cls: "leader"))
       }
       labels.append(
         .text(
-          placed.at, row.policy, anchor: placed.anchor,
+          placed.at, row.strategy, anchor: placed.anchor,
           cls: frontierRows.contains(pt.row) ? "lbl strong" : "lbl"))
     }
     chart.add(labels)
@@ -162,8 +162,8 @@ package enum FreshnessCostChart {
     guard let best = points.max(by: { ym.isBetter($1.y, than: $0.y) }),
       let cheapest = points.max(by: { xm.isBetter($1.x, than: $0.x) })
     else { return "No strategy has both values." }
-    return "\(points.count) strategies. Best \(ym.shortLabel): \(rows[best.row].policy) "
+    return "\(points.count) strategies. Best \(ym.shortLabel): \(rows[best.row].strategy) "
       + "(\(NumberFormat.metric(best.y, unit: ym.unit))). Best \(xm.shortLabel): "
-      + "\(rows[cheapest.row].policy) (\(NumberFormat.metric(cheapest.x, unit: xm.unit)))."
+      + "\(rows[cheapest.row].strategy) (\(NumberFormat.metric(cheapest.x, unit: xm.unit)))."
   }
 }

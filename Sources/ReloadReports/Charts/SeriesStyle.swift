@@ -52,7 +52,7 @@ extension SeriesStyle {
     var out: [String: SeriesStyle] = [:]
     var next = 0
     let names =
-      results.facts.strategies + results.series.map(\.strategy) + results.summary.overallRows.map(\.policy)
+      results.facts.strategies + results.series.map(\.strategy) + results.summary.overallRows.map(\.strategy)
     for name in names where out[name] == nil {
       out[name] = SeriesStyle(index: next)
       next += 1

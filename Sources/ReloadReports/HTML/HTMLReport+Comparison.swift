@@ -128,9 +128,9 @@ extension HTMLReport {
       return rows.count > 1 && complete ? table.best(column: i, among: rows) : nil
     }
     for row in rows {
-      let isRecommended = row.policy == recommended
+      let isRecommended = row.strategy == recommended
       w.raw(isRecommended ? "<tr class=\"recrow\"><th scope=\"row\">" : "<tr><th scope=\"row\">")
-      w.text(row.policy)
+      w.text(row.strategy)
       if isRecommended { w.raw(" <span class=\"badge\">recommended</span>") }
       w.raw("</th>")
       for (k, i) in columns.enumerated() {

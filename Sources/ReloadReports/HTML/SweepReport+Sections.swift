@@ -217,8 +217,8 @@ extension SweepReport {
         }
       } else {
         for r in point.rows where r.segment == "all" {
-          if let v = results.value(named: metric, policy: r.policy, point: point.index), best == nil || v > best!.1 {
-            best = (r.policy, v)
+          if let v = results.value(named: metric, policy: r.strategy, point: point.index), best == nil || v > best!.1 {
+            best = (r.strategy, v)
           }
         }
       }

@@ -144,7 +144,7 @@ struct _ResultsJSONWriter {
       } else {
         w.key("policy", first: true)
       }
-      w.string(r.policy)
+      w.string(r.strategy)
       w.key("scenario")
       w.string(r.scenario)
       w.key("segment")

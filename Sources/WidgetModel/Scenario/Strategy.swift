@@ -2,7 +2,7 @@ import ReloadEngine
 
 /// A reload strategy: what the timeline provider returns, what the app does
 /// when it runs, and what the backend sends. Composed of parts, so a
-/// scenario can express the presets of `ReloadPolicies` and anything between.
+/// scenario can express the presets of `ReloadStrategies` and anything between.
 public struct Strategy: Sendable {
   public var name: String
   public var timeline: EntryTimeline

@@ -24,10 +24,11 @@ import ReloadMetrics
 /// - Important: a simulator is a single-owner value: its storage is not
 ///   copied with it, so a copy would share its state. `run(_:)` checks that
 ///   the simulator is not a copy and traps if it is.
-public struct DeviceSimulator<Timeline: TimelinePolicy> {
+public struct DeviceSimulator<Timeline: TimelineProvider> {
   public let prepared: PreparedScenario
   public let strategy: Strategy
-  public let policy: Timeline
+  /// The strategy's timeline provider.
+  public let provider: Timeline
 
   private var storage: _DeviceStorage
   var device: DeviceWidgets<Timeline>
@@ -36,14 +37,14 @@ public struct DeviceSimulator<Timeline: TimelinePolicy> {
   /// The most widgets one device can have.
   public static var maxWidgetsPerDevice: Int { 64 }
 
-  public init(prepared: PreparedScenario, strategy: Strategy, policy: Timeline) {
+  public init(prepared: PreparedScenario, strategy: Strategy, provider: Timeline) {
     self.prepared = prepared
     self.strategy = strategy
-    self.policy = policy
+    self.provider = provider
     let storage = _DeviceStorage()
     let w = Self.maxWidgetsPerDevice
     self.storage = storage
-    device = DeviceWidgets(prepared, timeline: policy, widgets: w, storage: storage)
+    device = DeviceWidgets(prepared, timeline: provider, widgets: w, storage: storage)
     sources = DeviceSources(strategy, prepared, widgets: w, storage: storage)
   }
 

@@ -7,7 +7,7 @@ import ReloadMetrics
 /// is free. Triggers and wake sources act on the device through its verbs
 /// (`reload`, `appReload`, `budgetedRequest`, `reloadAll`, ...), never by
 /// reaching into its state.
-struct DeviceWidgets<Timeline: TimelinePolicy> {
+struct DeviceWidgets<Timeline: TimelineProvider> {
   let prepared: PreparedScenario
   let timeline: Timeline
   let params: ModelParameters

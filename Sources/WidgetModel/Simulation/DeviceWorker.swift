@@ -19,7 +19,7 @@ public struct DeviceWorker {
   public init(_ prepared: PreparedScenario) {
     self.prepared = prepared
     simulators = prepared.scenario.strategies.map {
-      DeviceSimulator(prepared: prepared, strategy: $0, policy: $0.timeline)
+      DeviceSimulator(prepared: prepared, strategy: $0, provider: $0.timeline)
     }
   }
 

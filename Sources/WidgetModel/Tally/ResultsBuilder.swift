@@ -65,7 +65,7 @@ public enum ResultsBuilder {
         }
       }
       rows.append(
-        ResultRow(scenario: scenario.name, policy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
+        ResultRow(scenario: scenario.name, strategy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
     }
     return (rows, ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
   }

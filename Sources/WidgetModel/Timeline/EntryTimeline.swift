@@ -1,14 +1,26 @@
 import ReloadEngine
 
+/// WidgetKit's `TimelineReloadPolicy`: when the provider asks for its
+/// next timeline (docs/model.md#reload-policy). `.after` here is an
+/// interval from the reload; it is a request, not a schedule.
+public enum TimelineReloadPolicy: Sendable, Equatable {
+  /// Ask again after the last entry's date.
+  case atEnd
+  /// Ask again no earlier than this long after the reload.
+  case after(SimDuration)
+  /// Only the app (or an App Intent) reloads the widget.
+  case never
+}
+
 /// What a timeline provider returns on each reload: how many entries, how
 /// they are dated, and the reload policy. Every preset strategy is one of
-/// these (see `ReloadPolicies`).
+/// these (see `ReloadStrategies`).
 ///
 ///     // 4 hourly entries dated on the content's schedule, .atEnd:
 ///     EntryTimeline(entries: 4, spacing: .hours(1), dating: .content, policy: .atEnd)
 ///     // Polling every 15 minutes:
 ///     EntryTimeline(entries: 1, dating: .spaced, policy: .after(.minutes(15)))
-public struct EntryTimeline: TimelinePolicy, Sendable, Equatable {
+public struct EntryTimeline: TimelineProvider, Sendable, Equatable {
   /// How the entries of a timeline are dated.
   public enum Dating: String, Sendable, CaseIterable {
     /// The first entry now, the others at the content's next scheduled
@@ -23,19 +35,12 @@ public struct EntryTimeline: TimelinePolicy, Sendable, Equatable {
     case now
   }
 
-  /// The `TimelineReloadPolicy` the provider returns.
-  public enum ReloadPolicy: Sendable, Equatable {
-    case atEnd
-    case after(SimDuration)
-    case never
-  }
-
   public var entries: Int
   public var spacing: SimDuration
   public var dating: Dating
-  public var policy: ReloadPolicy
+  public var policy: TimelineReloadPolicy
 
-  public init(entries: Int = 1, spacing: SimDuration = .minutes(15), dating: Dating = .spaced, policy: ReloadPolicy) {
+  public init(entries: Int = 1, spacing: SimDuration = .minutes(15), dating: Dating = .spaced, policy: TimelineReloadPolicy) {
     precondition(entries >= 1, "a timeline needs at least one entry, got \(entries)")
     self.entries = entries
     self.spacing = spacing
@@ -139,11 +144,13 @@ public struct TimelinePlan: Sendable, Equatable {
   public var coverageEnd: SimTime { coverage == .captureOnly ? reloadTime : min(lastEntry, horizonEnd) }
 }
 
-/// The seam between the simulator and what a timeline provider returns.
+/// What a widget's timeline provider (WidgetKit's `TimelineProvider`,
+/// its `getTimeline`) returns on each reload: the seam between the
+/// simulator and a strategy's timelines.
 ///
 /// `DeviceSimulator` is generic over it (specialized, never an existential),
 /// so a library user can plug a provider of their own.
-public protocol TimelinePolicy: Sendable {
+public protocol TimelineProvider: Sendable {
   /// The timeline returned by a reload at `time`, for data with the given
   /// schedule (`nil` when nothing is scheduled) and provider horizon.
   func plan(reloadAt time: SimTime, schedule: ChangeSchedule?, horizon: SimDuration) -> TimelinePlan
