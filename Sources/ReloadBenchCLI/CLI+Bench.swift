@@ -168,7 +168,7 @@ enum BenchCommand {
       for c in cases {
         var runs: [BenchMeasurement] = []
         for r in 0..<repeats {
-          if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
+          if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K  \(c.name) \(r + 1)/\(repeats)") }
           let caseJSON = String(decoding: (try? JSONEncoder().encode(c)) ?? Data(), as: UTF8.self)
           let child = try ChildProcess.run(me, ["bench", "--run-case", caseJSON])
           guard child.status == 0 else {
@@ -203,10 +203,10 @@ enum BenchCommand {
       }
     } catch {
       // The error line starts on a clean line, not after the progress text.
-      if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+      if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K") }
       throw error
     }
-    if Terminal.stderrIsTerminal { Terminal.err("\r\u{1B}[2K") }
+    if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K") }
     if let command = yardstickCommand, !ratios.isEmpty {
       yardstick = Yardstick(
         command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: median(ratios),

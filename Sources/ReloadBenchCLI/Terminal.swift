@@ -11,11 +11,21 @@ enum Terminal {
   static var stderrIsTerminal: Bool { isatty(2) == 1 }
   static var stdoutIsTerminal: Bool { isatty(1) == 1 }
 
+  /// Writes `text` to stdout. Control characters (from names in a
+  /// scenario: escape sequences, carriage returns) are escaped, so user
+  /// text cannot move the cursor, retitle the terminal or fake a line.
   static func out(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    FileHandle.standardOutput.write(Data(TerminalText.escaped(text, keepLines: true).utf8))
   }
 
+  /// Writes `text` to stderr, control characters escaped as for `out`.
   static func err(_ text: String) {
+    FileHandle.standardError.write(Data(TerminalText.escaped(text, keepLines: true).utf8))
+  }
+
+  /// Writes the tool's own terminal control text (a progress line's
+  /// carriage return and erase) to stderr as it is.
+  static func errControl(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
 }
@@ -49,13 +59,13 @@ final class ProgressLine: @unchecked Sendable {
     let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
     let text = String(
       format: "\r\u{1B}[2K  %@: %3.0f%%  %.1f sim-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
-    Terminal.err(text)
+    Terminal.errControl(text)
     drawn = true
   }
 
   func finish() {
     guard enabled, drawn else { return }
-    Terminal.err("\r\u{1B}[2K")
+    Terminal.errControl("\r\u{1B}[2K")
   }
 
   static func seconds(_ d: Duration) -> Double {
