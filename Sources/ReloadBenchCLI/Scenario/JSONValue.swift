@@ -48,6 +48,39 @@ enum JSONValue: Equatable, Sendable {
     }
   }
 
+  /// The start of `jsonText`, at most about `limit` characters, without
+  /// writing out the whole of a large value.
+  func preview(_ limit: Int) -> String {
+    var out = ""
+    appendPreview(to: &out, limit: limit)
+    return out.count > limit ? String(out.prefix(limit)) : out
+  }
+
+  private func appendPreview(to out: inout String, limit: Int) {
+    guard out.count <= limit else { return }
+    switch self {
+    case .null, .bool, .number: out += jsonText
+    case .string(let s): out += JSONValue.quote(TerminalText.short(s, max: limit))
+    case .array(let a):
+      out += "["
+      for (i, v) in a.enumerated() {
+        if out.count > limit { return }
+        if i > 0 { out += ", " }
+        v.appendPreview(to: &out, limit: limit)
+      }
+      out += "]"
+    case .object(let o):
+      out += "{"
+      for (i, k) in o.keys.sorted().enumerated() {
+        if out.count > limit { return }
+        if i > 0 { out += ", " }
+        out += JSONValue.quote(TerminalText.short(k, max: limit)) + ": "
+        o[k]!.appendPreview(to: &out, limit: limit)
+      }
+      out += "}"
+    }
+  }
+
   /// `s` as a JSON string literal (the same escaping as the reports' JSON).
   static func quote(_ s: String) -> String { JSONText.quoted(s) }
 }

@@ -136,7 +136,7 @@ enum SchemaValidator {
     var fix = "write \(expected)"
     if let example { fix += ", e.g. \(example)" }
     if case .string(let s) = value, Double(s) != nil, expected.contains("number") { fix = "remove the quotes: \(TerminalText.short(s))" }
-    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.jsonText.prefix(40)))", fix: fix)
+    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.preview(40)))", fix: fix)
   }
 
   static func format(_ d: Double) -> String {

@@ -220,7 +220,7 @@ struct SweepPath: Equatable, Sendable {
       case .null: object = [:]
       default:
         throw Problem(
-          message: "\(at) is \(node.jsonText.prefix(30)) in the scenario, not an object, so it has no \(TerminalText.quoted(k))",
+          message: "\(at) is \(node.preview(30)) in the scenario, not an object, so it has no \(TerminalText.quoted(k))",
           fix: "write \(at) as an object in the scenario first")
       }
       var child = object[k] ?? .null
