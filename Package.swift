@@ -30,7 +30,7 @@ let package = Package(
       name: "ReloadBench",
       targets: [
         "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies",
-        "ReloadReports",
+        "ReloadReports", "ReloadBenchCLI",
       ]),
   ],
   targets: [

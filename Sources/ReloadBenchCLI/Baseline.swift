@@ -95,12 +95,26 @@ struct Baseline: Codable, Equatable {
   /// Reads a baseline; anything wrong with the file is bad input (exit 2)
   /// naming the file and the `save` command that makes a good one.
   static func load(_ path: String, save: String) throws(CLIError) -> Baseline {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    var contents: Data? = nil
+    switch JSONLimits.read(path, max: JSONLimits.maxBaselineBytes) {
+    case .data(let d): contents = d
+    case .tooLarge(let size):
+      throw .badInput(
+        "\(path): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxBaselineBytes)) a baseline may have "
+          + "(fix: pass a baseline file, or re-save it: \(save); see \"Limits\" in Scenarios/README.md)")
+    case .unreadable: break
+    }
+    guard let data = contents else {
       if FileManager.default.fileExists(atPath: path) {
         throw .badInput("cannot read baseline \(path): permission denied or a folder (fix: pass a baseline file)")
       }
       throw .badInput("cannot read baseline \(path): no such file (fix: check the path, or save one: \(save))")
     }
+    return try decode(data, path: path, save: save)
+  }
+
+  /// Reads a baseline from the bytes of the file at `path`.
+  static func decode(_ data: Data, path: String, save: String) throws(CLIError) -> Baseline {
     let fix = "re-save it: \(save)"
     func corrupt(_ why: String) -> CLIError {
       .badInput("\(path): not a reloadbench baseline (\(why)) (fix: \(fix))")
@@ -109,7 +123,11 @@ struct Baseline: Codable, Equatable {
     do {
       json = try JSONValue.parse(data)
     } catch {
-      throw corrupt("not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"))
+      switch error.kind {
+      case .duplicateKey(let key): throw corrupt("the key \(TerminalText.quoted(key)) is given twice at \(error.path), \(error.location)")
+      case .tooDeep: throw corrupt("arrays and objects nest more than \(JSONLimits.maxDepth) deep at \(error.location)")
+      case .syntax, .notRepresentable: throw corrupt("not valid JSON at \(error.location): \(error.detail)")
+      }
     }
     guard case .object(let o) = json else { throw corrupt("expected an object, got \(json.kindName)") }
     guard case .string(let format)? = o["format"], format == formatName else {
@@ -131,15 +149,15 @@ struct Baseline: Codable, Equatable {
     if Set(baseline.columns).count != baseline.columns.count { throw corrupt("a column is listed twice") }
     if EngineMode(rawValue: baseline.engine) == nil {
       let known = EngineMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw corrupt("\"engine\" is \"\(baseline.engine)\", which is not an engine (\(known))")
+      throw corrupt("\"engine\" is \(TerminalText.quoted(baseline.engine)), which is not an engine (\(known))")
     }
     var seen: Set<[String]> = []
     for r in baseline.rows {
       if let unknown = r.values.keys.first(where: { !baseline.columns.contains($0) }) {
-        throw corrupt("row \(r.policy) / \(r.segment) has \"\(unknown)\", which is not in \"columns\"")
+        throw corrupt("row \(TerminalText.short(r.policy)) / \(TerminalText.short(r.segment)) has \(TerminalText.quoted(unknown)), which is not in \"columns\"")
       }
       if !seen.insert([r.policy, r.segment]).inserted {
-        throw corrupt("row \(r.policy) / \(r.segment) is listed twice")
+        throw corrupt("row \(TerminalText.short(r.policy)) / \(TerminalText.short(r.segment)) is listed twice")
       }
     }
     return baseline

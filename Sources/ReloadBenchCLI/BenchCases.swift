@@ -26,6 +26,33 @@ struct BenchCase: Codable, Sendable {
   var holds: Int = 0
 }
 
+extension BenchCase {
+  /// Refuses a case that cannot run (a hold set of no events, no devices):
+  /// exit 2 naming the field, as for a scenario.
+  func validate() throws(CLIError) {
+    func bad(_ field: String, _ value: Int, _ range: ClosedRange<Int>) -> CLIError {
+      .badInput(
+        "--run-case: \"\(field)\" must be in \(range.lowerBound)...\(range.upperBound), got \(value) "
+          + "(fix: give \"\(field)\" a value in that range)")
+    }
+    if !(1...256).contains(threads) { throw bad("threads", threads, 1...256) }
+    switch kind {
+    case .hold:
+      if !(1...100_000_000).contains(size) { throw bad("size", size, 1...100_000_000) }
+      if !(0...10_000_000_000).contains(holds) { throw bad("holds", holds, 0...10_000_000_000) }
+      if arity != 2 && arity != 4 {
+        throw .badInput("--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
+      }
+    case .r1Global:
+      if arity != 2 && arity != 4 {
+        throw .badInput("--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
+      }
+    case .scenario:
+      if let d = devices, !(1...10_000_000_000).contains(d) { throw bad("devices", d, 1...10_000_000_000) }
+    }
+  }
+}
+
 /// What one repetition of a case measured.
 struct BenchMeasurement: Codable, Sendable {
   var wallSeconds: Double
@@ -43,6 +70,7 @@ struct BenchMeasurement: Codable, Sendable {
 enum BenchRunner {
   /// Runs `c` in this process and returns what it measured.
   static func measure(_ c: BenchCase) throws(CLIError) -> BenchMeasurement {
+    try c.validate()
     let clock = ContinuousClock()
     switch c.kind {
     case .hold:

@@ -23,7 +23,16 @@ enum ScenarioLoader {
   /// Reads and decodes `path`; every failure is bad input (exit 2) with the
   /// file, the JSON path and a fix on one line.
   static func load(_ path: String) throws(CLIError) -> LoadedScenario {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    var contents: Data? = nil
+    switch JSONLimits.read(path, max: JSONLimits.maxScenarioBytes) {
+    case .data(let d): contents = d
+    case .tooLarge(let size):
+      throw .badInput(
+        "\(path): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxScenarioBytes)) a scenario may have "
+          + "(fix: a scenario is a few KB; see \"Limits\" in Scenarios/README.md)")
+    case .unreadable: break
+    }
+    guard let data = contents else {
       var isDir: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
         throw .badInput(

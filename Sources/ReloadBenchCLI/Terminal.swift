@@ -11,12 +11,16 @@ enum Terminal {
   static var stderrIsTerminal: Bool { isatty(2) == 1 }
   static var stdoutIsTerminal: Bool { isatty(1) == 1 }
 
+  /// Writes `text` to stdout. Control characters (from names in a
+  /// scenario: escape sequences, carriage returns) are escaped, so user
+  /// text cannot move the cursor, retitle the terminal or fake a line.
   static func out(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    FileHandle.standardOutput.write(Data(TerminalText.escaped(text, keepLines: true).utf8))
   }
 
+  /// Writes `text` to stderr, control characters escaped as for `out`.
   static func err(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    FileHandle.standardError.write(Data(TerminalText.escaped(text, keepLines: true).utf8))
   }
 
   /// Writes the tool's own terminal control text (a progress line's
@@ -58,7 +62,8 @@ final class ProgressLine: @unchecked Sendable {
   private var drawn = false
 
   init(label: String, mode: Mode) {
-    self.label = label
+    // The label names a scenario: escaped, since the terminal line is written raw.
+    self.label = TerminalText.escaped(label, keepLines: false)
     self.mode = mode
   }
 

@@ -10,6 +10,8 @@
 public enum HoldModel {
   @inlinable
   public static func run<Q: EventSet>(_ type: Q.Type, size: Int, holds: Int, seed: UInt64) -> UInt64 {
+    // An empty set has no first event to hold (callers check; this keeps it from trapping).
+    guard size > 0, holds >= 0 else { return 0 }
     var rng = Xoshiro256StarStar(seed: seed)
     var queue = Q()
     queue.reserveCapacity(size)

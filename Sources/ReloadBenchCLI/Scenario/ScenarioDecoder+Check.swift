@@ -60,13 +60,13 @@ extension ScenarioDecoder {
       let policy = e.optionalString("policy")
       if let policy, !policies.contains(policy) {
         throw ScenarioError(
-          path: "\(e.path).policy", message: "\"\(policy)\" is not a strategy of this scenario",
+          path: "\(e.path).policy", message: "\(TerminalText.quoted(policy)) is not a strategy of this scenario",
           fix: hint(policy, policies) + " (or leave \"policy\" out for every strategy)")
       }
       let segment = e.string("segment")
       if !segments.contains(segment) {
         throw ScenarioError(
-          path: "\(e.path).segment", message: "\"\(segment)\" is not a segment of this scenario", fix: hint(segment, segments))
+          path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario", fix: hint(segment, segments))
       }
       let metric = e.string("metric")
       if metric.hasSuffix(Expectation.ci95Suffix) && scenario.replications < 2 {
@@ -91,7 +91,7 @@ extension ScenarioDecoder {
       let m = SchemaReader(v, ScenarioSchema.metricTolerance, path: "\(c.path).metrics[\(i)]", log: r.log)
       let name = m.string("metric")
       if spec.overrides[name] != nil {
-        throw ScenarioError(path: "\(m.path).metric", message: "\"\(name)\" has two entries", fix: "merge them into one")
+        throw ScenarioError(path: "\(m.path).metric", message: "\(TerminalText.quoted(name)) has two entries", fix: "merge them into one")
       }
       let o = CheckSpec.Override(relativePct: m.optionalNumber("relative_pct"), absolute: m.optionalNumber("absolute"))
       if o.relativePct == nil && o.absolute == nil {
@@ -104,6 +104,6 @@ extension ScenarioDecoder {
 
   static func hint(_ word: String, _ names: [String]) -> String {
     SchemaValidator.nearest(word, in: names).map { "did you mean \"\($0)\"?" }
-      ?? "use one of " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+      ?? "use one of " + TerminalText.list(names)
   }
 }

@@ -20,17 +20,17 @@ extension ScenarioDecoder {
     for (i, p) in parameters.enumerated() {
       if reserved.contains(p.name) {
         throw ScenarioError(
-          path: "\(p.location).name", message: "\"\(p.name)\" is already a sweep.csv column",
+          path: "\(p.location).name", message: "\(TerminalText.quoted(p.name)) is already a sweep.csv column",
           fix: "give the parameter another \"name\"")
       }
       if !names.insert(p.name).inserted {
         throw ScenarioError(
-          path: "\(p.location).name", message: "\"\(p.name)\" labels two parameters",
+          path: "\(p.location).name", message: "\(TerminalText.quoted(p.name)) labels two parameters",
           fix: "give each parameter its own \"name\"")
       }
       if let j = paths[p.path.jsonPath] {
         throw ScenarioError(
-          path: "\(p.location).path", message: "\"\(p.pathText)\" is already swept by parameter \(j)",
+          path: "\(p.location).path", message: "\(TerminalText.quoted(p.pathText)) is already swept by parameter \(j)",
           fix: "list each path once, with all its values")
       }
       paths[p.path.jsonPath] = i
@@ -39,7 +39,7 @@ extension ScenarioDecoder {
     if spec.pointCount > spec.maxPoints {
       let sizes = parameters.map { String($0.values.count) }.joined(separator: " x ")
       throw ScenarioError(
-        path: "\(r.path)", message: "the grid has \(spec.pointCount) points (\(sizes)), more than max_points \(spec.maxPoints)",
+        path: "\(r.path)", message: "the grid has \(spec.pointCountText) points (\(sizes)), more than max_points \(spec.maxPoints)",
         fix: "use fewer values or a coarser step, or raise max_points (up to \(ScenarioSchema.maxPointsLimit)) "
           + "if you mean it: each point is a full run")
     }
@@ -53,7 +53,7 @@ extension ScenarioDecoder {
       path = try SweepPath.parse(text)
       try path.check(against: .object(ScenarioSchema.root))
     } catch {
-      throw ScenarioError(path: "\(r.path).path", message: "\"\(text)\": " + error.message, fix: error.fix)
+      throw ScenarioError(path: "\(r.path).path", message: "\(TerminalText.quoted(text)): " + error.message, fix: error.fix)
     }
     let name = r.optionalString("name") ?? text
     if name.isEmpty { throw ScenarioError(path: "\(r.path).name", message: "is empty", fix: "give it a label or leave it out") }

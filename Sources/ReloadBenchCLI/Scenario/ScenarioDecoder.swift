@@ -26,13 +26,31 @@ enum ScenarioDecoder {
     do {
       json = try JSONValue.parse(data)
     } catch {
-      throw ScenarioError(
-        path: "$", message: "not valid JSON" + (error.location.isEmpty ? "" : " at \(error.location)"),
-        fix: error.detail.contains("not representable")
-          ? "write the number as an ordinary value (\(error.detail))"
-          : "check for a missing comma, quote or bracket near there (\(error.detail))")
+      throw parseError(error)
     }
     return try decode(json: json, log: log)
+  }
+
+  /// The parser's error as a scenario error.
+  static func parseError(_ error: JSONParseError) -> ScenarioError {
+    switch error.kind {
+    case .duplicateKey(let key):
+      return ScenarioError(
+        path: error.path, message: "the key \(TerminalText.quoted(key)) is given twice in one object (\(error.location))",
+        fix: "keep one \(TerminalText.quoted(key)): JSON would silently use the last")
+    case .tooDeep:
+      return ScenarioError(
+        path: error.path, message: "arrays and objects nest more than \(JSONLimits.maxDepth) deep (\(error.location))",
+        fix: "a scenario nests at most 6 deep; see \"Limits\" in Scenarios/README.md")
+    case .notRepresentable:
+      return ScenarioError(
+        path: error.path, message: "not valid JSON at \(error.location)",
+        fix: "write the number as an ordinary value (\(error.detail))")
+    case .syntax:
+      return ScenarioError(
+        path: "$", message: "not valid JSON at \(error.location)",
+        fix: "check for a missing comma, quote or bracket near there (\(error.detail))")
+    }
   }
 
   /// Validates and decodes an already parsed file (a sweep point's JSON).
@@ -55,7 +73,7 @@ enum ScenarioDecoder {
       || name.hasPrefix(".")
     {
       throw ScenarioError(
-        path: "$.name", message: "\"\(name.prefix(60))\" cannot name a report folder",
+        path: "$.name", message: "\(TerminalText.quoted(name)) cannot name a report folder",
         fix: "use 1-100 letters, digits, '-', '_' or '.', not starting with '.'")
     }
     let days = r.number("days")
@@ -103,7 +121,7 @@ enum ScenarioDecoder {
     for (i, n) in names.enumerated() {
       if n.isEmpty { throw ScenarioError(path: "\(path)[\(i)].name", message: "is empty", fix: "give the \(what) a name") }
       if !seen.insert(n).inserted {
-        throw ScenarioError(path: "\(path)[\(i)].name", message: "\"\(n)\" is the name of two \(what == "strategy" ? "strategies" : what + "s")", fix: "give each \(what) its own name")
+        throw ScenarioError(path: "\(path)[\(i)].name", message: "\(TerminalText.quoted(n)) is the name of two \(what == "strategy" ? "strategies" : what + "s")", fix: "give each \(what) its own name")
       }
     }
   }
@@ -207,8 +225,8 @@ enum ScenarioDecoder {
       let name = w.string("kind")
       guard let k = kinds.firstIndex(where: { $0.name == name }) else {
         let hint = SchemaValidator.nearest(name, in: kinds.map(\.name)).map { "did you mean \"\($0)\"?" }
-          ?? "use one of " + kinds.map { "\"\($0.name)\"" }.joined(separator: ", ")
-        throw ScenarioError(path: "\(w.path).kind", message: "\"\(name)\" is not a kind in $.kinds", fix: hint)
+          ?? "use one of " + TerminalText.list(kinds.map(\.name))
+        throw ScenarioError(path: "\(w.path).kind", message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint)
       }
       let count = w.int("count")
       perDevice += count

@@ -7,16 +7,23 @@ extension ScenarioSchema {
 
   static let timeline = SchemaObject("Timeline", doc: "What the timeline provider returns on each reload. Keys override the preset's.", [
     integer("entries", "Entries per timeline.", min: 1, max: 500),
-    number("spacing_min", "Spacing of `spaced` entries (and of `content` entries when the content has no schedule).", unit: "minutes", min: 0, exclusiveMin: true),
+    number("spacing_min", "Spacing of `spaced` entries (and of `content` entries when the content has no schedule).", unit: "minutes", min: minRepeatMinutes),
     choice("dating", "`content`: the next entries at the content's scheduled changes; `spaced`: every `spacing_min`; `now`: all dated now (the anti-pattern).", EntryTimeline.Dating.allCases.map(\.rawValue)),
     choice("policy", "`TimelineReloadPolicy`: `at_end` (after the last entry), `after` (`after_min` after the reload), `never`.", ["at_end", "after", "never"]),
-    number("after_min", "For `policy: after`: the interval.", unit: "minutes", min: 0, exclusiveMin: true),
+    number("after_min", "For `policy: after`: the interval.", unit: "minutes", min: minRepeatMinutes),
   ])
+
+  /// The shortest interval of something that repeats by itself (a
+  /// timeline's reload or entry spacing, a BGAppRefresh request): 6 s.
+  /// Simulated time is in whole milliseconds, so a shorter interval could
+  /// round to 0 and repeat forever at one instant (Scenarios/README.md,
+  /// "Limits").
+  static let minRepeatMinutes = 0.1
 
   static let app = SchemaObject("App behaviour", doc: "What the app does with WidgetCenter while it runs. Keys override the preset's.", [
     SchemaField("reload_on_foreground", .boolean, "`reloadAllTimelines()` when the app comes to the foreground (free)."),
     SchemaField("reload_on_silent_push", .boolean, "`reloadTimelines(ofKind:)` after a silent push wakes the app (budgeted)."),
-    SchemaField("bg_refresh_min", .anyOf([.number(min: 0, max: sanityMax("minutes"), exclusiveMin: true), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
+    SchemaField("bg_refresh_min", .anyOf([.number(min: minRepeatMinutes, max: sanityMax("minutes"), exclusiveMin: false), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
     SchemaField("reload_kind_on_tap", .boolean, "A button's App Intent also reloads the kind's other instances (budgeted unless the app is in the foreground)."),
     SchemaField("reload_on_change_while_running", .boolean, "While in the foreground or an audio session, reload the kind on every data change (free)."),
   ])

@@ -36,9 +36,12 @@ extension ScenarioSchema {
 
   static let objectiveConstraint = SchemaObject("Objective constraint", doc: "A bound on a summary metric (all segments); give `min`, `max` or both.", absentDefault: "none", [
     SchemaField("metric", .string(choices: metricNames), "A `summary.csv` column (Reports/README.md defines them).", required: true),
-    number("min", "The metric must be at least this."),
-    number("max", "The metric must be at most this."),
+    number("min", "The metric must be at least this.", min: -maxBound, max: maxBound),
+    number("max", "The metric must be at most this.", min: -maxBound, max: maxBound),
   ])
+
+  /// The largest bound an objective constraint may set: beyond any metric.
+  static let maxBound = 1e12
 
   static let objective = SchemaObject("Objective", doc: "What to recommend: the strategy (and sweep point) that maximises or minimises one summary metric while meeting every constraint, judged on the `all`-segment rows at the precision `summary.csv` prints. Give exactly one of `maximize` and `minimize`.", absentDefault: "none", [
     SchemaField("maximize", .string(choices: metricNames), "A `summary.csv` column to maximise."),

@@ -12,7 +12,7 @@ enum SchemaValidator {
       if let choices, !choices.contains(s) {
         let hint = nearest(s, in: choices).map { "did you mean \"\($0)\"?" }
           ?? "use one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
-        throw ScenarioError(path: path, message: "\"\(s)\" is not a valid value", fix: hint)
+        throw ScenarioError(path: path, message: "\(TerminalText.quoted(s)) is not a valid value", fix: hint)
       }
     case .integer(let lo, let hi):
       guard case .number(let d) = value else { throw wrongType(path, "a whole number", value, example: "10") }
@@ -56,7 +56,7 @@ enum SchemaValidator {
       guard let variant = variants.first(where: { $0.tag == tag }) else {
         let hint = nearest(tag, in: tags).map { "did you mean \"\($0)\"?" }
           ?? "use one of " + tags.map { "\"\($0)\"" }.joined(separator: ", ")
-        throw ScenarioError(path: "\(path).\(key)", message: "\"\(tag)\" is not a valid value", fix: hint)
+        throw ScenarioError(path: "\(path).\(key)", message: "\(TerminalText.quoted(tag)) is not a valid value", fix: hint)
       }
       try validateObject(value, variant.object, path: path)
     case .anyOf(let alternatives):
@@ -76,7 +76,7 @@ enum SchemaValidator {
     for key in o.keys.sorted() where spec.field(key) == nil {
       let hint = nearest(key, in: keys).map { "did you mean \"\($0)\"?" }
         ?? "valid keys here: " + keys.joined(separator: ", ")
-      throw ScenarioError(path: "\(path).\(key)", message: "unknown key", fix: hint)
+      throw ScenarioError(path: "\(path).\(TerminalText.short(key))", message: "unknown key", fix: hint)
     }
     for field in spec.fields {
       guard let v = o[field.key] else {
@@ -135,8 +135,8 @@ enum SchemaValidator {
   static func wrongType(_ path: String, _ expected: String, _ value: JSONValue, example: String? = nil) -> ScenarioError {
     var fix = "write \(expected)"
     if let example { fix += ", e.g. \(example)" }
-    if case .string(let s) = value, Double(s) != nil, expected.contains("number") { fix = "remove the quotes: \(s)" }
-    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.jsonText.prefix(40)))", fix: fix)
+    if case .string(let s) = value, Double(s) != nil, expected.contains("number") { fix = "remove the quotes: \(TerminalText.short(s))" }
+    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.preview(40)))", fix: fix)
   }
 
   static func format(_ d: Double) -> String {
@@ -144,15 +144,27 @@ enum SchemaValidator {
   }
 
   /// The closest candidate by edit distance, if close enough to be a typo.
+  ///
+  /// The work is bounded: a word longer than `maxHintLength` gets no hint
+  /// (no candidate is that long, so it is no typo of one), and a
+  /// candidate whose length differs by more than the allowed distance is
+  /// skipped without computing the distance.
   static func nearest(_ word: String, in candidates: [String]) -> String? {
+    guard word.utf8.count <= maxHintLength else { return nil }
+    let w = word.lowercased()
+    let allowed = max(2, word.count / 3)
     var best: (String, Int)? = nil
     for c in candidates {
-      let d = editDistance(word.lowercased(), c.lowercased())
+      guard c.utf8.count <= maxHintLength, abs(c.count - word.count) <= allowed else { continue }
+      let d = editDistance(w, c.lowercased())
       if best == nil || d < best!.1 { best = (c, d) }
     }
     guard let (c, d) = best else { return nil }
-    return d <= max(2, word.count / 3) ? c : nil
+    return d <= allowed ? c : nil
   }
+
+  /// Longest word `nearest` compares (bytes).
+  static let maxHintLength = 200
 
   static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)

@@ -21,8 +21,24 @@ struct SweepSpec: Sendable {
   let parameters: [Parameter]
   let maxPoints: Int
 
-  /// Points in the grid: the product of the parameters' value counts.
-  var pointCount: Int { parameters.reduce(1) { $0 * $1.values.count } }
+  /// Points in the grid: the product of the parameters' value counts,
+  /// `Int.max` when that overflows (8 parameters of 1000 values make 1e24).
+  var pointCount: Int {
+    var n = 1
+    for p in parameters {
+      let (product, overflow) = n.multipliedReportingOverflow(by: p.values.count)
+      if overflow { return Int.max }
+      n = product
+    }
+    return n
+  }
+
+  /// `pointCount` for messages: exact, or "about 1e+21" past `Int`.
+  var pointCountText: String {
+    if pointCount < Int.max { return String(pointCount) }
+    let d = parameters.reduce(1.0) { $0 * Double($1.values.count) }
+    return "about " + String(format: "%.3g", d)
+  }
 
   /// Every point's value indices, the first parameter varying slowest
   /// (like nested loops in the order the parameters are listed).
@@ -107,7 +123,7 @@ extension SweepSpec {
           try p.path.apply(p.values[i], to: &point)
         } catch {
           throw ScenarioError(
-            path: p.location + ".path", message: "\"\(p.pathText)\": " + error.message, fix: error.fix)
+            path: p.location + ".path", message: "\(TerminalText.quoted(p.pathText)): " + error.message, fix: error.fix)
         }
       }
       do {

@@ -218,7 +218,9 @@ extension SVGChart {
   /// (a report writes tens of thousands of coordinates).
   package static func number(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
-    let tenths = Int((x * 10).rounded())
+    // Far off the canvas either way (a bound of 1e300 on a chart of
+    // percentages): clamped, so the conversion to Int cannot trap.
+    let tenths = Int((min(max(x, -1e12), 1e12) * 10).rounded())
     let negative = tenths < 0
     let a = negative ? -tenths : tenths
     var s = negative ? "-" : ""

@@ -188,12 +188,15 @@ extension CheckReport {
     return line + ".\n\n"
   }
 
-  /// Text safe inside a Markdown table cell: no column breaks, no HTML.
+  /// Text safe inside a Markdown table cell: no column breaks, no HTML,
+  /// no Markdown (a link, an image, emphasis or a code span in a name or
+  /// an expectation's note shows as the characters written).
   static func cell(_ s: String) -> String {
     var out = ""
     for ch in s {
       switch ch {
       case "|": out += "\\|"
+      case "\\", "`", "*", "_", "[", "]", "!", "~", "#": out += "\\" + String(ch)
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "&": out += "&amp;"

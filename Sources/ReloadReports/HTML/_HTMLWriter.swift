@@ -100,11 +100,18 @@ struct _HTMLWriter {
       case UInt8(ascii: ">"): replacement = "&gt;"
       case UInt8(ascii: "\""): replacement = "&quot;"
       case UInt8(ascii: "'"): replacement = "&#39;"
+      // Explicit bidirectional embeddings, overrides and isolates
+      // (U+202A-U+202E, U+2066-U+2069: E2 80 AA-AE, E2 81 A6-A9) are
+      // shown, not obeyed: an unterminated U+202E in a name would
+      // otherwise reverse the rest of the report's sentence around it.
+      case 0xE2: replacement = bidiControl(utf8, at: i)
       default: replacement = nil
       }
       if let replacement {
         out += string[runStart..<i]
         out += replacement
+        // A bidi control is three bytes; the others one.
+        if utf8[i] == 0xE2 { i = utf8.index(i, offsetBy: 2) }
         runStart = utf8.index(after: i)
       }
       i = utf8.index(after: i)
@@ -114,6 +121,20 @@ struct _HTMLWriter {
     } else {
       out += string[runStart..<utf8.endIndex]
     }
+  }
+
+  /// The visible form of the bidirectional control starting at `i`
+  /// (`[U+202E]`), or nil when the bytes there are not one.
+  private static func bidiControl(_ utf8: String.UTF8View, at i: String.UTF8View.Index) -> String? {
+    guard let j = utf8.index(i, offsetBy: 1, limitedBy: utf8.endIndex), j != utf8.endIndex,
+      let k = utf8.index(j, offsetBy: 1, limitedBy: utf8.endIndex), k != utf8.endIndex
+    else { return nil }
+    let b1 = utf8[j]
+    let b2 = utf8[k]
+    let isControl = (b1 == 0x80 && (0xAA...0xAE).contains(b2)) || (b1 == 0x81 && (0xA6...0xA9).contains(b2))
+    guard isControl else { return nil }
+    let scalar = 0x2000 | (UInt32(b1 & 0x3F) << 6) | UInt32(b2 & 0x3F)
+    return "[U+" + String(scalar, radix: 16, uppercase: true) + "]"
   }
 
   /// Text for a `<script type="application/json">` block: `</` becomes

@@ -1,0 +1,2 @@
+// Only the header matters: LLVMFuzzerRunDriver comes from libFuzzer.
+#include "FuzzDriver.h"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CI step: builds the fuzz targets and runs each for a short fixed budget
+# from the committed corpus (Fuzz/corpus/<target>/). Fails on any crash,
+# sanitizer report, timeout or out-of-memory; the input is saved as
+# Fuzz/artifacts/<target>-crash-*, -timeout-* or -oom-* (replay it with
+# `Fuzz/.build/release/fuzz-<target> FILE`). New inputs found go to a
+# temporary folder, so the committed corpus does not change.
+#
+#   FUZZ_SECONDS   seconds per target (default 15: about 60 s in all)
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${FUZZ_SECONDS:-15}
+./build.sh >/dev/null
+python3 make-dict.py --check
+mkdir -p artifacts
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+status=0
+for target in scenario sweep baseline simulate; do
+  case $target in
+    baseline) max_len=65536 ;;
+    *) max_len=16384 ;;
+  esac
+  # A simulate input runs the tool three or four times (about 4 s of CPU
+  # for the largest seed under AddressSanitizer): a longer timeout.
+  timeout=10
+  [ "$target" = simulate ] && timeout=60
+  mkdir -p "$scratch/$target"
+  log="$scratch/$target.log"
+  # detect_leaks=0: Foundation leaks on some error paths; every other
+  # AddressSanitizer report is fatal.
+  if ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_abort=1 ".build/release/fuzz-$target" \
+      -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len" \
+      -dict=scenario.dict -close_fd_mask=1 -print_final_stats=1 \
+      -artifact_prefix="artifacts/$target-" "$scratch/$target" "corpus/$target" >"$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    echo "fuzz-$target: ok, $runs runs in ${seconds} s"
+  else
+    status=1
+    echo "fuzz-$target: FAILED (input saved in Fuzz/artifacts/); the end of its log:"
+    tail -40 "$log"
+  fi
+done
+exit $status
