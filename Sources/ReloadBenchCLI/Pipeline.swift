@@ -245,7 +245,7 @@ struct Pipeline {
   /// it has one, else the default rule (`Recommendation.compute`).
   static func recommend(_ table: ResultTable, objective: Objective?) -> (Recommendation?, [String]) {
     guard let objective else { return (Recommendation.compute(table), []) }
-    let candidates = table.overallRows.map { ObjectiveCandidate(point: 0, policy: $0.strategy, values: $0.values) }
+    let candidates = table.overallRows.map { ObjectiveCandidate(point: 0, strategy: $0.strategy, values: $0.values) }
     let outcome = objective.evaluate(candidates, columns: table.columns)
     let lines = ObjectiveSummary(outcome, columns: table.columns, points: 1) { _ in "" }.lines
     return (Recommendation.from(outcome, columns: table.columns), lines)

@@ -2,12 +2,12 @@
 /// fails (exit 1) when a run breaks it.
 ///
 ///     // "hybrid keeps at least 90 % of glances fresh"
-///     Expectation(policy: "hybrid", metric: "fresh_glance_pct", min: 90)
+///     Expectation(strategy: "hybrid", metric: "fresh_glance_pct", min: 90)
 ///     // "no strategy runs dry on more than 5 % of widget-days"
 ///     Expectation(metric: "dry_widget_day_pct", max: 5)
 public struct Expectation: Sendable, Equatable, Codable {
   /// A strategy name; nil means every strategy of the scenario.
-  public var policy: String?
+  public var strategy: String?
   /// A segment name or `all`.
   public var segment: String
   /// A `summary.csv` column: a metric, or a headline metric's `_ci95`.
@@ -19,12 +19,17 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// Why the bound exists, shown next to a failure.
   public var note: String
 
+  /// `strategy` is written `policy`, as in scenario files and `summary.csv`.
+  private enum CodingKeys: String, CodingKey {
+    case strategy = "policy", segment, metric, min, max, note
+  }
+
   public init(
-    policy: String? = nil, segment: String = "all", metric: String, min: Double? = nil, max: Double? = nil,
+    strategy: String? = nil, segment: String = "all", metric: String, min: Double? = nil, max: Double? = nil,
     note: String = ""
   ) {
     precondition(min != nil || max != nil, "an expectation needs min or max")
-    self.policy = policy
+    self.strategy = strategy
     self.segment = segment
     self.metric = metric
     self.min = min
@@ -56,23 +61,23 @@ public struct Expectation: Sendable, Equatable, Codable {
   }
 
   /// Checks the expectation on `table`: one result per strategy it names
-  /// (every strategy when `policy` is nil), in table order.
+  /// (every strategy when `strategy` is nil), in table order.
   public func evaluate(on table: ResultTable) -> [ExpectationResult] {
-    let policies: [String]
-    if let policy {
-      policies = [policy]
+    let strategies: [String]
+    if let strategy {
+      strategies = [strategy]
     } else {
       var seen: Set<String> = []
-      policies = table.rows.map(\.strategy).filter { seen.insert($0).inserted }
+      strategies = table.rows.map(\.strategy).filter { seen.insert($0).inserted }
     }
     let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(named: metric) == nil
     let column = table.columnIndex(named: isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
-    return policies.map { p in
+    return strategies.map { p in
       var value: Double? = nil
       if let row = table.row(strategy: p, segment: segment), let i = column {
         value = isCI ? row.ci95?.element(i) : row.values.element(i)
       }
-      return ExpectationResult(expectation: self, policy: p, value: value)
+      return ExpectationResult(expectation: self, strategy: p, value: value)
     }
   }
 }
@@ -88,13 +93,18 @@ public struct ExpectationResult: Sendable, Equatable, Codable {
 
   public var expectation: Expectation
   /// The strategy checked (resolved when the expectation names none).
-  public var policy: String
+  public var strategy: String
   public var value: Double?
   public var verdict: Verdict
 
-  public init(expectation: Expectation, policy: String, value: Double?) {
+  /// `strategy` is written `policy`, as in `summary.csv`.
+  private enum CodingKeys: String, CodingKey {
+    case expectation, strategy = "policy", value, verdict
+  }
+
+  public init(expectation: Expectation, strategy: String, value: Double?) {
     self.expectation = expectation
-    self.policy = policy
+    self.strategy = strategy
     self.value = value
     guard let v = value, !v.isNaN else {
       verdict = .notApplicable

@@ -14,7 +14,7 @@ public enum ChangeVerdict: String, Sendable, Codable, CaseIterable {
 
 /// One metric of one row (strategy x segment), baseline against now.
 public struct MetricComparison: Sendable, Equatable, Codable {
-  public var policy: String
+  public var strategy: String
   public var segment: String
   public var metric: Metric
   public var baseline: Double?
@@ -33,6 +33,12 @@ public struct MetricComparison: Sendable, Equatable, Codable {
 
   /// Unchanged only because the confidence intervals are wide: the move
   /// exceeds the tolerance but not the half-width of the difference.
+  /// `strategy` is written `policy`, as in `summary.csv`.
+  private enum CodingKeys: String, CodingKey {
+    case strategy = "policy", segment, metric, baseline, now, baselineCI95, nowCI95, tolerance, threshold, thresholdIsCI,
+      verdict
+  }
+
   public var isWithinNoiseOnly: Bool {
     guard verdict == .unchanged, thresholdIsCI, let b = baseline, let d = delta else { return false }
     return abs(d) > Swift.max(tolerance.allowance(baseline: b), Tolerance.floatNoise(b, b + d))
@@ -58,10 +64,10 @@ public struct MetricComparison: Sendable, Equatable, Codable {
   /// noise when they share random draws (same seed), so the test errs
   /// towards "unchanged".
   public init(
-    policy: String, segment: String, metric: Metric, baseline: Double?, now: Double?, baselineCI95: Double? = nil,
+    strategy: String, segment: String, metric: Metric, baseline: Double?, now: Double?, baselineCI95: Double? = nil,
     nowCI95: Double? = nil, tolerance: Tolerance
   ) {
-    self.policy = policy
+    self.strategy = strategy
     self.segment = segment
     self.metric = metric
     self.baseline = baseline
@@ -134,7 +140,7 @@ extension ResultTable {
         guard let j = baseColumn[metric.name] else { continue }
         out.append(
           MetricComparison(
-            policy: row.strategy, segment: row.segment, metric: metric, baseline: b.values.element(j),
+            strategy: row.strategy, segment: row.segment, metric: metric, baseline: b.values.element(j),
             now: row.values.element(i), baselineCI95: b.ci95?.element(j), nowCI95: row.ci95?.element(i),
             tolerance: tolerance(metric)))
       }

@@ -76,7 +76,7 @@ public struct Objective: Sendable, Codable, Equatable {
 public struct ObjectiveCandidate: Sendable, Codable, Equatable {
   /// The sweep point, 0-based.
   public var point: Int
-  public var policy: String
+  public var strategy: String
   /// One value per column of the table the candidates come from.
   public var values: [Double?]
   /// Candidates with the same `group` are one choice, judged on their
@@ -84,9 +84,14 @@ public struct ObjectiveCandidate: Sendable, Codable, Equatable {
   /// the sweep's assumptions. `nil`: a choice of its own.
   public var group: Int?
 
-  public init(point: Int, policy: String, values: [Double?], group: Int? = nil) {
+  /// `strategy` is written `policy`, as in `summary.csv`.
+  private enum CodingKeys: String, CodingKey {
+    case point, strategy = "policy", values, group
+  }
+
+  public init(point: Int, strategy: String, values: [Double?], group: Int? = nil) {
     self.point = point
-    self.policy = policy
+    self.strategy = strategy
     self.values = values
     self.group = group
   }
@@ -104,8 +109,8 @@ extension ObjectiveCandidate {
   public static func representatives(_ candidates: [ObjectiveCandidate]) -> [Int] {
     var firsts: [String: [Int]] = [:]
     return candidates.enumerated().map { i, c in
-      if let first = firsts[c.policy]?.first(where: { candidates[$0].values == c.values }) { return first }
-      firsts[c.policy, default: []].append(i)
+      if let first = firsts[c.strategy]?.first(where: { candidates[$0].values == c.values }) { return first }
+      firsts[c.strategy, default: []].append(i)
       return i
     }
   }
@@ -177,9 +182,9 @@ public struct ObjectiveOutcome: Sendable, Codable, Equatable {
   /// runner-up is the same strategy at other decision values.
   public var bestOtherStrategy: Scored? {
     guard let best, let runnerUp else { return nil }
-    let policy = candidates[best.candidate].policy
-    if candidates[runnerUp.candidate].policy != policy { return nil }
-    return ranking.first { candidates[$0.candidate].policy != policy }
+    let policy = candidates[best.candidate].strategy
+    if candidates[runnerUp.candidate].strategy != policy { return nil }
+    return ranking.first { candidates[$0.candidate].strategy != policy }
   }
 
   /// How much better the best is than the runner-up on the objective (>= 0).
@@ -256,7 +261,7 @@ extension Objective {
     var firstOfKind: [String: [Int]] = [:]
     var twinOf = [Int?](repeating: nil, count: choices.count)
     for (k, members) in choices.enumerated() {
-      let policy = candidates[members[0]].policy
+      let policy = candidates[members[0]].strategy
       let same = firstOfKind[policy]?.first { j in
         choices[j].count == members.count && zip(choices[j], members).allSatisfy { candidates[$0].values == candidates[$1].values }
       }

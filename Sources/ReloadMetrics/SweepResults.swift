@@ -41,7 +41,7 @@ public struct SweepResults: Sendable, Codable {
     var names: [String: Int] = [:]
     return points.flatMap { p in
       p.rows.filter { $0.segment == "all" }.map { row in
-        var c = ObjectiveCandidate(point: p.index, policy: row.strategy, values: row.values)
+        var c = ObjectiveCandidate(point: p.index, strategy: row.strategy, values: row.values)
         if grouped {
           if names[row.strategy] == nil { names[row.strategy] = names.count }
           let key = [names[row.strategy] ?? 0] + decisions.map { p.valueIndices[$0] }

@@ -34,7 +34,7 @@ public struct ObjectiveSummary {
 
   /// `poll at interval_min = 30`, or just `poll` for a plain run.
   public func label(_ s: ObjectiveOutcome.Scored) -> String {
-    outcome.candidates[s.candidate].policy + describe(s)
+    outcome.candidates[s.candidate].strategy + describe(s)
   }
 
   /// `x` at the metric's CSV precision: `82.15`, `0.600`.
@@ -144,8 +144,8 @@ extension Recommendation {
       let others = outcome.ranking.count - 1
       reason += others == 0
         ? (o.bounds.isEmpty ? "" : ", the only strategy that meets every constraint")
-        : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].policy): \(summary.advantageText ?? "–")"
-      return Recommendation(strategy: outcome.candidates[best.candidate].policy, reason: reason, meetsTarget: true)
+        : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].strategy): \(summary.advantageText ?? "–")"
+      return Recommendation(strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true)
     }
     guard let closest = outcome.closest else { return nil }
     let misses = zip(o.bounds, closest.slacks).compactMap { b, slack -> String? in
@@ -153,7 +153,7 @@ extension Recommendation {
       return slack < 0 ? "\(b.text) by \(summary.value(b.metric, -slack))" : nil
     }
     return Recommendation(
-      strategy: outcome.candidates[closest.candidate].policy,
+      strategy: outcome.candidates[closest.candidate].strategy,
       reason: "no strategy meets every constraint of the objective (\(o.text)); this one misses least: "
         + misses.joined(separator: " and "),
       meetsTarget: false)

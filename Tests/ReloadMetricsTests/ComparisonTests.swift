@@ -8,7 +8,7 @@ import Testing
     _ metric: Metric, _ baseline: Double?, _ now: Double?, tolerance: Tolerance? = nil, ci: (Double, Double)? = nil
   ) -> MetricComparison {
     MetricComparison(
-      policy: "p", segment: "all", metric: metric, baseline: baseline, now: now, baselineCI95: ci?.0,
+      strategy: "p", segment: "all", metric: metric, baseline: baseline, now: now, baselineCI95: ci?.0,
       nowCI95: ci?.1, tolerance: tolerance ?? Tolerance.standard(for: metric.unit))
   }
 
@@ -95,9 +95,9 @@ import Testing
         ResultRow(scenario: "s", strategy: "b", segment: "all", values: [95, 99], ci95: [0.5, nil]),
       ])
     let everyone = Expectation(metric: "fresh_glance_pct", min: 90).evaluate(on: table)
-    #expect(everyone.map(\.policy) == ["a", "b"])
+    #expect(everyone.map(\.strategy) == ["a", "b"])
     #expect(everyone.map(\.verdict) == [.failed, .holds])
-    let segment = Expectation(policy: "a", segment: "x", metric: "fresh_glance_pct", max: 10).evaluate(on: table)
+    let segment = Expectation(strategy: "a", segment: "x", metric: "fresh_glance_pct", max: 10).evaluate(on: table)
     #expect(segment.map(\.verdict) == [.holds])  // bounds are inclusive
     let pushes = Expectation(metric: "silent_pushes_delivered_pct", min: 90).evaluate(on: table)
     #expect(pushes.map(\.verdict) == [.notApplicable, .holds])

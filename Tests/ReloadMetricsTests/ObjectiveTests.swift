@@ -12,7 +12,7 @@ import Testing
   ) -> ObjectiveCandidate {
     let row = columns.map { values[$0.name] }
     precondition(values.keys.allSatisfy { k in columns.contains { $0.name == k } }, "unknown metric in \(values)")
-    return ObjectiveCandidate(point: point, policy: policy, values: row, group: group)
+    return ObjectiveCandidate(point: point, strategy: policy, values: row, group: group)
   }
 
   static let freshUnderCaps = Objective(

@@ -30,7 +30,7 @@ import Testing
           if i == strategies.count - 1 && i >= regressedStrategies && metric == SummaryMetric.freshGlancePct.metric { now = 20 }
           comparisons.append(
             MetricComparison(
-              policy: policy, segment: segment, metric: metric, baseline: 10, now: now,
+              strategy: policy, segment: segment, metric: metric, baseline: 10, now: now,
               tolerance: Tolerance.standard(for: metric.unit)))
         }
       }
@@ -86,7 +86,7 @@ import Testing
     var check = Self.check(regressed: 0, failOnChange: true)
     check.comparisons = [
       MetricComparison(
-        policy: "alpha", segment: "all", metric: SummaryMetric.freshGlancePct.metric, baseline: 12.5, now: 48.11,
+        strategy: "alpha", segment: "all", metric: SummaryMetric.freshGlancePct.metric, baseline: 12.5, now: 48.11,
         tolerance: .exact)
     ]
     let md = CheckReport.markdown(Self.run([check]))

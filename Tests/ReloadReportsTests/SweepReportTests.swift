@@ -75,7 +75,7 @@ import Testing
     let r = Self.results(objective: Self.objective)
     let outcome = Self.objective.evaluate(r.candidates, columns: r.columns)
     let best = try #require(outcome.best)
-    #expect(outcome.candidates[best.candidate].policy == "alpha" && outcome.candidates[best.candidate].point == 0)
+    #expect(outcome.candidates[best.candidate].strategy == "alpha" && outcome.candidates[best.candidate].point == 0)
     let summary = ObjectiveSummary(outcome, columns: r.columns, points: r.points.count) { r.describe($0, in: outcome) }
     let lines = summary.lines
     #expect(lines[1].hasPrefix("Best: alpha at interval_min = 15, a,\"b\" "), "\(lines[1])")

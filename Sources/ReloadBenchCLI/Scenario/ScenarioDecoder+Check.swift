@@ -83,7 +83,7 @@ extension ScenarioDecoder {
         throw ScenarioError(path: "\(e.path).min", message: "\(fmt(lo)) is above max \(fmt(hi))", fix: "make min <= max")
       }
       spec.expectations.append(
-        Expectation(policy: policy, segment: segment, metric: metric, min: lo, max: hi, note: e.string("note")))
+        Expectation(strategy: policy, segment: segment, metric: metric, min: lo, max: hi, note: e.string("note")))
     }
     guard let c = r.object("check", ScenarioSchema.check) else { return spec }
     spec.tolerancePct = c.optionalNumber("tolerance_pct")

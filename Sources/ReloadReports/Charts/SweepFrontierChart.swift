@@ -42,7 +42,7 @@ enum SweepFrontierChart {
     let rows: [[String]] = candidates.enumerated().map { i, c in
       var cells = [String(c.point + 1)]
       cells += zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
-      cells.append(c.policy + (recommended.contains(i) ? " (recommended)" : ""))
+      cells.append(c.strategy + (recommended.contains(i) ? " (recommended)" : ""))
       for col in [fresh] + costs {
         cells.append(c.values[col].map { NumberFormat.metric($0, unit: results.columns[col].unit) } ?? "–")
       }
@@ -71,9 +71,9 @@ enum SweepFrontierChart {
   /// "poll · 30" or "poll · 30, 0.2": a candidate's label; "hybrid · every
   /// point" or "poll · 30 ×3" when it stands for identical results at 3 points.
   static func label(_ c: ObjectiveCandidate, _ results: SweepResults, twins: Int = 0) -> String {
-    if twins > 0 && twins + 1 >= results.points.count { return c.policy + " · every point" }
+    if twins > 0 && twins + 1 >= results.points.count { return c.strategy + " · every point" }
     let values = zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
-    return c.policy + " · " + values.joined(separator: ", ") + (twins > 0 ? " ×\(twins + 1)" : "")
+    return c.strategy + " · " + values.joined(separator: ", ") + (twins > 0 ? " ×\(twins + 1)" : "")
   }
 
   static func chart(
@@ -133,7 +133,7 @@ enum SweepFrontierChart {
     for pass in 0..<2 {
       for (k, pt) in points.enumerated() where frontier.contains(pt.candidate) == (pass == 1) {
         let c = candidates[pt.candidate]
-        let style = styles[c.policy] ?? SeriesStyle(index: strategies.firstIndex(of: c.policy) ?? 0)
+        let style = styles[c.strategy] ?? SeriesStyle(index: strategies.firstIndex(of: c.strategy) ?? 0)
         chart.add(
           .marker(
             pixels[k], style.shape, size: pass == 1 ? 4.5 : 3, cls: style.fill + (pass == 1 ? "" : " faint"),

@@ -83,7 +83,7 @@ private struct ExpectationJSON: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
-    try c.encode(r.policy, forKey: .policy)
+    try c.encode(r.strategy, forKey: .policy)
     try c.encode(r.expectation.segment, forKey: .segment)
     try c.encode(r.expectation.metric, forKey: .metric)
     try c.encode(r.expectation.min, forKey: .min)
@@ -110,7 +110,7 @@ private struct MetricJSON: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
-    try c.encode(m.policy, forKey: .policy)
+    try c.encode(m.strategy, forKey: .policy)
     try c.encode(m.segment, forKey: .segment)
     try c.encode(m.metric.name, forKey: .metric)
     try c.encode(m.metric.unit.rawValue, forKey: .unit)

@@ -24,7 +24,7 @@ extension CheckReport {
       for r in s.expectations {
         t += 1
         let e = r.expectation
-        let name = "\(r.policy) / \(e.segment): \(e.metric) \(e.boundText)"
+        let name = "\(r.strategy) / \(e.segment): \(e.metric) \(e.boundText)"
         cases += "    <testcase classname=\"\(xml(s.scenario)).expectations\" name=\"\(xml(name))\" time=\"0\""
         switch r.verdict {
         case .holds:
@@ -41,7 +41,7 @@ extension CheckReport {
       }
       for c in s.comparisons {
         t += 1
-        cases += "    <testcase classname=\"\(xml("\(s.scenario).\(c.policy).\(c.segment)"))\" name=\"\(xml(c.metric.name))\" time=\"0\""
+        cases += "    <testcase classname=\"\(xml("\(s.scenario).\(c.strategy).\(c.segment)"))\" name=\"\(xml(c.metric.name))\" time=\"0\""
         if s.fails(c) {
           f += 1
           let message = sentence(c, in: s)

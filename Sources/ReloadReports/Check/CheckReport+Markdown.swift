@@ -114,7 +114,7 @@ extension CheckReport {
       for c in failures.prefix(maxFailureRows) + others.prefix(maxOtherRows) {
         let (b, n) = values(c.baseline, c.now, decimals: c.metric.decimals)
         let mark = s.fails(c) ? "❌ " : ""
-        out += "| \(cell(c.policy)) | \(cell(c.segment)) | `\(c.metric.name)` | \(b) | \(n) | \(change(c)) "
+        out += "| \(cell(c.strategy)) | \(cell(c.segment)) | `\(c.metric.name)` | \(b) | \(n) | \(change(c)) "
           + "| \(allowed(c)) | \(mark)\(verdict(c, in: s)) |\n"
       }
       out += "\n"
@@ -150,7 +150,7 @@ extension CheckReport {
       case .notApplicable: verdict = "not applicable"
       }
       let note = e.note.isEmpty ? "" : " (\(cell(e.note)))"
-      out += "| \(cell(r.policy)) | \(cell(e.segment)) | `\(e.metric)` | \(bound(e)) | \(expectationValue(r)) "
+      out += "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.metric)` | \(bound(e)) | \(expectationValue(r)) "
         + "| \(verdict)\(note) |\n"
     }
     return out + "\n"
@@ -172,10 +172,10 @@ extension CheckReport {
     let unchanged = s.count(.unchanged)
     var perStrategy: [String: (Int, Int)] = [:]
     for c in s.comparisons {
-      var t = perStrategy[c.policy] ?? (0, 0)
+      var t = perStrategy[c.strategy] ?? (0, 0)
       t.1 += 1
       if c.verdict == .unchanged { t.0 += 1 }
-      perStrategy[c.policy] = t
+      perStrategy[c.strategy] = t
     }
     let parts = s.strategies.compactMap { name in perStrategy[name].map { "\(cell(name)) \($0.0)/\($0.1)" } }
     var line = "Unchanged: \(unchanged) of \(total) metrics within tolerance"

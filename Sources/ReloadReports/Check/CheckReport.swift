@@ -96,7 +96,7 @@ public enum CheckReport {
   /// One line for a failed expectation: `hybrid / all: fresh_glance_pct is 85.20, expected >= 90`.
   static func sentence(_ r: ExpectationResult) -> String {
     let e = r.expectation
-    var s = "\(r.policy) / \(e.segment): \(e.metric) "
+    var s = "\(r.strategy) / \(e.segment): \(e.metric) "
     switch r.verdict {
     case .notApplicable: s += "has no value here (not applicable), expected \(e.boundText)"
     case .holds: s += "is \(expectationValue(r)), expected \(e.boundText): holds"
@@ -109,7 +109,7 @@ public enum CheckReport {
   /// One line for a comparison: `hybrid / all: fresh_glance_pct regressed: 95.47 -> 93.10 (-2.37 pts; allowed ±0.50 pts)`.
   static func sentence(_ c: MetricComparison, in check: ScenarioCheck) -> String {
     let (b, n) = values(c.baseline, c.now, decimals: c.metric.decimals)
-    return "\(c.policy) / \(c.segment): \(c.metric.name) \(verdict(c, in: check)): \(b) -> \(n) "
+    return "\(c.strategy) / \(c.segment): \(c.metric.name) \(verdict(c, in: check)): \(b) -> \(n) "
       + "(\(change(c)); allowed \(allowed(c)))"
   }
 }

@@ -27,7 +27,7 @@ extension SweepReport {
     if let shown {
       let c = outcome.candidates[shown.candidate]
       w.raw("<p class=\"rec-name\">")
-      w.text(c.policy)
+      w.text(c.strategy)
       w.raw("</p><p class=\"rec-why\">")
       var at = results.describe(shown, in: outcome).trimmingLeadingSpace
       if at.hasPrefix("(") { at = String(at.dropFirst().dropLast()) }
@@ -60,7 +60,7 @@ extension SweepReport {
     let o = outcome.objective
     let runnerUp = outcome.best != nil ? outcome.runnerUp : nil
     func header(_ title: String, _ s: ObjectiveOutcome.Scored) -> String {
-      title + ": " + outcome.candidates[s.candidate].policy + results.describe(s, in: outcome, brief: true)
+      title + ": " + outcome.candidates[s.candidate].strategy + results.describe(s, in: outcome, brief: true)
         + (s.members.count > 1 ? " (worst case)" : "")
     }
     /// A bound's metric value, from the slack (the worst member's value for a group).
@@ -212,7 +212,7 @@ extension SweepReport {
         for case let s? in outcome.perCandidate
         where outcome.candidates[s.candidate].point == point.index && s.isFeasible {
           if best == nil || outcome.objective.isBetter(s.objective, than: best!.1) {
-            best = (outcome.candidates[s.candidate].policy, s.objective)
+            best = (outcome.candidates[s.candidate].strategy, s.objective)
           }
         }
       } else {
