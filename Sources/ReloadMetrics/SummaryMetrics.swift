@@ -51,6 +51,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case backendMeanRps
   case backendPeakMinuteRps
   case eventsPerWidgetDay
+  case placeholderGlancePct
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -241,6 +242,11 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "events_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 2,
         label: "Model events", shortLabel: "events",
         definition: "Model events (glances, data changes, reloads, deferrals, sessions, pushes, ...) per widget-day.")
+    case .placeholderGlancePct:
+      return Metric(
+        "placeholder_glance_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
+        label: "Placeholder glances", shortLabel: "placeholder",
+        definition: "Share of glances at a widget showing a placeholder (no data: a failed fetch whose timeline shows none); they also count as stale.")
     }
   }
 }

@@ -4,7 +4,7 @@ import ReloadStrategies
 import WidgetModel
 
 extension ScenarioDecoder {
-  static func strategy(_ v: JSONValue, path: String, log: SchemaAccessLog?) throws(ScenarioError) -> Strategy {
+  static func strategy(_ v: JSONValue, path: String, log: SchemaAccessLog?, kinds: [String]) throws(ScenarioError) -> Strategy {
     if case .string(let name) = v {
       // Validation already checked the name against the catalog.
       return StrategyCatalog.preset(named: name)!.strategy
@@ -20,30 +20,7 @@ extension ScenarioDecoder {
       throw ScenarioError(path: "\(path).name", message: "is missing", fix: "name the strategy (it has no preset to take a name from)")
     }
     var timeline = base?.timeline ?? EntryTimeline(entries: 1, dating: .spaced, policy: .never)
-    if let t = r.object("timeline", ScenarioSchema.timeline) {
-      if let e = t.optionalNumber("entries") { timeline.entries = Int(e) }
-      if let s = t.optionalNumber("spacing_min") { timeline.spacing = .minutes(s) }
-      if let d = t.optionalString("dating") { timeline.dating = EntryTimeline.Dating(rawValue: d) ?? .spaced }
-      let after = t.optionalNumber("after_min")
-      switch t.optionalString("policy") {
-      case "at_end": timeline.policy = .atEnd
-      case "never": timeline.policy = .never
-      case "after":
-        if let after {
-          timeline.policy = .after(.minutes(after))
-        } else if case .after = timeline.policy {
-        } else {
-          throw ScenarioError(path: "\(t.path).after_min", message: "is missing for policy \"after\"", fix: "add \"after_min\": the interval in minutes")
-        }
-      default:
-        if let after {
-          guard case .after = timeline.policy else {
-            throw ScenarioError(path: "\(t.path).after_min", message: "is set but the policy is not \"after\"", fix: "add \"policy\": \"after\" or remove after_min")
-          }
-          timeline.policy = .after(.minutes(after))
-        }
-      }
-    }
+    if let t = r.object("timeline", ScenarioSchema.timeline) { try overrideTimeline(&timeline, t) }
     var app = base?.app ?? AppBehaviour()
     if let a = r.object("app", ScenarioSchema.app) {
       if let b = a.optionalBool("reload_on_foreground") { app.reloadOnForeground = b }
@@ -57,7 +34,165 @@ extension ScenarioDecoder {
       if b.has("silent_push") { backend.silentPush = b.object("silent_push", ScenarioSchema.pushTrigger).map(trigger) }
       if b.has("widget_push") { backend.widgetPush = b.object("widget_push", ScenarioSchema.pushTrigger).map(trigger) }
     }
-    return Strategy(name: name, timeline: timeline, app: app, backend: backend)
+    var perKind = [KindStrategy?](repeating: nil, count: kinds.count)
+    for (i, v) in r.array("kinds").enumerated() {
+      let k = SchemaReader(v, ScenarioSchema.kindStrategy, path: "\(r.path).kinds[\(i)]", log: r.log)
+      let index = try kindIndex(k.string("kind"), path: "\(k.path).kind", kinds)
+      if perKind[index] != nil {
+        throw ScenarioError(path: "\(k.path).kind", message: "\(TerminalText.quoted(kinds[index])) is listed twice", fix: "merge the two entries")
+      }
+      var own = timeline
+      if let t = k.object("timeline", ScenarioSchema.timeline) { try overrideTimeline(&own, t) }
+      perKind[index] = KindStrategy(timeline: own, data: k.optionalString("data").flatMap(DataSource.init(rawValue:)) ?? .fetch)
+    }
+    var wakes: [WakeSource] = []
+    for (i, v) in r.array("wakes").enumerated() {
+      let w = SchemaReader(v, ScenarioSchema.wakeSource, path: "\(r.path).wakes[\(i)]", log: r.log)
+      let type = WakeSource.SourceType(rawValue: w.string("type")) ?? .location
+      let every = w.optionalNumber("every_min").map { SimDuration.minutes($0) }
+      let perDay = w.number("per_day")
+      if type == .audio && (every != nil || perDay > 0) {
+        throw ScenarioError(path: "\(w.path).type", message: "an audio source wakes at the segment's audio sessions; it takes no per_day or every_min", fix: "remove per_day and every_min, or set audio_sessions_per_day on the segments")
+      }
+      if type != .audio && (every == nil) == (perDay == 0) {
+        throw ScenarioError(path: "\(w.path)", message: "needs exactly one of per_day and every_min", fix: "give \"per_day\" (a rate) or \"every_min\" (a reading interval)")
+      }
+      wakes.append(
+        WakeSource(
+          name: w.string("name"), type: type, perDay: perDay, profile: try profile(w, "profile"), every: every,
+          fetches: w.bool("fetches")))
+    }
+    try unique(wakes.map(\.name), path: "\(r.path).wakes", what: "wake source")
+    var triggers: [AppTrigger] = []
+    for (i, v) in r.array("triggers").enumerated() {
+      let t = SchemaReader(v, ScenarioSchema.trigger, path: "\(r.path).triggers[\(i)]", log: r.log)
+      let on = t.string("on")
+      let event: AppEvent
+      switch on {
+      case "foreground": event = .foreground
+      case "background": event = .background
+      case "in_app": event = .inApp
+      case "app_fetch": event = .appFetch
+      case "bg_refresh": event = .backgroundRefresh
+      case "silent_push": event = .silentPush
+      default: event = .wake
+      }
+      var set = KindSet.all
+      if t.has("kinds") {
+        var indices: [Int] = []
+        for (j, n) in t.array("kinds").enumerated() {
+          guard case .string(let name) = n else { continue }
+          indices.append(try kindIndex(name, path: "\(t.path).kinds[\(j)]", kinds))
+        }
+        set = KindSet(indices)
+      }
+      let perSession = t.number("per_session")
+      let perDay = t.number("per_day")
+      if event == .inApp && perSession == 0 && perDay == 0 {
+        throw ScenarioError(path: "\(t.path)", message: "an in_app trigger needs per_session or per_day", fix: "add \"per_session\": events per app session, or \"per_day\"")
+      }
+      if event != .inApp && (perSession > 0 || perDay > 0) {
+        throw ScenarioError(path: "\(t.path).on", message: "per_session and per_day only apply to in_app triggers", fix: "use \"on\": \"in_app\" or remove them")
+      }
+      var source: Int? = nil
+      if let s = t.optionalString("source") {
+        guard event == .wake else {
+          throw ScenarioError(path: "\(t.path).source", message: "only a wake trigger names a source", fix: "use \"on\": \"wake\" or remove source")
+        }
+        guard let w = wakes.firstIndex(where: { $0.name == s }) else {
+          let names = wakes.map(\.name)
+          throw ScenarioError(path: "\(t.path).source", message: "\(TerminalText.quoted(s)) is not a wake source of this strategy", fix: names.isEmpty ? "add it to the strategy's \"wakes\"" : hint(s, names))
+        }
+        source = w
+      }
+      triggers.append(
+        AppTrigger(
+          on: event, kinds: set, calls: t.int("calls"), spacing: .seconds(t.number("spacing_s")),
+          delay: .seconds(t.number("delay_s")), perSession: perSession, perDay: perDay,
+          profile: try profile(t, "profile"), wakeSource: source))
+    }
+    return Strategy(
+      name: name, timeline: timeline, app: app, backend: backend, kinds: perKind.contains { $0 != nil } ? perKind : [],
+      triggers: triggers, wakes: wakes)
+  }
+
+  static func kindIndex(_ name: String, path: String, _ kinds: [String]) throws(ScenarioError) -> Int {
+    guard let i = kinds.firstIndex(of: name) else {
+      throw ScenarioError(path: path, message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint(name, kinds))
+    }
+    return i
+  }
+
+  /// A local clock time "HH:MM" as minutes after midnight.
+  static func clock(_ v: JSONValue, path: String) throws(ScenarioError) -> Int {
+    guard case .string(let s) = v else {
+      throw ScenarioError(path: path, message: "is not a clock time", fix: "write it as \"HH:MM\", e.g. \"13:10\"")
+    }
+    let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
+      (0..<24).contains(h), (0..<60).contains(m)
+    else {
+      throw ScenarioError(path: path, message: "\(TerminalText.quoted(s)) is not a clock time", fix: "write it as \"HH:MM\" from \"00:00\" to \"23:59\", e.g. \"13:10\"")
+    }
+    return h * 60 + m
+  }
+
+  static func overrideTimeline(_ timeline: inout EntryTimeline, _ t: SchemaReader) throws(ScenarioError) {
+    if let e = t.optionalNumber("entries") { timeline.entries = Int(e) }
+    if let s = t.optionalNumber("spacing_min") { timeline.spacing = .minutes(s) }
+    if let d = t.optionalString("dating") { timeline.dating = EntryTimeline.Dating(rawValue: d) ?? .spaced }
+    let after = t.optionalNumber("after_min")
+    let policy = t.optionalString("policy")
+    if t.has("at") && policy != "after_time" {
+      throw ScenarioError(path: "\(t.path).at", message: "is set but the policy is not \"after_time\"", fix: "add \"policy\": \"after_time\" or remove at")
+    }
+    switch policy {
+    case "at_end": timeline.policy = .atEnd
+    case "never": timeline.policy = .never
+    case "after_time":
+      let window: ClockWindow
+      switch t.value("at") {
+      case .array(let a) where a.count == 2:
+        let from = try clock(a[0], path: "\(t.path).at[0]")
+        var to = try clock(a[1], path: "\(t.path).at[1]")
+        if to < from { to += 1440 }
+        window = ClockWindow(fromMinute: from, toMinute: to)
+      case .null:
+        throw ScenarioError(path: "\(t.path).at", message: "is missing for policy \"after_time\"", fix: "add \"at\": a local time like \"13:10\" or a window like [\"00:00\", \"00:30\"]")
+      case let v:
+        let m = try clock(v, path: "\(t.path).at")
+        window = ClockWindow(fromMinute: m, toMinute: m)
+      }
+      timeline.policy = .atLocalTime(window)
+    case "after":
+      if let after {
+        timeline.policy = .after(.minutes(after))
+      } else if case .after = timeline.policy {
+      } else {
+        throw ScenarioError(path: "\(t.path).after_min", message: "is missing for policy \"after\"", fix: "add \"after_min\": the interval in minutes")
+      }
+    default:
+      if let after {
+        guard case .after = timeline.policy else {
+          throw ScenarioError(path: "\(t.path).after_min", message: "is set but the policy is not \"after\"", fix: "add \"policy\": \"after\" or remove after_min")
+        }
+        timeline.policy = .after(.minutes(after))
+      }
+    }
+    if t.has("on_failure") {
+      if let f = t.object("on_failure", ScenarioSchema.failure) {
+        let retry = f.array("retry_min").compactMap { v -> SimDuration? in if case .number(let d) = v { return .minutes(d) } else { return nil } }
+        let p = f.optionalString("policy")
+        if retry.isEmpty == (p == nil) {
+          throw ScenarioError(path: f.path, message: "needs exactly one of retry_min and policy", fix: "give \"retry_min\": [10, 30, 60] (a backoff) or \"policy\": \"never\"")
+        }
+        timeline.onFailure = FailureBranch(
+          retry: retry, jitter: .seconds(f.number("jitter_s")), policy: p == "at_end" ? .atEnd : .never,
+          placeholder: f.bool("placeholder"))
+      } else {
+        timeline.onFailure = nil
+      }
+    }
   }
 
   static func trigger(_ r: SchemaReader) -> PushTrigger {
@@ -105,9 +240,25 @@ extension ScenarioDecoder {
     let widgetPush = WidgetPushParameters(
       ratePerHour: wp.number("rate_per_hour"), burst: wp.number("burst"),
       sharesTimelineBudget: wp.bool("shares_timeline_budget"))
+    let ar = r.object("app_reload", ScenarioSchema.appReload)!
+    let appReload = AppReloadParameters(
+      enterBackground: AppReloadParameters.EnterBackground(rawValue: ar.string("enter_background")) ?? .budgeted,
+      burst: AppReloadParameters.Burst(rawValue: ar.string("burst")) ?? .each, burstWindow: .seconds(ar.number("burst_window_s")))
+    let ws = r.object("wake_sources", ScenarioSchema.wakeRules)!
+    func rule(_ key: String, _ standard: WakeSourceRules.Rule) -> WakeSourceRules.Rule {
+      guard case .object = ws.value(key) else { return standard }
+      let o = SchemaReader(ws.value(key), ScenarioSchema.wakeRule(key, standard, ""), path: "\(ws.path).\(key)", log: ws.log)
+      return WakeSourceRules.Rule(
+        stoppedByForceQuit: o.bool("stopped_by_force_quit"), stoppedByLowPowerMode: o.bool("stopped_by_low_power_mode"),
+        stoppedByBackgroundRefreshOff: o.bool("stopped_by_background_refresh_off"))
+    }
+    let std = WakeSourceRules.standard
+    let wakeSources = WakeSourceRules(
+      location: rule("location", std.location), accessory: rule("accessory", std.accessory),
+      networkExtension: rule("network_extension", std.networkExtension), audio: rule("audio", std.audio))
     return ModelParameters(
       budget: budget, reload: reload, visibility: visibility, silentPush: silentPush,
-      backgroundRefresh: backgroundRefresh, widgetPush: widgetPush)
+      backgroundRefresh: backgroundRefresh, widgetPush: widgetPush, appReload: appReload, wakeSources: wakeSources)
   }
 
   static func energy(_ r: SchemaReader) -> EnergyModel {

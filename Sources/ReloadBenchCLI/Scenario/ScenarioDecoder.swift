@@ -103,7 +103,7 @@ enum ScenarioDecoder {
     }
     var strategies: [Strategy] = []
     for (i, v) in r.array("strategies").enumerated() {
-      strategies.append(try strategy(v, path: "$.strategies[\(i)]", log: r.log))
+      strategies.append(try strategy(v, path: "$.strategies[\(i)]", log: r.log, kinds: kinds.map(\.name)))
     }
     try unique(strategies.map(\.name), path: "$.strategies", what: "strategy")
     let devices = r.int("devices")
@@ -159,9 +159,19 @@ enum ScenarioDecoder {
         perDay: u.number("per_day"), profile: try profile(u, "profile"), bursts: bursts,
         sharedUTCOffsetHours: u.number("utc_offset_h"))
     }
+    var failure: FetchFailure? = nil
+    if let f = r.object("fetch_failure", ScenarioSchema.fetchFailure) {
+      let from = f.number("outage_from_hour")
+      let to = f.number("outage_to_hour")
+      if to != from && (to < from || to - from > 24) {
+        throw ScenarioError(path: "\(f.path).outage_to_hour", message: "\(fmt(to)) is not within 24 h after outage_from_hour \(fmt(from))", fix: "make outage_to_hour later than outage_from_hour (26 = 02:00 the next day)")
+      }
+      failure = FetchFailure(probability: f.number("probability"), outageFromHour: from, outageToHour: to)
+    }
     return WidgetKindSpec(
       name: r.string("name"), scope: ContentScope(rawValue: r.string("scope")) ?? .perUser, scheduled: scheduled,
-      unpredictable: unpredictable, tolerance: .minutes(r.number("tolerance_min")), interactive: r.bool("interactive"))
+      unpredictable: unpredictable, tolerance: .minutes(r.number("tolerance_min")), interactive: r.bool("interactive"),
+      fetchFailure: failure)
   }
 
   static func profile(_ r: SchemaReader, _ key: String) throws(ScenarioError) -> [Double] {

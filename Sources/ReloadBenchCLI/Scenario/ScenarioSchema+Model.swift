@@ -5,12 +5,48 @@ import WidgetModel
 extension ScenarioSchema {
   // MARK: - Strategies
 
-  static let timeline = SchemaObject("Timeline", doc: "What the timeline provider returns on each reload. Keys override the preset's.", [
+  static let timeline = SchemaObject("Timeline", doc: "What the timeline provider returns on each reload (`Timeline(entries:policy:)`). Keys override the preset's (or, in `kinds[]`, the strategy's).", [
     integer("entries", "Entries per timeline.", min: 1, max: 500),
-    number("spacing_min", "Spacing of `spaced` entries (and of `content` entries when the content has no schedule).", unit: "minutes", min: minRepeatMinutes),
-    choice("dating", "`content`: the next entries at the content's scheduled changes; `spaced`: every `spacing_min`; `now`: all dated now (the anti-pattern).", EntryTimeline.Dating.allCases.map(\.rawValue)),
-    choice("policy", "`TimelineReloadPolicy`: `at_end` (after the last entry), `after` (`after_min` after the reload), `never`.", ["at_end", "after", "never"]),
+    number("spacing_min", "Spacing of `spaced` entries (and of `content` entries when the content has no schedule); for `offset`, how far ahead the one entry is dated.", unit: "minutes", min: minRepeatMinutes),
+    choice("dating", "`content`: the next entries at the content's scheduled changes; `spaced`: every `spacing_min`; `now`: all dated now (the anti-pattern); `offset`: one entry dated `spacing_min` after now.", EntryTimeline.Dating.allCases.map(\.rawValue)),
+    choice("policy", "`TimelineReloadPolicy`: `at_end` (after the last entry), `after` (`after_min` after the reload), `after_time` (`.after(date)` at the next local clock time `at`), `never`.", ["at_end", "after", "after_time", "never"]),
     number("after_min", "For `policy: after`: the interval.", unit: "minutes", min: minRepeatMinutes),
+    SchemaField("at", .anyOf([.string(choices: nil), .array(of: .string(choices: nil), minItems: 2, maxItems: 2)]), "For `policy: after_time`: a local time `\"HH:MM\"` (`\"00:00\"` = start of tomorrow, `\"13:10\"` = 13:10 today or else tomorrow), or a window `[\"00:00\", \"00:30\"]` for a random time in it."),
+    SchemaField("on_failure", .anyOf([.object(failure), .null]), "What `getTimeline` returns when its fetch fails (the kind's `fetch_failure`); null: the same timeline (docs/model.md#fetch-failure)."),
+  ])
+
+  static let failure = SchemaObject("On failure", doc: "The timeline a provider returns when its fetch fails: one entry keeping the last data (or a placeholder), with a retry schedule or another policy. Give `retry_min` or `policy`.", [
+    SchemaField("retry_min", .array(of: .number(min: minRepeatMinutes, max: sanityMax("minutes"), exclusiveMin: false), minItems: 1, maxItems: 32), "Backoff: `.after` this many minutes after the 1st, 2nd, ... consecutive failure; the last value repeats (e.g. `[10, 30, 60]`).", unit: "minutes"),
+    number("jitter_s", "Up to this much random delay added to each retry.", unit: "seconds", default: 0, min: 0),
+    choice("policy", "The policy on failure when there is no `retry_min`: `never` (e.g. logged out) or `at_end`.", ["never", "at_end"]),
+    flag("placeholder", "Show a placeholder (no data) instead of the last data; glances at it count in `placeholder_glance_pct`.", default: false),
+  ])
+
+  static let kindStrategy = SchemaObject("Kind strategy", doc: "One kind's own timeline and data source in a strategy (WidgetKit: each kind has its own `TimelineProvider`).", [
+    SchemaField("kind", .string(choices: nil), "Name of a kind in `kinds`.", required: true),
+    SchemaField("timeline", .object(timeline), "Overrides of the strategy's timeline for this kind."),
+    choice("data", "Where this kind's reloads get data: `fetch` (a backend request) or `app_cache` (what the app last fetched; no request) (docs/model.md#data-source).", DataSource.allCases.map(\.rawValue)),
+  ])
+
+  static let trigger = SchemaObject("Trigger", doc: "An app-side trigger (docs/model.md#app-triggers): on `on`, after `delay_s`, the app calls `reloadTimelines(ofKind:)` for each of `kinds` (all kinds: `reloadAllTimelines()`) `calls` times `spacing_s` apart. Free or budgeted follows from the app's state at each call.", [
+    choice("on", "`foreground` (scene phase `.active`), `background` (`didEnterBackground`), `in_app` (an in-app event: a save, a finished sync), `app_fetch` (after any fetch by the app: launch, BGAppRefresh, silent push, wake), `bg_refresh` (a BGAppRefresh run), `silent_push`, `wake` (a wake source).", ["foreground", "background", "in_app", "app_fetch", "bg_refresh", "silent_push", "wake"], required: true),
+    SchemaField("kinds", .array(of: .string(choices: nil), minItems: 1, maxItems: 32), "Kinds reloaded (one `reloadTimelines(ofKind:)` each); absent: `reloadAllTimelines()`."),
+    integer("calls", "Calls per kind per event (a burst).", default: 1, min: 1, max: 100),
+    number("spacing_s", "Time between the calls of a burst.", unit: "seconds", default: 0, min: 0),
+    number("delay_s", "From the event to the first call (e.g. 5 s for the app's stores to save).", unit: "seconds", default: 0, min: 0),
+    number("per_session", "For `in_app`: events per foreground session (Poisson mean), spread over the session.", unit: "per session", default: 0, min: 0, max: 1000),
+    number("per_day", "For `in_app`: events per day, shaped by `profile`; those while the app is open happen.", unit: "per day", default: 0, min: 0),
+    SchemaField("profile", profileType, "For `in_app` with `per_day`: shape of the day.", default: .string("flat")),
+    SchemaField("source", .string(choices: nil), "For `wake`: only this wake source (its `name`); absent: any."),
+  ])
+
+  static let wakeSource = SchemaObject("Wake source", doc: "Something other than silent push and BGAppRefresh that runs the app in the background (docs/model.md#wake-sources); what stops it is `model.wake_sources`. Give `per_day` or `every_min` (audio: neither; it wakes at each of the segment's audio sessions).", [
+    SchemaField("name", .string(choices: nil), "Name, referenced by triggers' `source`.", required: true),
+    choice("type", "`location` (geofences, significant changes), `accessory` (a Bluetooth sensor, a CGM, HealthKit background delivery), `network_extension` (a VPN's status changes), `audio` (the segment's audio sessions).", WakeSource.SourceType.allCases.map(\.rawValue), required: true),
+    number("per_day", "Wakes per day (Poisson), shaped by `profile`.", unit: "per day", default: 0, min: 0),
+    SchemaField("profile", profileType, "Shape of the day.", default: .string("flat")),
+    SchemaField("every_min", nullableNumber(minRepeatMinutes, max: sanityMax("minutes")), "A wake every this many minutes (a sensor reading), instead of `per_day`.", unit: "minutes", default: .null),
+    flag("fetches", "The app fetches from the backend when woken (a request).", default: true),
   ])
 
   /// The shortest interval of something that repeats by itself (a
@@ -44,6 +80,9 @@ extension ScenarioSchema {
     SchemaField("timeline", .object(timeline), "Timeline overrides."),
     SchemaField("app", .object(app), "App behaviour overrides."),
     SchemaField("backend", .object(backend), "Backend overrides."),
+    SchemaField("kinds", .array(of: .object(kindStrategy), minItems: 1, maxItems: 32), "Per-kind timelines and data sources; kinds not listed use `timeline` and fetch."),
+    SchemaField("triggers", .array(of: .object(trigger), minItems: 1, maxItems: 32), "The app's own `WidgetCenter` calls (docs/model.md#app-triggers)."),
+    SchemaField("wakes", .array(of: .object(wakeSource), minItems: 1, maxItems: 16), "Wake sources besides silent push and BGAppRefresh (docs/model.md#wake-sources)."),
   ])
 
   // MARK: - Model
@@ -97,6 +136,33 @@ extension ScenarioSchema {
     flag("shares_timeline_budget", "A WidgetKit-push reload also spends the timeline budget.", default: WidgetPushParameters.standard.sharesTimelineBudget, source: "A (budgeted), rule assumed"),
   ])
 
+  static let appReload = SchemaObject("App reload calls", doc: "What WidgetKit does with the app's own reload calls where Apple documents nothing (docs/model.md#app-triggers).", [
+    choice("enter_background", "A call made in `didEnterBackground`: `budgeted` (the app is no longer active) or `free` (as in the foreground).", AppReloadParameters.EnterBackground.allCases.map(\.rawValue), default: AppReloadParameters.standard.enterBackground.rawValue, source: "assumed"),
+    choice("burst", "Several calls for one kind in a row: `each` is a reload request (the minimum interval still applies), or they ride on the `one` made first within `burst_window_s`.", AppReloadParameters.Burst.allCases.map(\.rawValue), default: AppReloadParameters.standard.burst.rawValue, source: "M (each call runs getTimeline), rule assumed"),
+    number("burst_window_s", "For `burst: one`: calls within this long of the first ride on it.", unit: "seconds", default: AppReloadParameters.standard.burstWindow.seconds, min: 0),
+  ])
+
+  static func wakeRule(_ title: String, _ r: WakeSourceRules.Rule, _ doc: String) -> SchemaObject {
+    SchemaObject(title, doc: doc, [
+      flag("stopped_by_force_quit", "No wakes after a force-quit until the next launch.", default: r.stoppedByForceQuit, source: "assumed"),
+      flag("stopped_by_low_power_mode", "No wakes while Low Power Mode is on.", default: r.stoppedByLowPowerMode, source: "assumed"),
+      flag("stopped_by_background_refresh_off", "No wakes with Background App Refresh off.", default: r.stoppedByBackgroundRefreshOff, source: "assumed"),
+    ])
+  }
+
+  static let wakeRules = SchemaObject("Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).", [
+    SchemaField("location", .object(wakeRule("Location wakes", WakeSourceRules.standard.location, "Region monitoring and significant location changes.")), "Location wakes.", default: .object([:])),
+    SchemaField("accessory", .object(wakeRule("Accessory wakes", WakeSourceRules.standard.accessory, "Bluetooth accessories, CGMs, HealthKit background delivery.")), "Accessory and health readings.", default: .object([:])),
+    SchemaField("network_extension", .object(wakeRule("Network Extension wakes", WakeSourceRules.standard.networkExtension, "A Network Extension runs in its own process.")), "Network Extension status changes.", default: .object([:])),
+    SchemaField("audio", .object(wakeRule("Audio wakes", WakeSourceRules.standard.audio, "Audio and navigation sessions.")), "Audio sessions.", default: .object([:])),
+  ])
+
+  static let fetchFailure = SchemaObject("Fetch failure", doc: "When fetching a kind's data fails (docs/model.md#fetch-failure): at random, and during a daily outage.", [
+    number("probability", "Each fetch fails independently with this probability.", default: 0, min: 0, max: 1),
+    number("outage_from_hour", "A daily outage starts at this UTC hour (every fetch fails until `outage_to_hour`).", unit: "hour of day", default: 0, min: 0, max: 24),
+    number("outage_to_hour", "The outage ends at this UTC hour (may pass 24); equal to `outage_from_hour`: none.", unit: "hour of day", default: 0, min: 0, max: 48),
+  ])
+
   static let model = SchemaObject("Model", doc: "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much an answer depends on them.", [
     SchemaField("budget", .object(budget), "The reload budget.", default: .object([:])),
     SchemaField("reload", .object(reload), "Reload timing.", default: .object([:])),
@@ -104,6 +170,8 @@ extension ScenarioSchema {
     SchemaField("silent_push", .object(silentPush), "Silent push throttling.", default: .object([:])),
     SchemaField("background_refresh", .object(backgroundRefresh), "BGAppRefresh scheduling.", default: .object([:])),
     SchemaField("widget_push", .object(widgetPush), "WidgetKit push budget.", default: .object([:])),
+    SchemaField("app_reload", .object(appReload), "The app's own reload calls.", default: .object([:])),
+    SchemaField("wake_sources", .object(wakeRules), "What stops wake sources.", default: .object([:])),
   ])
 
   static let energy = SchemaObject("Energy", doc: "The energy proxy: a cost per unit of work. Orders of magnitude, not measurements; sweep them if energy drives a decision.", [

@@ -148,6 +148,7 @@ enum ScenarioSchema {
     SchemaField("unpredictable", .anyOf([.object(unpredictable), .null]), "Unpredictable changes, or null.", default: .null),
     number("tolerance_min", "Staleness that still counts as acceptable at a glance.", unit: "minutes", default: 30, min: 0, exclusiveMin: true),
     flag("interactive", "The widget has App Intent buttons or toggles (taps reload it for free).", default: false),
+    SchemaField("fetch_failure", .anyOf([.object(fetchFailure), .null]), "How often fetching this kind's data fails, or null (never).", default: .null),
   ])
 
   // MARK: - Population

@@ -129,6 +129,7 @@ enum SchemaExport {
       switch t.policy {
       case .atEnd: policy = ".atEnd"
       case .after(let d): policy = ".after(+\(NumberFormat.minutes(d.minutes)))"
+      case .afterDate, .atLocalTime: policy = ".after(date)"
       case .never: policy = ".never"
       }
       parts.append("timeline: \(t.entries) entr\(t.entries == 1 ? "y" : "ies") dated `\(t.dating.rawValue)`, \(policy)")

@@ -37,4 +37,10 @@ extension StreamPurpose {
   public static let backgroundRefresh = StreamPurpose(rawValue: 22)
   /// When each widget makes its first policy request.
   public static let firstRequest = StreamPurpose(rawValue: 23)
+  /// Whether a fetch fails, and the random draw a timeline provider gets (counter-based).
+  public static let fetch = StreamPurpose(rawValue: 24)
+  /// The app's in-app events that call `WidgetCenter`.
+  public static let appTriggers = StreamPurpose(rawValue: 25)
+  /// Location, accessory, Network Extension wakes.
+  public static let wakeSources = StreamPurpose(rawValue: 26)
 }

@@ -10,13 +10,18 @@ public struct ModelParameters: Sendable {
   public var silentPush: SilentPushParameters
   public var backgroundRefresh: BackgroundRefreshParameters
   public var widgetPush: WidgetPushParameters
+  public var appReload: AppReloadParameters
+  public var wakeSources: WakeSourceRules
 
   public init(
     budget: BudgetParameters = .standard, reload: ReloadTiming = .standard,
     visibility: Visibility = .standard, silentPush: SilentPushParameters = .standard,
     backgroundRefresh: BackgroundRefreshParameters = .standard,
-    widgetPush: WidgetPushParameters = .standard
+    widgetPush: WidgetPushParameters = .standard, appReload: AppReloadParameters = .standard,
+    wakeSources: WakeSourceRules = .standard
   ) {
+    self.appReload = appReload
+    self.wakeSources = wakeSources
     self.budget = budget
     self.reload = reload
     self.visibility = visibility
@@ -239,4 +244,77 @@ public struct WidgetPushParameters: Sendable, Equatable {
   }
 
   public static let standard = WidgetPushParameters()
+}
+
+/// What WidgetKit does with the app's own `reloadTimelines` calls where
+/// Apple documents nothing (docs/model.md#app-triggers).
+public struct AppReloadParameters: Sendable, Equatable {
+  public enum EnterBackground: String, Sendable, CaseIterable {
+    /// A call made in `didEnterBackground` is budgeted: the app is no longer active.
+    case budgeted
+    /// It is still free, as if the app were in the foreground.
+    case free
+  }
+  public enum Burst: String, Sendable, CaseIterable {
+    /// Every call is a reload request (the minimum interval still applies).
+    case each
+    /// Calls for a kind within `burstWindow` of an earlier one ride on it.
+    case one
+  }
+  public var enterBackground: EnterBackground
+  public var burst: Burst
+  public var burstWindow: SimDuration
+
+  public init(enterBackground: EnterBackground = .budgeted, burst: Burst = .each, burstWindow: SimDuration = .seconds(5)) {
+    self.enterBackground = enterBackground
+    self.burst = burst
+    self.burstWindow = burstWindow
+  }
+
+  public static let standard = AppReloadParameters()
+}
+
+/// What stops each type of wake source (docs/model.md#wake-sources).
+public struct WakeSourceRules: Sendable, Equatable {
+  public struct Rule: Sendable, Equatable {
+    /// No wakes after the user force-quits the app, until its next launch.
+    public var stoppedByForceQuit: Bool
+    /// No wakes while Low Power Mode is on.
+    public var stoppedByLowPowerMode: Bool
+    /// No wakes with Background App Refresh off.
+    public var stoppedByBackgroundRefreshOff: Bool
+
+    public init(stoppedByForceQuit: Bool, stoppedByLowPowerMode: Bool, stoppedByBackgroundRefreshOff: Bool) {
+      self.stoppedByForceQuit = stoppedByForceQuit
+      self.stoppedByLowPowerMode = stoppedByLowPowerMode
+      self.stoppedByBackgroundRefreshOff = stoppedByBackgroundRefreshOff
+    }
+  }
+  public var location: Rule
+  public var accessory: Rule
+  public var networkExtension: Rule
+  public var audio: Rule
+
+  public init(
+    location: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: true),
+    accessory: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
+    networkExtension: Rule = Rule(stoppedByForceQuit: false, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
+    audio: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false)
+  ) {
+    self.location = location
+    self.accessory = accessory
+    self.networkExtension = networkExtension
+    self.audio = audio
+  }
+
+  public func rule(_ type: WakeSource.SourceType) -> Rule {
+    switch type {
+    case .location: return location
+    case .accessory: return accessory
+    case .networkExtension: return networkExtension
+    case .audio: return audio
+    }
+  }
+
+  public static let standard = WakeSourceRules()
 }

@@ -5,15 +5,139 @@ import ReloadEngine
 /// scenario can express the presets of `ReloadStrategies` and anything between.
 public struct Strategy: Sendable {
   public var name: String
+  /// The timeline every kind returns unless `kinds` gives it its own.
   public var timeline: EntryTimeline
   public var app: AppBehaviour
   public var backend: BackendBehaviour
+  /// Per-kind timelines and data sources, by kind index (`nil`: `timeline`, fetched).
+  public var kinds: [KindStrategy?]
+  /// The app's `WidgetCenter` calls on its own events (docs/model.md#app-triggers).
+  public var triggers: [AppTrigger]
+  /// What else runs the app in the background (docs/model.md#wake-sources).
+  public var wakes: [WakeSource]
+  /// A timeline provider written in Swift, used instead of `timeline` and
+  /// `kinds` (see `Examples/CustomStrategy`).
+  public var code: (any TimelineProvider)?
 
-  public init(name: String, timeline: EntryTimeline, app: AppBehaviour = .init(), backend: BackendBehaviour = .init()) {
+  public init(
+    name: String, timeline: EntryTimeline, app: AppBehaviour = .init(), backend: BackendBehaviour = .init(),
+    kinds: [KindStrategy?] = [], triggers: [AppTrigger] = [], wakes: [WakeSource] = [],
+    code: (any TimelineProvider)? = nil
+  ) {
+    self.code = code
     self.name = name
     self.timeline = timeline
     self.app = app
     self.backend = backend
+    self.kinds = kinds
+    self.triggers = triggers
+    self.wakes = wakes
+  }
+
+  /// The timeline kind `k` returns.
+  public func timeline(kind k: Int) -> EntryTimeline {
+    k < kinds.count ? kinds[k]?.timeline ?? timeline : timeline
+  }
+
+  /// Where kind `k`'s reloads get their data.
+  public func dataSource(kind k: Int) -> DataSource {
+    k < kinds.count ? kinds[k]?.data ?? .fetch : .fetch
+  }
+}
+
+/// One kind's own timeline and data source within a strategy.
+public struct KindStrategy: Sendable, Equatable {
+  public var timeline: EntryTimeline
+  public var data: DataSource
+
+  public init(timeline: EntryTimeline, data: DataSource = .fetch) {
+    self.timeline = timeline
+    self.data = data
+  }
+}
+
+/// Where a widget's reload gets its data (docs/model.md#data-source).
+public enum DataSource: String, Sendable, Equatable, CaseIterable {
+  /// The provider fetches from the backend: one request per reload, current data.
+  case fetch
+  /// The provider re-reads what the app last wrote to its App Group: no
+  /// request, and new data only if the app has fetched it since the change.
+  case appCache = "app_cache"
+}
+
+/// An app-side trigger (docs/model.md#app-triggers): on `event`, after
+/// `delay`, the app calls `reloadTimelines(ofKind:)` for each of `kinds`
+/// (`reloadAllTimelines()` for `.all`), `calls` times `spacing` apart.
+/// Whether each reload is free or budgeted follows from the app's state at
+/// the moment of the call.
+public struct AppTrigger: Sendable, Equatable {
+  public var event: AppEvent
+  public var kinds: KindSet
+  public var calls: Int
+  public var spacing: SimDuration
+  public var delay: SimDuration
+  /// For `.inApp`: events per foreground session (Poisson mean), spread
+  /// uniformly over the session.
+  public var perSession: Double
+  /// For `.inApp`: events per day with a local time-of-day profile; only
+  /// those that fall while the app is open call.
+  public var perDay: Double
+  public var profile: [Double]
+  /// For `.wake`: only this wake source (index into `Strategy.wakes`); nil = any.
+  public var wakeSource: Int?
+
+  public init(
+    on event: AppEvent, kinds: KindSet = .all, calls: Int = 1, spacing: SimDuration = .zero, delay: SimDuration = .zero,
+    perSession: Double = 0, perDay: Double = 0, profile: [Double] = Segment.flatProfile, wakeSource: Int? = nil
+  ) {
+    self.event = event
+    self.kinds = kinds
+    self.calls = calls
+    self.spacing = spacing
+    self.delay = delay
+    self.perSession = perSession
+    self.perDay = perDay
+    self.profile = profile
+    self.wakeSource = wakeSource
+  }
+
+  public var reloadCalls: ReloadCalls { ReloadCalls(kinds: kinds, calls: calls, spacing: spacing, delay: delay) }
+}
+
+/// Something other than silent push and BGAppRefresh that runs the app in
+/// the background (docs/model.md#wake-sources). What stops it is a model
+/// parameter of its type (`model.wake_sources`).
+public struct WakeSource: Sendable, Equatable {
+  public enum SourceType: String, Sendable, CaseIterable {
+    /// Region monitoring (geofences) or significant location changes.
+    case location
+    /// An accessory or health reading (a Bluetooth sensor, a CGM, HealthKit background delivery).
+    case accessory
+    /// A Network Extension (VPN, content filter) reporting a status change.
+    case networkExtension = "network_extension"
+    /// An audio or navigation session (the segment's `audio_sessions_per_day`).
+    case audio
+  }
+  public var name: String
+  public var type: SourceType
+  /// Poisson wakes per day, shaped by `profile` (local hours).
+  public var perDay: Double
+  public var profile: [Double]
+  /// Or a reading every this often (accessory), instead of `perDay`.
+  public var every: SimDuration?
+  /// The app fetches from the backend when woken (a request).
+  public var fetches: Bool
+
+  public init(
+    name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile, every: SimDuration? = nil,
+    fetches: Bool = true
+  ) {
+    self.fetches = fetches
+    self.name = name
+    self.type = type
+    self.perDay = perDay
+    self.profile = profile
+    self.every = every
   }
 }
 

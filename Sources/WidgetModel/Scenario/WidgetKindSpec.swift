@@ -16,18 +16,47 @@ public struct WidgetKindSpec: Sendable {
   public var tolerance: SimDuration
   /// Whether the widget has buttons or toggles (App Intents).
   public var interactive: Bool
+  /// How often fetching the kind's data fails (docs/model.md#fetch-failure).
+  public var fetchFailure: FetchFailure?
 
   public init(
     name: String, scope: ContentScope = .perUser, scheduled: ScheduledChanges? = nil,
     unpredictable: UnpredictableChanges? = nil, tolerance: SimDuration = .minutes(30),
-    interactive: Bool = false
+    interactive: Bool = false, fetchFailure: FetchFailure? = nil
   ) {
+    self.fetchFailure = fetchFailure
     self.name = name
     self.scope = scope
     self.scheduled = scheduled
     self.unpredictable = unpredictable
     self.tolerance = tolerance
     self.interactive = interactive
+  }
+}
+
+/// When a fetch of a kind's data fails (docs/model.md#fetch-failure):
+/// each fetch independently with `probability`, and every fetch during a
+/// daily outage of `[outageFromHour, outageToHour)` UTC (a backend's
+/// maintenance window, a provider's publication gap).
+public struct FetchFailure: Sendable, Equatable {
+  public var probability: Double
+  public var outageFromHour: Double
+  public var outageToHour: Double
+
+  public init(probability: Double = 0, outageFromHour: Double = 0, outageToHour: Double = 0) {
+    self.probability = probability
+    self.outageFromHour = outageFromHour
+    self.outageToHour = outageToHour
+  }
+
+  /// Whether a fetch at `t` falls in the daily outage.
+  @inlinable
+  public func inOutage(_ t: SimTime) -> Bool {
+    guard outageToHour > outageFromHour else { return false }
+    var ms = t.milliseconds % 86_400_000
+    if ms < 0 { ms += 86_400_000 }
+    let h = Double(ms) / 3_600_000
+    return (h >= outageFromHour && h < outageToHour) || (h + 24 >= outageFromHour && h + 24 < outageToHour)
   }
 }
 

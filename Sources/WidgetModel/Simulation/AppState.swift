@@ -22,10 +22,17 @@ struct AppState {
   var audioCursor = 0
   var lowPowerCursor = 0
   var settingsCursor = 0
+  /// When the app last fetched its data (what a cache-reading widget
+  /// shows; docs/model.md#data-source). The app is installed and opened at t = 0.
+  var lastFetch = SimTime.zero
+
+  /// The app is inside `didEnterBackground` and the model treats calls
+  /// made there as free (`model.app_reload.enter_background`).
+  var enteringBackground = false
 
   /// The app runs (foreground or audio), so its reload calls are free.
   @inline(__always)
-  var reloadsAreFree: Bool { foreground || audio }
+  var reloadsAreFree: Bool { foreground || audio || enteringBackground }
 
   /// Back to a fresh device.
   mutating func reset(learningDays: Double) {

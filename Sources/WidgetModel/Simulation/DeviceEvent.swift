@@ -27,6 +27,12 @@ enum DeviceEvent: UInt32 {
   case learningEnd
   /// The user adds (or re-adds) a widget: its first timeline is free.
   case widgetAdded
+  /// An in-app event of an app trigger (index: the trigger).
+  case inAppEvent
+  /// A delayed or repeated `WidgetCenter` call (index: its burst slot).
+  case reloadCall
+  /// A wake source runs the app (index: the source).
+  case wake
   /// Event-by-event mode only.
   case glance
   case change
@@ -52,7 +58,7 @@ enum DeviceEvent: UInt32 {
 /// Why a reload happened, for the wake-up funnel.
 @usableFromInline
 enum ReloadCause: UInt8 {
-  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added
+  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added, appTrigger
 }
 
 extension Simulator {

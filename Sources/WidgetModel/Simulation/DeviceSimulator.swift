@@ -24,28 +24,28 @@ import ReloadMetrics
 /// - Important: a simulator is a single-owner value: its storage is not
 ///   copied with it, so a copy would share its state. `run(_:)` checks that
 ///   the simulator is not a copy and traps if it is.
-public struct DeviceSimulator<Timeline: TimelineProvider> {
+public struct DeviceSimulator<Provider: TimelineProvider> {
   public let prepared: PreparedScenario
   public let strategy: Strategy
   /// The strategy's timeline provider.
-  public let provider: Timeline
+  public let provider: Provider
 
   private var storage: _DeviceStorage
-  var device: DeviceWidgets<Timeline>
+  var device: DeviceWidgets<Provider>
   var sources: DeviceSources
 
   /// The most widgets one device can have.
   public static var maxWidgetsPerDevice: Int { 64 }
 
-  public init(prepared: PreparedScenario, strategy: Strategy, provider: Timeline) {
+  public init(prepared: PreparedScenario, strategy: Strategy, provider: Provider) {
     self.prepared = prepared
     self.strategy = strategy
     self.provider = provider
     let storage = _DeviceStorage()
     let w = Self.maxWidgetsPerDevice
     self.storage = storage
-    device = DeviceWidgets(prepared, timeline: provider, widgets: w, storage: storage)
-    sources = DeviceSources(strategy, prepared, widgets: w, storage: storage)
+    device = DeviceWidgets(prepared, strategy, provider: provider, widgets: w, storage: storage)
+    sources = DeviceSources(strategy, prepared, providerCalls: Provider.makesReloadCalls, widgets: w, storage: storage)
   }
 
   /// What this simulator has counted so far (its blocks are its own).
@@ -113,10 +113,20 @@ public struct DeviceSimulator<Timeline: TimelineProvider> {
     case .widgetAdded: sources.adds.added(index, at: t, &device, env)
     case .settingsChange: sources.settings.changed(at: t, &device, env)
     case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device, env)
-    case .silentPushDeliver: sources.silentPush.delivered(kind: index, at: t, &device, env)
+    case .silentPushDeliver:
+      if sources.silentPush.delivered(kind: index, at: t, &device, env) {
+        sources.triggers.woke(.silentPush, at: t, &device, env)
+      }
     case .silentPushRelease: sources.silentPush.release(at: t, &device, env)
     case .widgetPushSend: sources.widgetPush.sent(kind: index, at: t, &device, env)
-    case .backgroundRefreshRun: sources.backgroundRefresh.ran(generation: generation, at: t, &device, env)
+    case .backgroundRefreshRun:
+      if sources.backgroundRefresh.ran(generation: generation, at: t, &device, env) {
+        sources.triggers.woke(.backgroundRefresh, at: t, &device, env)
+      }
+    case .inAppEvent: sources.triggers.inAppEvent(index, generation: generation, at: t, &device, env)
+    case .reloadCall: sources.triggers.slotFired(index, at: t, &device, env)
+    case .wake:
+      if sources.wakes.fired(index, at: t, &device, env) { sources.triggers.woke(.wake, source: index, at: t, &device, env) }
     case .changeWhileRunning: sources.dataChanges.changed(kind: index, generation: generation, at: t, &device, env)
     case .glance: device.glanced(index, at: t, env)
     case .change: device.changeHappened(kind: index, at: t, env)

@@ -7,14 +7,21 @@ import ReloadMetrics
 /// is free. Triggers and wake sources act on the device through its verbs
 /// (`reload`, `appReload`, `budgetedRequest`, `reloadAll`, ...), never by
 /// reaching into its state.
-struct DeviceWidgets<Timeline: TimelineProvider> {
+struct DeviceWidgets<Provider: TimelineProvider> {
   let prepared: PreparedScenario
-  let timeline: Timeline
+  let provider: Provider
   let params: ModelParameters
   let eventMode: Bool
   let end: SimTime
   let minInterval: SimDuration
   let kindCount: Int
+  /// Per kind: its reloads re-read the app's cache (docs/model.md#data-source).
+  let readsCache: [Bool]
+  let cacheReaders: Bool
+  /// Per kind: its fetches can fail (docs/model.md#fetch-failure).
+  let failure: [FetchFailure?]
+  /// Some kind's provider may use a reload's random draw or fail.
+  let drawsPerReload: Bool
 
   var queue = Simulator<EventQueue>()
   var counts: TallyWriter
@@ -30,10 +37,16 @@ struct DeviceWidgets<Timeline: TimelineProvider> {
   /// Lateness of policy reloads and the user's wake-up time.
   private var latenessRNG = Xoshiro256StarStar(seed: 0)
 
-  init(_ prepared: PreparedScenario, timeline: Timeline, widgets w: Int, storage: _DeviceStorage) {
+  init(_ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage) {
     let scenario = prepared.scenario
     self.prepared = prepared
-    self.timeline = timeline
+    self.provider = provider
+    readsCache = (0..<scenario.kinds.count).map { strategy.dataSource(kind: $0) == .appCache }
+    cacheReaders = readsCache.contains(true)
+    failure = scenario.kinds.map { f in
+      f.fetchFailure.flatMap { $0.probability > 0 || $0.outageToHour > $0.outageFromHour ? $0 : nil }
+    }
+    drawsPerReload = provider.usesRandomDraw || failure.contains { $0 != nil }
     params = scenario.model
     eventMode = scenario.engine == .eventByEvent
     end = prepared.end
@@ -80,12 +93,18 @@ struct DeviceWidgets<Timeline: TimelineProvider> {
   mutating func start(_ w: Int, _ env: DeviceEnvironment) {
     let k = widgets.kind[w]
     widgets.tolerance[w] = prepared.scenario.kinds[k].tolerance.milliseconds
+    widgets.failures[w] = 0
     budget.start(w, dailyBudget: env.widgetBudget[w], app)
-    let plan = timeline.plan(reloadAt: .zero, schedule: env.schedules[k], horizon: feed.horizon[k])
+    let request = TimelineRequest(
+      now: .zero, kind: k, utcOffset: env.utcOffset, schedule: env.schedules[k], horizon: feed.horizon[k],
+      random: drawsPerReload ? reloadDraw(w, at: .zero, env) : 0)
+    let first = provider.timeline(for: request)
+    widgets.placeholder[w] = first.placeholder
+    let plan = TimelinePlan(first, request, dataTime: .zero)
     widgets.show(w, plan, madeAt: .zero, eventMode: eventMode, feed, env)
     glances.startHourlySamples(w, measureStart: counts.measureStart, env)
     if plan.nextRequest != .never {
-      let spread = params.reload.firstRequestSpread ?? timeline.naturalInterval
+      let spread = params.reload.firstRequestSpread ?? provider.firstRequestSpread(kind: k)
       var rng = prepared.streams.stream(entity: UInt64(env.device) << 8 | UInt64(w), purpose: .firstRequest)
       let first =
         spread.milliseconds > 0
@@ -234,7 +253,23 @@ struct DeviceWidgets<Timeline: TimelineProvider> {
     catchUp(w, before: t, env)
     let k = widgets.kind[w]
     let schedule = env.schedules[k]
-    let newPlan = timeline.plan(reloadAt: t, schedule: schedule, horizon: feed.horizon[k])
+    var request = TimelineRequest(
+      now: t, kind: k, utcOffset: env.utcOffset, schedule: schedule, horizon: feed.horizon[k],
+      previousFailures: widgets.failures[w])
+    var dataTime = t
+    if drawsPerReload {
+      request.random = reloadDraw(w, at: t, env)
+      if let f = failure[k], !readsCache[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) {
+        request.fetch = .failed
+        dataTime = widgets.plan[w].reloadTime  // the widget keeps what it showed
+      }
+    }
+    if readsCache[k] {
+      request.fetch = .cached
+      dataTime = min(t, app.lastFetch)
+    }
+    let answer = provider.timeline(for: request)
+    let newPlan = TimelinePlan(answer, request, dataTime: dataTime)
     if measured(t) {
       // Wasted: the widget already showed current data and the new timeline
       // adds no scheduled change the old one lacked.
@@ -247,13 +282,33 @@ struct DeviceWidgets<Timeline: TimelineProvider> {
       let hour = counts.hourIndex(t)
       counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
     }
-    counts.recordBackendRequest(at: t)
+    if request.fetch != .cached { counts.recordBackendRequest(at: t) }
+    widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0
+    widgets.placeholder[w] = answer.placeholder
     if budgeted && chargeTimeline { budget.spend(w, at: t, app) }
     widgets.show(w, newPlan, madeAt: t, eventMode: eventMode, feed, env)
     pending.reloaded(w, at: t)
     if newPlan.nextRequest < end {
       pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &queue)
     }
+  }
+
+  /// The uniform draw of widget `w`'s reload at `t` (counter-based: it does
+  /// not disturb any other stream).
+  @inline(__always)
+  func reloadDraw(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) -> Double {
+    let bits = prepared.streams.counter(
+      entity: UInt64(env.device) << 8 | UInt64(w), purpose: .fetch, index: UInt64(bitPattern: t.milliseconds) << 1)
+    return Double(bits >> 11) * 0x1p-53
+  }
+
+  /// Whether widget `w`'s fetch at `t` fails (probability `p`).
+  @inline(__always)
+  func fetchFails(_ w: Int, at t: SimTime, _ p: Double, _ env: DeviceEnvironment) -> Bool {
+    guard p > 0 else { return false }
+    let bits = prepared.streams.counter(
+      entity: UInt64(env.device) << 8 | UInt64(w), purpose: .fetch, index: UInt64(bitPattern: t.milliseconds) << 1 | 1)
+    return Double(bits >> 11) * 0x1p-53 < p
   }
 
   @inline(__always)
@@ -267,6 +322,13 @@ struct DeviceWidgets<Timeline: TimelineProvider> {
     case .widgetPush: counts.count(.widgetPushReloads)
     default: break
     }
+  }
+
+  /// The app fetched its data in the foreground. When some kind's widgets
+  /// read the app's cache, that fetch is the backend's load (docs/model.md#data-source).
+  mutating func appFetched(at t: SimTime) {
+    app.lastFetch = t
+    if cacheReaders { counts.recordBackendRequest(at: t) }
   }
 
   // MARK: - Low Power Mode and the learning period

@@ -14,13 +14,22 @@ import ReloadEngine
 public struct DeviceWorker {
   public let prepared: PreparedScenario
   var environment = DeviceEnvironment()
-  var simulators: [DeviceSimulator<EntryTimeline>]
+  /// One simulator per strategy, each specialised for its provider: the
+  /// only dynamic call is one per device and strategy, never per event.
+  var simulators: [any StrategyRunner]
 
   public init(_ prepared: PreparedScenario) {
     self.prepared = prepared
-    simulators = prepared.scenario.strategies.map {
-      DeviceSimulator(prepared: prepared, strategy: $0, provider: $0.timeline)
+    let kinds = prepared.scenario.kinds.count
+    simulators = prepared.scenario.strategies.map { strategy -> any StrategyRunner in
+      if let code = strategy.code { return Self.runner(prepared, strategy, code) }
+      return SimulatorRunner(DeviceSimulator(prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: kinds)))
     }
+  }
+
+  /// Opens a Swift strategy's provider once, so its simulator is specialised for it.
+  static func runner<P: TimelineProvider>(_ prepared: PreparedScenario, _ strategy: Strategy, _ code: P) -> any StrategyRunner {
+    SimulatorRunner(DeviceSimulator(prepared: prepared, strategy: strategy, provider: code))
   }
 
   /// Simulates `devices` under every strategy; the tallies are complete
@@ -35,4 +44,20 @@ public struct DeviceWorker {
 
   /// What each strategy produced so far, in scenario order.
   public var tallies: [StrategyTally] { simulators.map(\.tally) }
+}
+
+/// A strategy's simulator behind one dynamic call per device.
+protocol StrategyRunner: AnyObject {
+  func run(_ env: DeviceEnvironment)
+  func flush()
+  var tally: StrategyTally { get }
+}
+
+/// Holds a specialised simulator (a class, so it is mutated in place).
+final class SimulatorRunner<P: TimelineProvider>: StrategyRunner {
+  var simulator: DeviceSimulator<P>
+  init(_ simulator: DeviceSimulator<P>) { self.simulator = simulator }
+  func run(_ env: DeviceEnvironment) { simulator.run(env) }
+  func flush() { simulator.flush() }
+  var tally: StrategyTally { simulator.tally }
 }

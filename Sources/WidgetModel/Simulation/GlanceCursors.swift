@@ -99,7 +99,12 @@ extension DeviceWidgets {
     let hour = env.localHour(of: g)
     let runHour = counts.hourIndex(g)
     counts.countHourly(.glances, runHour)
-    if first <= g {
+    if widgets.placeholder[w] {
+      // Nothing to see: not fresh, not acceptable, stale since the first unseen change.
+      counts.count(.placeholderGlances)
+      counts.recordStale(UInt64(max(0, g.milliseconds &- min(first, g).milliseconds)), acceptable: false, hour: hour)
+      counts.countHourly(.staleGlances, runHour)
+    } else if first <= g {
       let staleness = UInt64(g.milliseconds &- first.milliseconds)
       counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)
       counts.countHourly(.staleGlances, runHour)

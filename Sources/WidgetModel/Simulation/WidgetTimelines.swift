@@ -13,8 +13,14 @@ struct WidgetTimelines {
   /// set by the change event in event-by-event mode).
   let unpredictableNext: Column<SimTime>
   let changeCursor: Column<Int>
+  /// Failed fetches since the last successful one.
+  let failures: Column<Int>
+  /// The widget shows a placeholder (no data).
+  let placeholder: Column<Bool>
 
   init(widgets: Int, storage: _DeviceStorage) {
+    failures = storage.column(widgets, 0)
+    placeholder = storage.column(widgets, false)
     kind = storage.column(widgets, 0)
     tolerance = storage.column(widgets, 0)
     plan = storage.column(
@@ -25,21 +31,25 @@ struct WidgetTimelines {
     changeCursor = storage.column(widgets, 0)
   }
 
-  /// Widget `w` now shows `newPlan`, made at `t`; in elided mode the next
-  /// unpredictable change it misses is looked up from `feed`.
+  /// Widget `w` now shows `newPlan`, made at `t` from data as of
+  /// `newPlan.reloadTime`; in elided mode (and for data older than the
+  /// reload) the next unpredictable change it misses is looked up from `feed`.
   @inline(__always)
   func show(
     _ w: Int, _ newPlan: TimelinePlan, madeAt t: SimTime, eventMode: Bool, _ feed: ContentFeed,
     _ env: DeviceEnvironment
   ) {
     let k = kind[w]
+    let dataTime = newPlan.reloadTime
+    let sameData = dataTime == plan[w].reloadTime && dataTime < t
     plan[w] = newPlan
     predictedNext[w] = env.schedules[k]?.next(after: newPlan.coverageEnd) ?? .never
-    if eventMode {
+    if sameData { return }  // a failed fetch: the same data, the same first unseen change
+    if eventMode && dataTime == t {
       unpredictableNext[w] = .never
     } else {
       var cursor = changeCursor[w]
-      unpredictableNext[w] = feed.firstUnpredictable(kind: k, after: t, cursor: &cursor, env)
+      unpredictableNext[w] = feed.firstUnpredictable(kind: k, after: dataTime, cursor: &cursor, env)
       changeCursor[w] = cursor
     }
   }

@@ -142,6 +142,7 @@ public enum ResultsBuilder {
           return seconds > 0 ? Double(t.backendRequests) / seconds * scale : nil
         case .backendPeakMinuteRps: return Double(load.peakMinuteSum) / 60 * scale
         case .eventsPerWidgetDay: return per(t.events, widgetDays)
+        case .placeholderGlancePct: return pct(t.placeholderGlances, t.glances)
         }
       }
     }

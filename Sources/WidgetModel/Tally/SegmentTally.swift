@@ -12,6 +12,8 @@ enum Counter: Int, CaseIterable {
   case backendRequests, dataChanges, events
   /// Local days (per widget) that lie wholly inside the measured window.
   case measuredLocalWidgetDays
+  /// Glances at a widget showing a placeholder (also counted stale).
+  case placeholderGlances
 }
 
 /// Where each part of a segment tally sits in its counter block.
@@ -83,6 +85,7 @@ public struct SegmentTally: Sendable {
   public var acceptableGlances: UInt64 { value(.freshGlances) &+ value(.acceptableStaleGlances) }
   public var staleGlances: UInt64 { value(.staleGlances) }
   public var staleSumMs: UInt64 { value(.staleSumMs) }
+  public var placeholderGlances: UInt64 { value(.placeholderGlances) }
   public var budgetedReloads: UInt64 { value(.budgetedReloads) }
   public var freeReloads: UInt64 { value(.freeReloads) }
   public var wastedReloads: UInt64 { value(.wastedReloads) }

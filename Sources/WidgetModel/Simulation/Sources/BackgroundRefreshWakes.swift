@@ -58,17 +58,18 @@ struct BackgroundRefreshWakes: DeviceActivity {
     if run < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: run, generation: generation & 0x7FFFF) }
   }
 
-  /// `DeviceEvent.backgroundRefreshRun` (generation `g`).
-  mutating func ran<T>(generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    guard g == (generation & 0x7FFFF) else { return }
+  /// `DeviceEvent.backgroundRefreshRun` (generation `g`): whether the task ran.
+  @discardableResult
+  mutating func ran<T>(generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+    guard g == (generation & 0x7FFFF) else { return false }
     pending = false
-    if device.app.forceQuit { return }  // discarded until the next launch
+    if device.app.forceQuit { return false }  // discarded until the next launch
     if device.app.lowPower, let until = env.lowPowerEnd(containing: t) {
       pending = true
       generation &+= 1
       let at = until + .milliseconds(Int64(rng.nextUnit() * 600_000))
       if at < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: at, generation: generation & 0x7FFFF) }
-      return
+      return false
     }
     if device.measured(t) {
       device.counts.count(.bgRefreshRuns)
@@ -76,7 +77,9 @@ struct BackgroundRefreshWakes: DeviceActivity {
       device.counts.count(.events)
     }
     device.counts.recordBackendRequest(at: t)
+    device.app.lastFetch = t
     device.appReloadAll(at: t, cause: .backgroundRefresh, env)
     if let interval { submit(earliest: t + interval, now: t, &device, env) }
+    return true
   }
 }

@@ -19,8 +19,10 @@ struct DeviceSources {
   var settings: SettingsChanges
   var silentPush: SilentPushWakes
   var widgetPush: WidgetPushReloads
+  var triggers: AppTriggers
+  var wakes: WakeSources
 
-  init(_ strategy: Strategy, _ prepared: PreparedScenario, widgets: Int, storage: _DeviceStorage) {
+  init(_ strategy: Strategy, _ prepared: PreparedScenario, providerCalls: Bool, widgets: Int, storage: _DeviceStorage) {
     let model = prepared.scenario.model
     let kinds = prepared.scenario.kinds.count
     foreground = ForegroundReloads(strategy)
@@ -31,6 +33,8 @@ struct DeviceSources {
     settings = SettingsChanges()
     silentPush = SilentPushWakes(strategy, model.silentPush, kinds: kinds, storage: storage)
     widgetPush = WidgetPushReloads(strategy, model.widgetPush, kinds: kinds, storage: storage)
+    triggers = AppTriggers(strategy, model.appReload, providerCalls: providerCalls, kinds: kinds, storage: storage)
+    wakes = WakeSources(strategy, model.wakeSources)
   }
 
   mutating func reset<T>(_ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -42,6 +46,8 @@ struct DeviceSources {
     settings.reset(&d, env)
     silentPush.reset(&d, env)
     widgetPush.reset(&d, env)
+    triggers.reset(&d, env)
+    wakes.reset(&d, env)
   }
 
   mutating func start<T>(widget w: Int, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -51,6 +57,7 @@ struct DeviceSources {
 
   mutating func startDevice<T>(_ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     settings.startDevice(&d, env)
+    wakes.startDevice(&d, env)
   }
 
   mutating func start<T>(kind k: Int, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -66,15 +73,24 @@ struct DeviceSources {
     foreground.appDidBecomeActive(at: t, &d, env)
     backgroundRefresh.appDidBecomeActive(at: t, &d, env)
     dataChanges.appDidBecomeActive(at: t, &d, env)
+    d.appFetched(at: t)
+    triggers.appDidBecomeActive(at: t, &d, env)
   }
 
   mutating func appDidEnterBackground<T>(at t: SimTime, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     backgroundRefresh.appDidEnterBackground(at: t, &d, env)
     dataChanges.appDidEnterBackground(at: t, &d, env)
+    triggers.appDidEnterBackground(at: t, &d, env)
   }
 
   mutating func audioSessionChanged<T>(at t: SimTime, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     dataChanges.audioSessionChanged(at: t, &d, env)
+    var woke = wakes.audioWakes(at: t, &d, env)
+    while woke != 0 {
+      let i = woke.trailingZeroBitCount
+      woke &= woke - 1
+      triggers.woke(.wake, source: i, at: t, &d, env)
+    }
   }
 
   mutating func lowPowerModeEnded<T>(at t: SimTime, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {

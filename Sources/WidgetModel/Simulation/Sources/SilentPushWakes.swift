@@ -99,16 +99,18 @@ struct SilentPushWakes: DeviceActivity {
 
   /// `DeviceEvent.silentPushDeliver`: the push wakes the app for ~30 s: it
   /// fetches, then reloads the kind from the background.
-  func delivered<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.app.forceQuit { return }
+  @discardableResult
+  func delivered<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+    if device.app.forceQuit { return false }
     if device.measured(t) {
       device.counts.count(.silentPushesDelivered)
       device.counts.count(.appWakes)
       device.counts.countHourly(.silentPushesDelivered, device.counts.hourIndex(t))
     }
     device.counts.recordBackendRequest(at: t)
-    guard reloadsOnWake else { return }
-    device.appReload(kind: k, at: t, cause: .silentPush, env)
+    device.app.lastFetch = t
+    if reloadsOnWake { device.appReload(kind: k, at: t, cause: .silentPush, env) }
+    return true
   }
 }
 

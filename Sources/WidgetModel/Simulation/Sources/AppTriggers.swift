@@ -1,0 +1,182 @@
+import ReloadEngine
+
+/// App-side triggers (docs/model.md#app-triggers): the `WidgetCenter`
+/// calls a strategy's app makes on its own events (coming to the
+/// foreground, entering the background, an in-app event, after its own
+/// fetch, a BGAppRefresh run, a silent push, a wake source), declared as
+/// data (`Strategy.triggers`) or in Swift (`TimelineProvider.reloadCalls`).
+///
+/// Each call reloads every instance of its kinds. Whether a reload is free
+/// or budgeted follows from the app's state at the moment of the call
+/// (docs/model.md#exempt-reloads); delayed and repeated calls wait in a
+/// small ring of burst slots.
+struct AppTriggers: DeviceActivity {
+  let triggers: [AppTrigger]
+  let parameters: AppReloadParameters
+  /// Some trigger or the provider may react to events (skip all work otherwise).
+  let active: Bool
+  private let inApp: [Int]
+  /// Burst slots: kinds, calls left, spacing.
+  private let slotKinds: Column<UInt64>
+  private let slotCalls: Column<Int>
+  private let slotSpacing: Column<SimDuration>
+  private var nextSlot = 0
+  /// Per kind: the last call's time (for `burst: one`).
+  private let lastCall: Column<SimTime>
+  /// Bumped when a session ends, so its pending in-app events are ignored.
+  private var session: UInt32 = 0
+  private var rng = Xoshiro256StarStar(seed: 0)
+
+  static let slots = 64
+
+  init(_ strategy: Strategy, _ parameters: AppReloadParameters, providerCalls: Bool, kinds: Int, storage: _DeviceStorage) {
+    let triggers = strategy.triggers
+    self.triggers = triggers
+    self.parameters = parameters
+    active = !triggers.isEmpty || providerCalls
+    inApp = triggers.indices.filter { triggers[$0].event == .inApp }
+    slotKinds = storage.column(Self.slots, 0)
+    slotCalls = storage.column(Self.slots, 0)
+    slotSpacing = storage.column(Self.slots, .zero)
+    lastCall = storage.column(max(1, kinds), SimTime(milliseconds: Int64.min / 2))
+  }
+
+  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard active else { return }
+    for s in 0..<Self.slots { slotCalls[s] = 0 }
+    for k in 0..<device.kindCount { lastCall[k] = SimTime(milliseconds: Int64.min / 2) }
+    nextSlot = 0
+    session = 0
+    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .appTriggers)
+  }
+
+  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard active else { return }
+    happened(.foreground, at: t, &device, env)
+    happened(.appFetch, at: t, &device, env)
+    scheduleInAppEvents(at: t, &device, env)
+  }
+
+  mutating func appDidEnterBackground<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard active else { return }
+    session &+= 1
+    device.app.enteringBackground = parameters.enterBackground == .free
+    happened(.background, at: t, &device, env)
+    device.app.enteringBackground = false
+  }
+
+  /// The app ran in the background for `event` (a BGAppRefresh run, a
+  /// silent push, wake source `source`) and fetched its data.
+  mutating func woke<T>(_ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard active else { return }
+    happened(event, source: source, at: t, &device, env)
+    happened(.appFetch, at: t, &device, env)
+  }
+
+  /// Every call `event` makes: the declared triggers in order, then the provider's.
+  private mutating func happened<T>(_ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    for i in triggers.indices where triggers[i].event == event && event != .inApp {
+      if event == .wake, let only = triggers[i].wakeSource, only != source { continue }
+      call(triggers[i].reloadCalls, at: t, &device, env)
+    }
+    let snapshot = AppSnapshot(
+      now: t, utcOffset: env.utcOffset, foreground: device.app.foreground, audio: device.app.audio,
+      lowPowerMode: device.app.lowPower, wakeSource: source)
+    let own = device.provider.reloadCalls(after: event, snapshot)
+    if own.calls > 0 && own.kinds.bits != 0 { call(own, at: t, &device, env) }
+  }
+
+  /// `DeviceEvent.inAppEvent`: trigger `i`'s in-app event (session `g`).
+  mutating func inAppEvent<T>(_ i: Int, generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard g == (session & 0x7FFFF), device.app.foreground else { return }
+    call(triggers[i].reloadCalls, at: t, &device, env)
+  }
+
+  /// `DeviceEvent.reloadCall`: the next call of burst slot `s`.
+  mutating func slotFired<T>(_ s: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard slotCalls[s] > 0 else { return }
+    let kinds = KindSet(bits: slotKinds[s])
+    slotCalls[s] -= 1
+    reload(kinds, at: t, &device, env)
+    if slotCalls[s] > 0 {
+      let next = t + slotSpacing[s]
+      if next < device.end { device.queue.schedule(.reloadCall, s, at: next) } else { slotCalls[s] = 0 }
+    }
+  }
+
+  /// Makes `calls`: the first now (delay 0) or later, the rest `spacing` apart.
+  private mutating func call<T>(_ calls: ReloadCalls, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    var left = calls.calls
+    if calls.delay == .zero && left > 0 {
+      reload(calls.kinds, at: t, &device, env)
+      left -= 1
+      if left == 0 { return }
+    }
+    let first = calls.delay == .zero ? t + calls.spacing : t + calls.delay
+    guard first < device.end else { return }
+    let s = nextSlot
+    nextSlot = (nextSlot + 1) % Self.slots
+    slotKinds[s] = calls.kinds.bits
+    slotCalls[s] = left
+    slotSpacing[s] = calls.spacing
+    device.queue.schedule(.reloadCall, s, at: first)
+  }
+
+  /// One call for `kinds`: every instance of each reloads (free or budgeted).
+  private mutating func reload<T>(_ kinds: KindSet, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    if device.measured(t) { device.counts.count(.events) }
+    for k in 0..<device.kindCount where kinds.contains(k) && env.hasKind[k] {
+      if parameters.burst == .one {
+        if t - lastCall[k] < parameters.burstWindow { continue }
+        lastCall[k] = t
+      }
+      device.appReload(kind: k, at: t, cause: .appTrigger, env)
+    }
+  }
+
+  /// Draws the in-app events of the session starting at `t`.
+  private mutating func scheduleInAppEvents<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard !inApp.isEmpty else { return }
+    let end = min(env.sessionEnd[device.app.sessionCursor], device.end)
+    let length = Double((end - t).milliseconds)
+    guard length > 0 else { return }
+    let g = session & 0x7FFFF
+    for i in inApp {
+      let trigger = triggers[i]
+      if trigger.perSession > 0 {
+        let n = PoissonSampler(lambda: trigger.perSession).sample(using: &rng)
+        for _ in 0..<n {
+          let at = t + .milliseconds(Int64(rng.nextUnit() * length))
+          device.queue.schedule(.inAppEvent, i, at: at, generation: g)
+        }
+      }
+      if trigger.perDay > 0 {
+        // A Poisson process of perDay events a day shaped by the profile;
+        // those inside this session happen.
+        let total = trigger.profile.reduce(0, +)
+        var at = t
+        while true {
+          var mass = rng.nextStandardExponential()
+          var next = SimTime.never
+          var cursor = at.milliseconds
+          while cursor < end.milliseconds {
+            var local = (cursor &+ env.utcOffset.milliseconds) % 86_400_000
+            if local < 0 { local += 86_400_000 }
+            let hourEnd = cursor &+ (3_600_000 &- local % 3_600_000)
+            let rate = trigger.perDay * trigger.profile[Int(local / 3_600_000)] / total
+            let available = rate * Double(min(hourEnd, end.milliseconds) &- cursor) / 3_600_000
+            if rate > 0 && mass < available {
+              next = SimTime(milliseconds: cursor &+ Int64(mass / rate * 3_600_000))
+              break
+            }
+            mass -= available
+            cursor = hourEnd
+          }
+          if next >= end { break }
+          device.queue.schedule(.inAppEvent, i, at: next, generation: g)
+          at = next
+        }
+      }
+    }
+  }
+}

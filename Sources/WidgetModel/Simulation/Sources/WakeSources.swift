@@ -1,0 +1,90 @@
+import ReloadEngine
+
+/// Wake sources other than silent push and BGAppRefresh
+/// (docs/model.md#wake-sources): location and geofence events, accessory
+/// or health readings, Network Extension status changes, and audio
+/// sessions. Each wake runs the app in the background: it fetches (a
+/// backend request when `fetches`) and its triggers on `wake` and
+/// `app_fetch` call `WidgetCenter` (budgeted, unless an audio session runs).
+/// What stops each type (force-quit, Low Power Mode, Background App Refresh
+/// off) is a model parameter (`model.wake_sources`).
+struct WakeSources: DeviceActivity {
+  let sources: [WakeSource]
+  let rules: [WakeSourceRules.Rule]
+  /// Local-time rates per source (events per hour for each local hour).
+  private let rates: [TimeOfDayPoissonProcess]
+  private var rng = Xoshiro256StarStar(seed: 0)
+
+  init(_ strategy: Strategy, _ rules: WakeSourceRules) {
+    sources = strategy.wakes
+    self.rules = strategy.wakes.map { rules.rule($0.type) }
+    rates = strategy.wakes.map { s in
+      let total = s.profile.reduce(0, +)
+      return TimeOfDayPoissonProcess(ratesPerHour: s.profile.map { total > 0 ? s.perDay * $0 / total : 0 })
+    }
+  }
+
+  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard !sources.isEmpty else { return }
+    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .wakeSources)
+  }
+
+  mutating func startDevice<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    for i in sources.indices where sources[i].type != .audio {
+      if let every = sources[i].every {
+        let phase = SimTime(milliseconds: Int64(rng.nextUnit() * Double(every.milliseconds)))
+        if phase < device.end { device.queue.schedule(.wake, i, at: phase) }
+      } else {
+        scheduleNext(i, after: .zero, &device, env)
+      }
+    }
+  }
+
+  /// An audio session starting is a wake of every `audio` source.
+  /// Returns the sources that woke the app, as a bit set.
+  mutating func audioWakes<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> UInt64 {
+    var woke: UInt64 = 0
+    guard device.app.audio else { return 0 }
+    for i in sources.indices where sources[i].type == .audio {
+      if run(i, at: t, &device, env) { woke |= 1 << UInt64(i) }
+    }
+    return woke
+  }
+
+  /// `DeviceEvent.wake` of source `i`: whether the app ran.
+  mutating func fired<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+    if let every = sources[i].every {
+      let next = t + every
+      if next < device.end { device.queue.schedule(.wake, i, at: next) }
+    } else {
+      scheduleNext(i, after: t, &device, env)
+    }
+    return run(i, at: t, &device, env)
+  }
+
+  private func stopped<T>(_ i: Int, _ device: DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+    let rule = rules[i]
+    return (rule.stoppedByForceQuit && device.app.forceQuit) || (rule.stoppedByLowPowerMode && device.app.lowPower)
+      || (rule.stoppedByBackgroundRefreshOff && env.backgroundRefreshOff)
+  }
+
+  private func run<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+    if stopped(i, device, env) || device.app.foreground { return false }
+    if device.measured(t) {
+      device.counts.count(.appWakes)
+      device.counts.count(.events)
+    }
+    if sources[i].fetches { device.counts.recordBackendRequest(at: t) }
+    device.app.lastFetch = t
+    return true
+  }
+
+  private mutating func scheduleNext<T>(_ i: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard !rates[i].isEmpty else { return }
+    // The process is in local time: shift in, draw, shift back.
+    let local = rates[i].nextArrival(after: t + env.utcOffset, using: &rng)
+    guard local != .never else { return }
+    let at = local - env.utcOffset
+    if at < device.end { device.queue.schedule(.wake, i, at: max(t, at)) }
+  }
+}

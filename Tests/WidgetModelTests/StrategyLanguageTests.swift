@@ -1,0 +1,312 @@
+import ReloadEngine
+import ReloadMetrics
+import Testing
+
+@testable import WidgetModel
+
+/// Each construct of the strategy language (Scenarios/README.md, "Writing
+/// your strategy") run on hand-built devices whose sessions, glances and
+/// changes are written in, checked by its effect on the counters.
+@Suite struct StrategyLanguageTests {
+  static let hour: Int64 = 3_600_000
+  static let minute: Int64 = 60_000
+
+  /// One device with one widget of kind "a" (and `extra` more slots),
+  /// nothing drawn: sessions, glances and changes come from `device`.
+  static func scenario(
+    _ strategy: Strategy, days: Double = 4, kinds: [WidgetKindSpec]? = nil, slots: [WidgetSlot] = [WidgetSlot(kind: 0)],
+    model: (inout ModelParameters) -> Void = { _ in }
+  ) -> Scenario {
+    let segment = Segment(
+      name: "s", utcOffsets: [WeightedOffset(hours: 2, weight: 1)], wakeHour: 0...0, sleepHour: 24...24,
+      homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: slots)
+    var m = ModelParameters.standard
+    m.budget = BudgetParameters(maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
+    m.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
+    model(&m)
+    return Scenario(
+      name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: 1, segments: [segment],
+      kinds: kinds ?? [WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), tolerance: .minutes(30))],
+      strategies: [strategy], model: m)
+  }
+
+  struct Device {
+    var sessions: [(Int64, Int64)] = []
+    var forceQuit: [Bool]? = nil
+    var glances: [Int64] = []
+    var changes: [Int64] = []
+    var backgroundRefreshOff = false
+  }
+
+  /// Runs `scenario`'s first strategy on one device described by `device`.
+  static func run(_ scenario: Scenario, _ device: Device) -> ScenarioResults {
+    let prepared = PreparedScenario(scenario)
+    let strategy = scenario.strategies[0]
+    var sim = DeviceSimulator(
+      prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: scenario.kinds.count))
+    var env = DeviceEnvironment()
+    env.generate(device: 0, in: prepared)
+    let n = env.widgetCount
+    env.glances = (0..<n).flatMap { _ in device.glances.map { SimTime(milliseconds: $0) } }
+    env.glanceStart = (0...n).map { $0 * device.glances.count }
+    env.changeStart = (0...scenario.kinds.count).map { $0 == 0 ? 0 : device.changes.count }
+    env.changes = device.changes.map { SimTime(milliseconds: $0) }
+    env.measuredChanges = scenario.kinds.indices.map { $0 == 0 ? device.changes.count : 0 }
+    env.sessionStart = device.sessions.map { SimTime(milliseconds: $0.0) }
+    env.sessionEnd = device.sessions.map { SimTime(milliseconds: $0.1) }
+    env.sessionForceQuit = device.forceQuit ?? device.sessions.map { _ in false }
+    env.audioStart = []
+    env.audioEnd = []
+    env.lowPowerStart = []
+    env.lowPowerEnd = []
+    env.backgroundRefreshOff = device.backgroundRefreshOff
+    env.taps = []
+    env.tapStart = [Int](repeating: 0, count: n + 1)
+    env.adds = []
+    env.addStart = [Int](repeating: 0, count: n + 1)
+    env.settingsChanges = []
+    sim.run(env)
+    sim.flush()
+    let facts = RunFacts(
+      scenario: "hand-built", description: "", toolVersion: "test", seed: 1, days: scenario.days, warmupDays: 0,
+      devices: 1, widgets: n, fleetDevices: 1, replications: 1, strategies: [strategy.name], segments: ["s"],
+      toleranceMinutes: 30)
+    return ResultsBuilder.build(scenario, replications: [[sim.tally]], facts: facts, parameters: [])
+  }
+
+  static func total(_ r: ScenarioResults, _ metric: SummaryMetric) -> Double {
+    let row = r.summary.overallRows[0]
+    let perDay = r.summary.value(metric, in: row) ?? .nan
+    guard metric.metric.unit == .perWidgetDay else { return perDay }
+    return (perDay * (r.summary.value(.widgetDays, in: row) ?? .nan)).rounded()
+  }
+
+  static let never = EntryTimeline(entries: 1, dating: .spaced, policy: .never)
+  /// Three sessions on day 1 (09:00, 13:00, 19:00 UTC, 10 minutes each).
+  static let threeSessions: [(Int64, Int64)] = [9, 13, 19].map { (($0 + 24) * hour, ($0 + 24) * hour + 10 * minute) }
+
+  // MARK: - App-side triggers
+
+  @Test func foregroundTriggerIsFreeAndBackgroundTriggerIsBudgeted() {
+    let fg = Strategy(name: "fg", timeline: Self.never, triggers: [AppTrigger(on: .foreground)])
+    let bg = Strategy(name: "bg", timeline: Self.never, triggers: [AppTrigger(on: .background)])
+    let a = Self.run(Self.scenario(fg), Device(sessions: Self.threeSessions))
+    let b = Self.run(Self.scenario(bg), Device(sessions: Self.threeSessions))
+    #expect(Self.total(a, .freeReloadsPerWidgetDay) == 3)
+    #expect(Self.total(a, .budgetedReloadsPerWidgetDay) == 0)
+    #expect(Self.total(b, .budgetedReloadsPerWidgetDay) == 3)
+    #expect(Self.total(b, .freeReloadsPerWidgetDay) == 0)
+  }
+
+  @Test func enterBackgroundRuleIsAParameter() {
+    let bg = Strategy(name: "bg", timeline: Self.never, triggers: [AppTrigger(on: .background)])
+    let free = Self.run(Self.scenario(bg) { $0.appReload.enterBackground = .free }, Device(sessions: Self.threeSessions))
+    #expect(Self.total(free, .freeReloadsPerWidgetDay) == 3)
+    #expect(Self.total(free, .budgetedReloadsPerWidgetDay) == 0)
+  }
+
+  @Test func aDelayedForegroundCallAfterTheSessionIsBudgeted() {
+    // The call comes 15 minutes after launch; the session lasted 10.
+    let late = Strategy(name: "late", timeline: Self.never, triggers: [AppTrigger(on: .foreground, delay: .minutes(15))])
+    let soon = Strategy(name: "soon", timeline: Self.never, triggers: [AppTrigger(on: .foreground, delay: .minutes(5))])
+    let a = Self.run(Self.scenario(late), Device(sessions: Self.threeSessions))
+    let b = Self.run(Self.scenario(soon), Device(sessions: Self.threeSessions))
+    #expect(Self.total(a, .budgetedReloadsPerWidgetDay) == 3)
+    #expect(Self.total(b, .freeReloadsPerWidgetDay) == 3)
+  }
+
+  @Test func oneCallReloadsEveryInstanceOfItsKindOnly() {
+    let kinds = [
+      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1)),
+      WidgetKindSpec(name: "b", unpredictable: UnpredictableChanges(perDay: 1)),
+    ]
+    let s = Strategy(name: "k", timeline: Self.never, triggers: [AppTrigger(on: .background, kinds: KindSet([0]))])
+    let r = Self.run(
+      Self.scenario(s, kinds: kinds, slots: [WidgetSlot(kind: 0, count: 3), WidgetSlot(kind: 1, count: 2)]),
+      Device(sessions: Self.threeSessions))
+    // 3 sessions x 3 instances of "a"; "b" untouched.
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 9)
+  }
+
+  @Test func aBurstCostsOneReloadPerCallOrOneByTheBurstParameter() {
+    let s = Strategy(
+      name: "burst", timeline: Self.never, triggers: [AppTrigger(on: .background, calls: 3, spacing: .seconds(60))])
+    let each = Self.run(Self.scenario(s), Device(sessions: Self.threeSessions))
+    let one = Self.run(
+      Self.scenario(s) {
+        $0.appReload.burst = .one
+        $0.appReload.burstWindow = .minutes(5)
+      }, Device(sessions: Self.threeSessions))
+    #expect(Self.total(each, .budgetedReloadsPerWidgetDay) == 9)
+    #expect(Self.total(one, .budgetedReloadsPerWidgetDay) == 3)
+  }
+
+  @Test func inAppEventsPerSessionCallWhileTheAppIsOpen() {
+    // 200 one-hour sessions over 10 days, 2 events per session on average.
+    let sessions = (0..<200).map { i -> (Int64, Int64) in
+      let start = Int64(i) * (Self.hour * 12 / 10) + Self.hour
+      return (start, start + Self.hour)
+    }
+    let s = Strategy(name: "save", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perSession: 2)])
+    let r = Self.run(Self.scenario(s, days: 11), Device(sessions: sessions))
+    let free = Self.total(r, .freeReloadsPerWidgetDay)
+    // Poisson(400): within 5 standard deviations.
+    #expect(abs(free - 400) < 100, "free reloads \(free)")
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 0)
+  }
+
+  // MARK: - Timelines
+
+  @Test func afterALocalClockTimeReloadsOnceADayAtIt() {
+    // .after(00:15 local) on a device at UTC+2: 22:15 UTC every day.
+    let s = Strategy(
+      name: "midnight", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0, 15))))
+    let r = Self.run(Self.scenario(s, days: 5), Device())
+    let hourly = r.series[0].hourly.budgetedReloads
+    // (The first request, spread to t = 0 by the test's model, aside.)
+    let busy = hourly.indices.filter { hourly[$0] > 0 && $0 > 0 }
+    #expect(busy.allSatisfy { $0 % 24 == 22 }, "reload hours \(busy)")
+    #expect(busy.count == 5)
+    #expect(busy.allSatisfy { hourly[$0] == 1 })
+  }
+
+  @Test func aRandomTimeInAWindowStaysInTheWindow() {
+    let s = Strategy(
+      name: "window",
+      timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(fromMinute: 0, toMinute: 30))))
+    let r = Self.run(Self.scenario(s, days: 8), Device())
+    let hourly = r.series[0].hourly.budgetedReloads
+    let busy = hourly.indices.filter { hourly[$0] > 0 && $0 > 0 }
+    #expect(busy.allSatisfy { $0 % 24 == 22 } && busy.count == 8, "reload hours \(busy)")
+  }
+
+  @Test func oneEntryAtAnOffsetWithAtEndAsksAgainAtThatOffset() {
+    // DuckDuckGo's VPN widget: one entry dated now + 5 min, .atEnd: 288 a day
+    // asked, the budget (70) granted.
+    let s = Strategy(name: "vpn", timeline: EntryTimeline(entries: 1, spacing: .minutes(5), dating: .offset, policy: .atEnd))
+    let r = Self.run(Self.scenario(s, days: 3), Device())
+    let perDay = MetricDefinitionTests.value(r, .budgetedReloadsPerWidgetDay)
+    #expect(perDay > 65 && perDay <= 71, "budgeted per day \(perDay)")
+    #expect(MetricDefinitionTests.value(r, .withheldRequestsPerWidgetDay) > 0)
+  }
+
+  @Test func aFailedFetchTakesTheRetryBranchWithBackoff() {
+    let daily = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .after(.hours(24)),
+      onFailure: FailureBranch(retry: [.minutes(10), .minutes(30), .minutes(60)], placeholder: true))
+    let failing = [
+      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(probability: 1))
+    ]
+    let ok = Self.run(Self.scenario(Strategy(name: "daily", timeline: daily), days: 2), Device(glances: [30 * Self.hour]))
+    let bad = Self.run(
+      Self.scenario(Strategy(name: "daily", timeline: daily), days: 2, kinds: failing), Device(glances: [30 * Self.hour]))
+    // Succeeding: one reload a day. Failing: at 0, then 10, 30, then every
+    // 60 minutes: 0, 0:10, 0:40, 1:40, ..., 47:40 = 50 reloads in 48 h.
+    #expect(Self.total(ok, .budgetedReloadsPerWidgetDay) == 2)
+    let retries = Self.total(bad, .budgetedReloadsPerWidgetDay)
+    #expect(retries == 50, "retries in 2 days: \(retries)")
+    #expect(MetricDefinitionTests.value(bad, .placeholderGlancePct) == 100)
+    #expect(MetricDefinitionTests.value(ok, .placeholderGlancePct) == 0)
+    // The failed fetches still reach the backend.
+    #expect(Self.total(bad, .backendRequestsPerWidgetDay) == retries)
+  }
+
+  @Test func aDailyOutageFailsOnlyInsideItsHours() {
+    let t = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: FailureBranch(retry: [.minutes(15)]))
+    let kinds = [
+      WidgetKindSpec(
+        name: "a", unpredictable: UnpredictableChanges(perDay: 1),
+        fetchFailure: FetchFailure(outageFromHour: 2, outageToHour: 4))
+    ]
+    let r = Self.run(Self.scenario(Strategy(name: "h", timeline: t), days: 3, kinds: kinds), Device())
+    let hourly = r.series[0].hourly.budgetedReloads
+    // Hourly reloads; 4 retries an hour in 02:00-04:00 UTC.
+    for day in 1..<3 {
+      #expect(hourly[day * 24 + 2] == 4 && hourly[day * 24 + 3] == 4, "day \(day): \(hourly[(day * 24)..<(day * 24 + 5)])")
+      #expect(hourly[day * 24 + 10] == 1)
+    }
+  }
+
+  // MARK: - Data sources
+
+  @Test func aCacheReadingReloadWithoutAnAppFetchStaysStale() {
+    // Polls every 15 minutes but only re-reads the app's cache; one change at 30 h.
+    let poll = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.minutes(15)))
+    let cache = Strategy(name: "cache", timeline: poll, kinds: [KindStrategy(timeline: poll, data: .appCache)])
+    let fetch = Strategy(name: "fetch", timeline: poll)
+    let device = Device(glances: [36 * Self.hour, 60 * Self.hour], changes: [30 * Self.hour])
+    let stale = Self.run(Self.scenario(cache, days: 3), device)
+    let fresh = Self.run(Self.scenario(fetch, days: 3), device)
+    #expect(MetricDefinitionTests.value(stale, .freshGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(fresh, .freshGlancePct) == 100)
+    #expect(Self.total(stale, .backendRequestsPerWidgetDay) == 0)
+    #expect(Self.total(stale, .budgetedReloadsPerWidgetDay) == Self.total(fresh, .budgetedReloadsPerWidgetDay))
+    // The app opens at 40 h and fetches: the next cache read shows the change.
+    var opened = device
+    opened.sessions = [(40 * Self.hour, 40 * Self.hour + 5 * Self.minute)]
+    let later = Self.run(Self.scenario(cache, days: 3), opened)
+    #expect(MetricDefinitionTests.value(later, .freshGlancePct) == 50)
+    #expect(Self.total(later, .backendRequestsPerWidgetDay) == 1)
+  }
+
+  // MARK: - Per-kind timelines
+
+  @Test func eachKindHasItsOwnTimeline() {
+    let kinds = [
+      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1)),
+      WidgetKindSpec(name: "b", unpredictable: UnpredictableChanges(perDay: 1)),
+    ]
+    let hourly = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1)))
+    let s = Strategy(name: "mixed", timeline: Self.never, kinds: [KindStrategy(timeline: hourly), nil])
+    let r = Self.run(
+      Self.scenario(s, days: 2, kinds: kinds, slots: [WidgetSlot(kind: 0), WidgetSlot(kind: 1, count: 3)]), Device())
+    // Only the one "a" widget reloads, 24 times a day.
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 48)
+  }
+
+  // MARK: - Wake sources
+
+  @Test func aWakeSourceRunsTheAppAndItsTriggerIsBudgeted() {
+    let s = Strategy(
+      name: "cgm", timeline: Self.never, triggers: [AppTrigger(on: .wake, delay: .seconds(5))],
+      wakes: [WakeSource(name: "cgm", type: .accessory, every: .minutes(60))])
+    let r = Self.run(Self.scenario(s, days: 3), Device())
+    #expect(MetricDefinitionTests.value(r, .appWakesPerDeviceDay) == 24)
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 72)
+    // Every 5 minutes: 288 calls a day, the budget of 70 is the ceiling.
+    let fast = Strategy(
+      name: "cgm", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+      wakes: [WakeSource(name: "cgm", type: .accessory, every: .minutes(5))])
+    let f = Self.run(Self.scenario(fast, days: 3), Device())
+    let perDay = MetricDefinitionTests.value(f, .budgetedReloadsPerWidgetDay)
+    #expect(perDay > 65 && perDay <= 71, "budgeted per day \(perDay)")
+  }
+
+  @Test func forceQuitStopsLocationWakesButNotANetworkExtension() {
+    let quit = Device(sessions: [(Self.hour, Self.hour + Self.minute)], forceQuit: [true])
+    func wakes(_ type: WakeSource.SourceType) -> Double {
+      let s = Strategy(
+        name: "w", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+        wakes: [WakeSource(name: "w", type: type, every: .minutes(30))])
+      return Self.total(Self.run(Self.scenario(s, days: 2), quit), .budgetedReloadsPerWidgetDay)
+    }
+    #expect(wakes(.location) <= 2)  // only before the force-quit at 01:01
+    #expect(wakes(.networkExtension) == 96)
+    // Background App Refresh off stops location wakes by default.
+    let s = Strategy(
+      name: "w", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+      wakes: [WakeSource(name: "w", type: .location, every: .minutes(30))])
+    #expect(Self.total(Self.run(Self.scenario(s, days: 2), Device(backgroundRefreshOff: true)), .budgetedReloadsPerWidgetDay) == 0)
+  }
+
+  @Test func appFetchTriggersFollowEveryWake() {
+    let s = Strategy(
+      name: "fetch", timeline: Self.never, triggers: [AppTrigger(on: .appFetch)],
+      wakes: [WakeSource(name: "geo", type: .location, every: .hours(6))])
+    let r = Self.run(Self.scenario(s, days: 2), Device(sessions: Self.threeSessions))
+    // 8 wakes (budgeted) and 3 launches (free).
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 8)
+    #expect(Self.total(r, .freeReloadsPerWidgetDay) == 3)
+  }
+}
