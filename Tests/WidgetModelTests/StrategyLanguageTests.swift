@@ -32,6 +32,7 @@ import Testing
 
   struct Device {
     var sessions: [(Int64, Int64)] = []
+    var audio: [(Int64, Int64)] = []
     var forceQuit: [Bool]? = nil
     var glances: [Int64] = []
     var changes: [Int64] = []
@@ -55,8 +56,8 @@ import Testing
     env.sessionStart = device.sessions.map { SimTime(milliseconds: $0.0) }
     env.sessionEnd = device.sessions.map { SimTime(milliseconds: $0.1) }
     env.sessionForceQuit = device.forceQuit ?? device.sessions.map { _ in false }
-    env.audioStart = []
-    env.audioEnd = []
+    env.audioStart = device.audio.map { SimTime(milliseconds: $0.0) }
+    env.audioEnd = device.audio.map { SimTime(milliseconds: $0.1) }
     env.lowPowerStart = []
     env.lowPowerEnd = []
     env.backgroundRefreshOff = device.backgroundRefreshOff
@@ -308,5 +309,74 @@ import Testing
     // 8 wakes (budgeted) and 3 launches (free).
     #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 8)
     #expect(Self.total(r, .freeReloadsPerWidgetDay) == 3)
+  }
+
+  // MARK: - More triggers and policies
+
+  @Test func backgroundRefreshAndSilentPushTriggersFollowTheirWakes() {
+    // BGAppRefresh every 60+ minutes: its run reloads nothing by itself
+    // (bg_refresh_min's own reloadAllTimelines is off here) but the trigger does.
+    var noAutoReload = AppBehaviour(backgroundRefreshInterval: .minutes(60))
+    noAutoReload.reloadOnForeground = false
+    let withTrigger = Strategy(
+      name: "bg", timeline: Self.never, app: noAutoReload,
+      triggers: [AppTrigger(on: .backgroundRefresh, kinds: KindSet([0]))])
+    let r = Self.run(Self.scenario(withTrigger, days: 3), Device())
+    let runs = MetricDefinitionTests.value(r, .bgRefreshRunsPerDeviceDay)
+    #expect(runs > 0)
+    // One reload from the built-in reloadAllTimelines and one from the trigger, per run.
+    #expect(abs(MetricDefinitionTests.value(r, .budgetedReloadsPerWidgetDay) - 2 * runs) < 0.01)
+    // Silent pushes on every change: the trigger adds a second call per delivered push.
+    let push = Strategy(
+      name: "push", timeline: Self.never, app: AppBehaviour(reloadOnSilentPush: false),
+      backend: BackendBehaviour(silentPush: PushTrigger(on: .all)), triggers: [AppTrigger(on: .silentPush, delay: .minutes(1))])
+    let changes: [Int64] = [26, 30, 34, 40].map { $0 * Self.hour }
+    let p = Self.run(Self.scenario(push, days: 3), Device(changes: changes))
+    #expect(Self.total(p, .budgetedReloadsPerWidgetDay) == 4)
+    #expect(MetricDefinitionTests.value(p, .silentPushesDeliveredPct) == 100)
+  }
+
+  @Test func reloadAllTimelinesReachesEveryKindAndAudioSessionsMakeCallsFree() {
+    let kinds = [
+      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1)),
+      WidgetKindSpec(name: "b", unpredictable: UnpredictableChanges(perDay: 1)),
+    ]
+    let audio = Strategy(
+      name: "audio", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+      wakes: [WakeSource(name: "music", type: .audio)])
+    let slots = [WidgetSlot(kind: 0), WidgetSlot(kind: 1, count: 2)]
+    let sessions: [(Int64, Int64)] = [(26 * Self.hour, 27 * Self.hour), (50 * Self.hour, 51 * Self.hour)]
+    let r = Self.run(Self.scenario(audio, days: 3, kinds: kinds, slots: slots), Device(audio: sessions))
+    // Each audio session wakes the app: reloadAllTimelines() reaches all 3 widgets, free.
+    #expect(Self.total(r, .freeReloadsPerWidgetDay) == 6)
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 0)
+    #expect(MetricDefinitionTests.value(r, .appWakesPerDeviceDay) > 0)
+  }
+
+  @Test func inAppEventsPerDayHappenOnlyWhileTheAppIsOpen() {
+    // 48 events a day, flat; the app is open 4 h of each day: about 8 a day.
+    let sessions = (0..<10).map { d -> (Int64, Int64) in (Int64(d) * 24 * Self.hour + 10 * Self.hour, Int64(d) * 24 * Self.hour + 14 * Self.hour) }
+    let s = Strategy(name: "sync", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perDay: 48)])
+    let r = Self.run(Self.scenario(s, days: 10), Device(sessions: sessions))
+    let free = Self.total(r, .freeReloadsPerWidgetDay)
+    #expect(abs(free - 80) < 45, "free reloads \(free)")  // Poisson(80): within 5 sd
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 0)
+    // A profile with no weight in 10:00-14:00: none at all.
+    var night = [Double](repeating: 0, count: 24)
+    night[2] = 1
+    let n = Strategy(name: "night", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perDay: 48, profile: night)])
+    #expect(Self.total(Self.run(Self.scenario(n, days: 10), Device(sessions: sessions)), .freeReloadsPerWidgetDay) == 0)
+  }
+
+  @Test func aFailurePolicyOfNeverStopsReloading() {
+    let t = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: FailureBranch(policy: .never))
+    let kinds = [
+      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(outageFromHour: 5, outageToHour: 6))
+    ]
+    let r = Self.run(Self.scenario(Strategy(name: "n", timeline: t), days: 3, kinds: kinds), Device())
+    let hourly = r.series[0].hourly.budgetedReloads
+    // Hourly until the first reload inside the 05:00 outage, then nothing.
+    #expect(hourly[0..<6].reduce(0, +) == 6)
+    #expect(hourly[6...].reduce(0, +) == 0)
   }
 }

@@ -16,7 +16,7 @@ extension ScenarioSchema {
   ])
 
   static let failure = SchemaObject("On failure", doc: "The timeline a provider returns when its fetch fails: one entry keeping the last data (or a placeholder), with a retry schedule or another policy. Give `retry_min` or `policy`.", [
-    SchemaField("retry_min", .array(of: .number(min: minRepeatMinutes, max: sanityMax("minutes"), exclusiveMin: false), minItems: 1, maxItems: 32), "Backoff: `.after` this many minutes after the 1st, 2nd, ... consecutive failure; the last value repeats (e.g. `[10, 30, 60]`).", unit: "minutes"),
+    SchemaField("retry_min", .array(of: .number(min: minRepeatMinutes, max: sanityMax("minutes"), exclusiveMin: false), minItems: 1, maxItems: FailureBranch.maxRetries), "Backoff: `.after` this many minutes after the 1st, 2nd, ... consecutive failure; the last value repeats (e.g. `[10, 30, 60]`).", unit: "minutes"),
     number("jitter_s", "Up to this much random delay added to each retry.", unit: "seconds", default: 0, min: 0),
     choice("policy", "The policy on failure when there is no `retry_min`: `never` (e.g. logged out) or `at_end`.", ["never", "at_end"]),
     flag("placeholder", "Show a placeholder (no data) instead of the last data; glances at it count in `placeholder_glance_pct`.", default: false),

@@ -22,6 +22,9 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   let failure: [FetchFailure?]
   /// Some kind's provider may use a reload's random draw or fail.
   let drawsPerReload: Bool
+  /// Some reload may draw, fail, read a cache or show a placeholder: the
+  /// per-reload bookkeeping for those is skipped when `false`.
+  let special: Bool
 
   var queue = Simulator<EventQueue>()
   var counts: TallyWriter
@@ -47,6 +50,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       f.fetchFailure.flatMap { $0.probability > 0 || $0.outageToHour > $0.outageFromHour ? $0 : nil }
     }
     drawsPerReload = provider.usesRandomDraw || failure.contains { $0 != nil }
+    special = drawsPerReload || cacheReaders
     params = scenario.model
     eventMode = scenario.engine == .eventByEvent
     end = prepared.end
@@ -96,11 +100,11 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     widgets.failures[w] = 0
     budget.start(w, dailyBudget: env.widgetBudget[w], app)
     let request = TimelineRequest(
-      now: .zero, kind: k, utcOffset: env.utcOffset, schedule: env.schedules[k], horizon: feed.horizon[k],
+      now: .zero, kind: k, utcOffset: env.utcOffset, hasSchedule: env.schedules[k] != nil,
       random: drawsPerReload ? reloadDraw(w, at: .zero, env) : 0)
     let first = provider.timeline(for: request)
     widgets.placeholder[w] = first.placeholder
-    let plan = TimelinePlan(first, request, dataTime: .zero)
+    let plan = TimelinePlan(first, request, schedule: env.schedules[k], horizon: feed.horizon[k], dataTime: .zero)
     widgets.show(w, plan, madeAt: .zero, eventMode: eventMode, feed, env)
     glances.startHourlySamples(w, measureStart: counts.measureStart, env)
     if plan.nextRequest != .never {
@@ -253,23 +257,11 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     catchUp(w, before: t, env)
     let k = widgets.kind[w]
     let schedule = env.schedules[k]
-    var request = TimelineRequest(
-      now: t, kind: k, utcOffset: env.utcOffset, schedule: schedule, horizon: feed.horizon[k],
-      previousFailures: widgets.failures[w])
+    var request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: schedule != nil)
     var dataTime = t
-    if drawsPerReload {
-      request.random = reloadDraw(w, at: t, env)
-      if let f = failure[k], !readsCache[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) {
-        request.fetch = .failed
-        dataTime = widgets.plan[w].reloadTime  // the widget keeps what it showed
-      }
-    }
-    if readsCache[k] {
-      request.fetch = .cached
-      dataTime = min(t, app.lastFetch)
-    }
+    if special { dataTime = prepareFetch(w, kind: k, at: t, &request, env) }
     let answer = provider.timeline(for: request)
-    let newPlan = TimelinePlan(answer, request, dataTime: dataTime)
+    let newPlan = TimelinePlan(answer, request, schedule: schedule, horizon: feed.horizon[k], dataTime: dataTime)
     if measured(t) {
       // Wasted: the widget already showed current data and the new timeline
       // adds no scheduled change the old one lacked.
@@ -283,14 +275,34 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
     }
     if request.fetch != .cached { counts.recordBackendRequest(at: t) }
-    widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0
-    widgets.placeholder[w] = answer.placeholder
+    if special {
+      widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0
+      widgets.placeholder[w] = answer.placeholder
+    }
     if budgeted && chargeTimeline { budget.spend(w, at: t, app) }
     widgets.show(w, newPlan, madeAt: t, eventMode: eventMode, feed, env)
     pending.reloaded(w, at: t)
     if newPlan.nextRequest < end {
       pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &queue)
     }
+  }
+
+  /// What a reload of widget `w` at `t` fetches when some reloads draw,
+  /// fail or read a cache: fills in `request` and returns the data's time.
+  /// Kept out of line, so the common reload stays small.
+  @inline(never)
+  func prepareFetch(_ w: Int, kind k: Int, at t: SimTime, _ request: inout TimelineRequest, _ env: DeviceEnvironment) -> SimTime {
+    request.previousFailures = widgets.failures[w]
+    if drawsPerReload { request.random = reloadDraw(w, at: t, env) }
+    if readsCache[k] {
+      request.fetch = .cached
+      return min(t, app.lastFetch)
+    }
+    if let f = failure[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) {
+      request.fetch = .failed
+      return widgets.plan[w].reloadTime  // the widget keeps what it showed
+    }
+    return t
   }
 
   /// The uniform draw of widget `w`'s reload at `t` (counter-based: it does

@@ -23,7 +23,8 @@ public struct DeviceWorker {
     let kinds = prepared.scenario.kinds.count
     simulators = prepared.scenario.strategies.map { strategy -> any StrategyRunner in
       if let code = strategy.code { return Self.runner(prepared, strategy, code) }
-      return SimulatorRunner(DeviceSimulator(prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: kinds)))
+      return DataStrategyRunner(
+        DeviceSimulator(prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: kinds)))
     }
   }
 
@@ -53,7 +54,17 @@ protocol StrategyRunner: AnyObject {
   var tally: StrategyTally { get }
 }
 
-/// Holds a specialised simulator (a class, so it is mutated in place).
+/// The simulator of a strategy written as data: a concrete type, so the
+/// whole simulation is specialised for `StrategyTimelines`.
+final class DataStrategyRunner: StrategyRunner {
+  var simulator: DeviceSimulator<StrategyTimelines>
+  init(_ simulator: DeviceSimulator<StrategyTimelines>) { self.simulator = simulator }
+  func run(_ env: DeviceEnvironment) { simulator.run(env) }
+  func flush() { simulator.flush() }
+  var tally: StrategyTally { simulator.tally }
+}
+
+/// Holds a simulator for a Swift strategy's provider (a class, so it is mutated in place).
 final class SimulatorRunner<P: TimelineProvider>: StrategyRunner {
   var simulator: DeviceSimulator<P>
   init(_ simulator: DeviceSimulator<P>) { self.simulator = simulator }

@@ -49,25 +49,23 @@ public struct EntryTimeline: TimelineProvider, Equatable {
   }
 
   /// The timeline a reload described by `request` returns.
-  @inlinable
+  @inlinable @inline(__always)
   public func timeline(for request: TimelineRequest) -> Timeline {
     if request.fetch == .failed, let onFailure {
       return onFailure.timeline(for: request)
     }
-    let e: Timeline.Entries
-    switch dating {
-    case .now: e = .now
-    case .offset: e = .single(at: request.now + spacing)
-    case .spaced: e = .spaced(count: entries, every: spacing)
-    case .content: e = request.schedule == nil ? .spaced(count: entries, every: spacing) : .content(count: entries)
-    }
-    return Timeline(entries: e, policy: policy)
+    return shape.timeline(for: request)
   }
+
+  /// Its entries and policy without the failure branch: a small plain
+  /// value to read on every reload.
+  @inlinable
+  var shape: EntryShape { EntryShape(entries: entries, spacing: spacing, dating: dating, policy: policy) }
 
   /// The plan for a reload at `time` whose fetch succeeded (a shorthand for tests).
   public func plan(reloadAt time: SimTime, schedule: ChangeSchedule?, horizon: SimDuration) -> TimelinePlan {
-    let r = TimelineRequest(now: time, schedule: schedule, horizon: horizon)
-    return TimelinePlan(timeline(for: r), r, dataTime: time)
+    let r = TimelineRequest(now: time, hasSchedule: schedule != nil)
+    return TimelinePlan(timeline(for: r), r, schedule: schedule, horizon: horizon, dataTime: time)
   }
 
   public static var makesReloadCalls: Bool { false }
@@ -96,34 +94,85 @@ public struct EntryTimeline: TimelineProvider, Equatable {
   }
 }
 
+/// An `EntryTimeline`'s entries and policy: what a successful reload returns.
+@usableFromInline
+struct EntryShape: Sendable {
+  @usableFromInline let entries: Int
+  @usableFromInline let spacing: SimDuration
+  @usableFromInline let dating: EntryTimeline.Dating
+  @usableFromInline let policy: TimelineReloadPolicy
+
+  @inlinable
+  init(entries: Int, spacing: SimDuration, dating: EntryTimeline.Dating, policy: TimelineReloadPolicy) {
+    self.entries = entries
+    self.spacing = spacing
+    self.dating = dating
+    self.policy = policy
+  }
+
+  @inlinable @inline(__always)
+  func timeline(for request: TimelineRequest) -> Timeline {
+    let e: Timeline.Entries
+    switch dating {
+    case .now: e = .now
+    case .offset: e = .single(at: request.now + spacing)
+    case .spaced: e = .spaced(count: entries, every: spacing)
+    case .content: e = !request.hasSchedule ? .spaced(count: entries, every: spacing) : .content(count: entries)
+    }
+    return Timeline(entries: e, policy: policy)
+  }
+}
+
 /// What a timeline provider returns when its fetch fails
 /// (docs/model.md#fetch-failure): a retry schedule with backoff (the
 /// `n`-th consecutive failure retries after `retry[min(n, last)]`, plus
 /// up to `jitter`), or another policy (`.never` when logged out), and
 /// whether it shows a placeholder or keeps the last data.
+///
+/// A plain value (no references), so timelines copy for free on every reload.
 public struct FailureBranch: Sendable, Equatable {
-  /// Backoff: the delay after the 1st, 2nd, ... consecutive failure; the
-  /// last repeats. Empty: use `policy`.
-  public var retry: [SimDuration]
+  /// The most backoff steps a branch holds.
+  public static let maxRetries = 8
+  /// Backoff steps, in order; `retryCount` of the 8 slots are used.
+  @usableFromInline var steps: (SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration)
+  public private(set) var retryCount: Int
   /// Up to this much random delay added to each retry.
   public var jitter: SimDuration
-  /// The policy when `retry` is empty.
+  /// The policy when there are no retry steps.
   public var policy: TimelineReloadPolicy
   /// Show a placeholder instead of the last data.
   public var placeholder: Bool
 
+  /// `retry`: the delay after the 1st, 2nd, ... consecutive failure (at most
+  /// `maxRetries`); the last repeats. Empty: use `policy`.
   public init(retry: [SimDuration] = [], jitter: SimDuration = .zero, policy: TimelineReloadPolicy = .atEnd, placeholder: Bool = false) {
-    self.retry = retry
+    precondition(retry.count <= Self.maxRetries, "at most \(Self.maxRetries) retry steps, got \(retry.count)")
+    var s = [SimDuration](repeating: .zero, count: Self.maxRetries)
+    for (i, d) in retry.enumerated() { s[i] = d }
+    steps = (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+    retryCount = retry.count
     self.jitter = jitter
     self.policy = policy
     self.placeholder = placeholder
   }
 
+  /// The backoff steps.
+  public var retry: [SimDuration] { (0..<retryCount).map(step) }
+
+  @inlinable
+  func step(_ i: Int) -> SimDuration {
+    withUnsafeBytes(of: steps) { $0.load(fromByteOffset: i * MemoryLayout<SimDuration>.stride, as: SimDuration.self) }
+  }
+
+  public static func == (a: FailureBranch, b: FailureBranch) -> Bool {
+    a.retry == b.retry && a.jitter == b.jitter && a.policy == b.policy && a.placeholder == b.placeholder
+  }
+
   @inlinable
   public func timeline(for request: TimelineRequest) -> Timeline {
     var p = policy
-    if !retry.isEmpty {
-      let d = retry[min(request.previousFailures, retry.count - 1)]
+    if retryCount > 0 {
+      let d = step(min(request.previousFailures, retryCount - 1))
       p = .after(d + SimDuration(milliseconds: Int64(request.random * Double(jitter.milliseconds))))
     }
     return Timeline(entries: .now, policy: p, placeholder: placeholder)

@@ -21,13 +21,15 @@ public enum TimelineReloadPolicy: Sendable, Equatable {
 /// A local clock time (`from == to`) or a window of them, minutes after
 /// local midnight; `to` may pass 24:00 (a window that ends after midnight).
 public struct ClockWindow: Sendable, Equatable {
-  public var fromMinute: Int
-  public var toMinute: Int
+  @usableFromInline var from: Int16
+  @usableFromInline var to: Int16
+  public var fromMinute: Int { Int(from) }
+  public var toMinute: Int { Int(to) }
 
   public init(fromMinute: Int, toMinute: Int) {
     precondition(fromMinute >= 0 && fromMinute < 1440 && toMinute >= fromMinute && toMinute - fromMinute < 1440)
-    self.fromMinute = fromMinute
-    self.toMinute = toMinute
+    from = Int16(fromMinute)
+    to = Int16(toMinute)
   }
 
   /// One clock time, e.g. `ClockWindow(at: 13, 10)` for 13:10.
@@ -88,25 +90,23 @@ public struct TimelineRequest: Sendable {
   public var kind: Int
   /// The device's offset from UTC.
   public var utcOffset: SimDuration
-  /// The kind's scheduled changes as seen from the device, if any.
-  public var schedule: ChangeSchedule?
-  /// How far ahead the provider knows the schedule's data.
-  public var horizon: SimDuration
+  /// The kind's data changes on a schedule (so `.content` entries can be dated by it).
+  public var hasSchedule: Bool
   public var fetch: FetchResult
   /// Failed fetches since the last successful one, before this reload.
   public var previousFailures: Int
   /// A uniform draw in [0, 1) for this reload (deterministic per device, widget and time).
   public var random: Double
 
+  @inlinable
   public init(
-    now: SimTime, kind: Int = 0, utcOffset: SimDuration = .zero, schedule: ChangeSchedule? = nil,
-    horizon: SimDuration = .zero, fetch: FetchResult = .fetched, previousFailures: Int = 0, random: Double = 0
+    now: SimTime, kind: Int = 0, utcOffset: SimDuration = .zero, hasSchedule: Bool = false,
+    fetch: FetchResult = .fetched, previousFailures: Int = 0, random: Double = 0
   ) {
     self.now = now
     self.kind = kind
     self.utcOffset = utcOffset
-    self.schedule = schedule
-    self.horizon = horizon
+    self.hasSchedule = hasSchedule
     self.fetch = fetch
     self.previousFailures = previousFailures
     self.random = random
@@ -262,11 +262,14 @@ public struct TimelinePlan: Sendable, Equatable {
   }
 
   /// The plan of `timeline`, returned by a reload at `request.now` whose
-  /// data is as of `dataTime` (now, unless the fetch failed or read a cache).
-  @inlinable
-  public init(_ timeline: Timeline, _ request: TimelineRequest, dataTime: SimTime) {
+  /// data is as of `dataTime` (now, unless the fetch failed or read a
+  /// cache), for content with `schedule` known `horizon` ahead.
+  @inlinable @inline(__always)
+  public init(
+    _ timeline: Timeline, _ request: TimelineRequest, schedule: ChangeSchedule?, horizon: SimDuration, dataTime: SimTime
+  ) {
     let time = request.now
-    let horizonEnd = dataTime + request.horizon
+    let horizonEnd = dataTime + horizon
     var lastEntry = time
     var coverage = Coverage.captureOnly
     switch timeline.entries {
@@ -279,7 +282,7 @@ public struct TimelinePlan: Sendable, Equatable {
       coverage = .grid(spacing: max(SimDuration(milliseconds: 1), every))
     case .content(let count):
       coverage = .upToLastEntry
-      if let schedule = request.schedule {
+      if let schedule {
         var t = time
         for _ in 1..<max(1, count) {
           let s = schedule.next(after: t)
