@@ -9,6 +9,10 @@ struct WidgetTimelines {
   let plan: Column<TimelinePlan>
   /// The first scheduled change after the timeline's coverage.
   let predictedNext: Column<SimTime>
+  /// The last instant whose scheduled data was published when the timeline
+  /// was made (`.never` without a publication lag): no entry shows a
+  /// scheduled change after it (docs/model.md#publication-lag).
+  let published: Column<SimTime>
   /// The first unpredictable change after the last reload (elided mode;
   /// set by the change event in event-by-event mode).
   let unpredictableNext: Column<SimTime>
@@ -21,6 +25,7 @@ struct WidgetTimelines {
       widgets,
       TimelinePlan(reloadTime: .zero, lastEntry: .zero, horizonEnd: .zero, coverage: .captureOnly, nextRequest: .never))
     predictedNext = storage.column(widgets, .never)
+    published = storage.column(widgets, .never)
     unpredictableNext = storage.column(widgets, .never)
     changeCursor = storage.column(widgets, 0)
   }
@@ -34,7 +39,9 @@ struct WidgetTimelines {
   ) {
     let k = kind[w]
     plan[w] = newPlan
-    predictedNext[w] = env.schedules[k]?.next(after: newPlan.coverageEnd) ?? .never
+    let known = feed.publishedThrough(kind: k, at: t, env)
+    published[w] = known
+    predictedNext[w] = env.schedules[k]?.next(after: min(newPlan.coverageEnd, known)) ?? .never
     if eventMode {
       unpredictableNext[w] = .never
     } else {
@@ -50,8 +57,8 @@ struct WidgetTimelines {
     var first = unpredictableNext[w]
     let p = plan[w]
     if case .grid = p.coverage, let schedule = env.schedules[kind[w]] {
-      first = min(first, schedule.next(after: p.coveredUntil(g)))
-    } else if g >= p.coverageEnd {
+      first = min(first, schedule.next(after: min(p.coveredUntil(g), published[w])))
+    } else if g >= min(p.coverageEnd, published[w]) {
       first = min(first, predictedNext[w])
     }
     return first
