@@ -76,7 +76,9 @@ extension ScenarioDecoder {
       tokenBucketBurstFraction: b.number("token_bucket_burst_fraction"),
       lowPowerMultiplier: b.number("low_power_multiplier"), minInterval: .seconds(b.number("min_interval_s")),
       whenEmpty: BudgetParameters.WhenEmpty(rawValue: b.string("when_empty")) ?? .withhold,
-      learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"))
+      learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"),
+      watchComplicationPerDay: b.optionalNumber("watch_complication_per_day").map { Int($0) },
+      standbyPerDay: b.optionalNumber("standby_per_day").map { Int($0) })
     let rl = r.object("reload", ScenarioSchema.reload)!
     let lateness: DurationDistribution
     switch rl.value("lateness") {
@@ -90,7 +92,8 @@ extension ScenarioDecoder {
     let v = r.object("visibility", ScenarioSchema.visibility)!
     let visibility = Visibility(
       homeFirstPage: v.number("home_first_page"), homeOtherPage: v.number("home_other_page"),
-      smartStack: v.number("smart_stack"), lockScreen: v.number("lock_screen"))
+      smartStack: v.number("smart_stack"), lockScreen: v.number("lock_screen"),
+      watchComplication: v.number("watch_complication"), standby: v.number("standby"))
     let sp = r.object("silent_push", ScenarioSchema.silentPush)!
     let silentPush = SilentPushParameters(
       ratePerHour: sp.number("rate_per_hour"), burst: sp.number("burst"), holdNewestOnly: sp.bool("hold_newest_only"),
