@@ -52,7 +52,7 @@ struct ContentFeed {
 
   /// The next change of `kind` after `t` that a push or watcher reacts to:
   /// unpredictable ones, and with `.all` scheduled ones too, when they can
-  /// be shown (a change published later is pushed at its publication:
+  /// be shown (a change published later is reacted to at its publication:
   /// docs/model.md#publication-lag).
   func nextChange(
     kind k: Int, after t: SimTime, on: PushTrigger.Changes, cursor: inout Int, _ env: DeviceEnvironment
