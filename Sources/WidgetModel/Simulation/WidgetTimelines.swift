@@ -9,10 +9,11 @@ struct WidgetTimelines {
   let plan: Column<TimelinePlan>
   /// The first scheduled change after the timeline's coverage.
   let predictedNext: Column<SimTime>
-  /// The last instant whose scheduled data was published when the timeline
-  /// was made (`.never` without a publication lag): no entry shows a
-  /// scheduled change after it (docs/model.md#publication-lag).
-  let published: Column<SimTime>
+  /// The latest time whose scheduled changes the timeline shows: its
+  /// coverage, cut at the data published when it was made
+  /// (docs/model.md#publication-lag). Precomputed here so a glance reads
+  /// one value.
+  let shownUntil: Column<SimTime>
   /// The first unpredictable change after the last reload (elided mode;
   /// set by the change event in event-by-event mode).
   let unpredictableNext: Column<SimTime>
@@ -25,7 +26,7 @@ struct WidgetTimelines {
       widgets,
       TimelinePlan(reloadTime: .zero, lastEntry: .zero, horizonEnd: .zero, coverage: .captureOnly, nextRequest: .never))
     predictedNext = storage.column(widgets, .never)
-    published = storage.column(widgets, .never)
+    shownUntil = storage.column(widgets, .zero)
     unpredictableNext = storage.column(widgets, .never)
     changeCursor = storage.column(widgets, 0)
   }
@@ -39,9 +40,9 @@ struct WidgetTimelines {
   ) {
     let k = kind[w]
     plan[w] = newPlan
-    let known = feed.publishedThrough(kind: k, at: t, env)
-    published[w] = known
-    predictedNext[w] = env.schedules[k]?.next(after: min(newPlan.coverageEnd, known)) ?? .never
+    let shown = min(newPlan.coverageEnd, feed.publishedThrough(kind: k, at: t, env))
+    shownUntil[w] = shown
+    predictedNext[w] = env.schedules[k]?.next(after: shown) ?? .never
     if eventMode {
       unpredictableNext[w] = .never
     } else {
@@ -57,8 +58,9 @@ struct WidgetTimelines {
     var first = unpredictableNext[w]
     let p = plan[w]
     if case .grid = p.coverage, let schedule = env.schedules[kind[w]] {
-      first = min(first, schedule.next(after: min(p.coveredUntil(g), published[w])))
-    } else if g >= min(p.coverageEnd, published[w]) {
+      // coveredUntil(g) <= coverageEnd, so the cut is the publication's.
+      first = min(first, schedule.next(after: min(p.coveredUntil(g), shownUntil[w])))
+    } else if g >= shownUntil[w] {
       first = min(first, predictedNext[w])
     }
     return first
