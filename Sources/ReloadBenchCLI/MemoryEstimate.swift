@@ -79,7 +79,11 @@ enum MemoryEstimate {
       }
       var perDay = 0.0
       for k in kinds where scenario.kinds[k].scope != .shared { perDay += changesPerDay(scenario.kinds[k]) }
-      let views = segment.homeViewsPerDay + segment.lockViewsPerDay
+      var views = segment.homeViewsPerDay + segment.lockViewsPerDay
+      let surfaces = Set(segment.widgets.map(\.placement.surface))
+      if surfaces.contains(.watchFace) { views += segment.watchViewsPerDay }
+      if surfaces.contains(.standby) { views += segment.standby.viewsPerDay }
+      views *= max(1, segment.weekendViewsFactor)
       perDay += views * (widgets + 1) + segment.tapsPerDay * interactive
       perDay += (segment.appSessionsPerDay + segment.audioSessionsPerDay) * 2.5
       largest = max(largest, perDay)
@@ -144,7 +148,7 @@ enum MemoryEstimate {
       var perDevice = 0.0
       for slot in segment.widgets {
         let kind = scenario.kinds[slot.kind]
-        let views = slot.placement == .lockScreen ? segment.lockViewsPerDay : segment.homeViewsPerDay
+        let views = slot.placement.surface.viewsPerDay(segment)
         perDevice += Double(slot.count) * slot.probability * (baseEventsPerWidgetDay + views + changesPerDay(kind))
       }
       events += share * Double(scenario.devices) * perDevice

@@ -10,21 +10,41 @@ enum ParameterListing {
       if case .object(let o) = json { return o[key] }
       return nil
     }
-    walk(ScenarioSchema.model, root("model"), prefix: "model", into: &out)
-    walk(ScenarioSchema.energy, root("energy"), prefix: "energy", into: &out)
+    let placements = usedPlacements(json)
+    walk(ScenarioSchema.model, root("model"), prefix: "model", placements: placements, into: &out)
+    walk(ScenarioSchema.energy, root("energy"), prefix: "energy", placements: placements, into: &out)
     return out
   }
 
-  static func walk(_ spec: SchemaObject, _ value: JSONValue?, prefix: String, into out: inout [ParameterFact]) {
+  /// The placements of the scenario's widget slots.
+  static func usedPlacements(_ json: JSONValue) -> Set<String> {
+    var used: Set<String> = []
+    guard case .object(let o) = json, case .array(let segments)? = o["segments"] else { return used }
+    let defaultPlacement = ScenarioSchema.widgetSlot.field("placement")?.defaultValue
+    for case .object(let segment) in segments {
+      guard case .array(let widgets)? = segment["widgets"] else { continue }
+      for case .object(let slot) in widgets {
+        if case .string(let p)? = slot["placement"] ?? defaultPlacement { used.insert(p) }
+      }
+    }
+    return used
+  }
+
+  /// Lists `spec`'s fields; a parameter of a placement (`SchemaField.placement`)
+  /// the scenario does not use is left out unless the file sets it.
+  static func walk(
+    _ spec: SchemaObject, _ value: JSONValue?, prefix: String, placements: Set<String>, into out: inout [ParameterFact]
+  ) {
     var object: [String: JSONValue] = [:]
     if case .object(let o)? = value { object = o }
     for field in spec.fields {
       let path = "\(prefix).\(field.key)"
       if case .object(let nested) = field.type {
-        walk(nested, object[field.key], prefix: path, into: &out)
+        walk(nested, object[field.key], prefix: path, placements: placements, into: &out)
         continue
       }
       let set = object[field.key]
+      if let p = field.placement, !placements.contains(p), set == nil { continue }
       let effective = set ?? field.defaultValue ?? .null
       var text = effective.jsonText
       if case .string(let s) = effective { text = s }

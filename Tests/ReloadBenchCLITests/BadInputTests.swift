@@ -85,6 +85,59 @@ import Testing
     Case(label: "an outage longer than a day",
       json: replacing(#""per_day": 12 }"#, #""per_day": 12 }, "fetch_failure": { "outage_from_hour": 2, "outage_to_hour": 30 }"#),
       mentions: ["$.kinds[1].fetch_failure.outage_to_hour", "24 h"]),
+  ] + calendarCases
+
+  static func schedule(_ fields: String) -> String {
+    replacing(#""scheduled": { "every_min": 60 }"#, #""scheduled": { "# + fields + " }")
+  }
+
+  /// Clock times, weekdays, publication and the new placements (docs/model.md#clock-times).
+  static let calendarCases: [Case] = [
+    Case(label: "clock time 25:00", json: schedule(#""at": ["06:00", "25:00"]"#),
+      mentions: ["$.kinds[0].scheduled.at[1]", #""25:00" is not a clock time"#, "HH:MM"]),
+    Case(label: "clock time 7:5", json: schedule(#""at": ["7:5"]"#),
+      mentions: ["$.kinds[0].scheduled.at[0]", #""7:5" is not a clock time"#, "24-hour clock"]),
+    Case(label: "clock time not a string", json: schedule(#""at": [600]"#),
+      mentions: ["$.kinds[0].scheduled.at[0]", "expected a clock time"]),
+    Case(label: "no clock times", json: schedule(#""at": []"#), mentions: ["$.kinds[0].scheduled.at", "at least 1"]),
+    Case(label: "every_min and at", json: schedule(#""every_min": 60, "at": ["06:00"]"#),
+      mentions: ["$.kinds[0].scheduled.at", "not both"]),
+    Case(label: "neither every_min nor at", json: schedule(#""horizon_h": 12"#),
+      mentions: ["$.kinds[0].scheduled.every_min", "is missing", "at"]),
+    Case(label: "clock times out of order", json: schedule(#""at": ["13:10", "06:00"]"#),
+      mentions: ["$.kinds[0].scheduled.at[1]", "comes before", "increasing order"]),
+    Case(label: "a clock time twice", json: schedule(#""at": ["06:00", "06:00"]"#),
+      mentions: ["$.kinds[0].scheduled.at[1]", "repeats"]),
+    Case(label: "grid key with clock times", json: schedule(#""at": ["06:00"], "from_hour": 6"#),
+      mentions: ["$.kinds[0].scheduled.from_hour", "every_min only"]),
+    Case(label: "drift out of the day", json: schedule(#""at": ["23:30"], "drift_min_per_day": 30"#),
+      mentions: ["$.kinds[0].scheduled.drift_min_per_day", #""23:30" out of its day"#]),
+    Case(label: "drift without clock times", json: schedule(#""every_min": 60, "drift_min_per_day": 2"#),
+      mentions: ["$.kinds[0].scheduled.drift_min_per_day", "no \"at\""]),
+    Case(label: "unknown days", json: schedule(#""every_min": 60, "days": "weekday""#),
+      mentions: ["$.kinds[0].scheduled.days", "did you mean \"weekdays\"?"]),
+    Case(label: "weekend schedule on weekdays only", json: schedule(#""every_min": 60, "days": "weekdays", "weekend": { "at": ["10:00"] }"#),
+      mentions: ["$.kinds[0].scheduled.weekend", "every_day"]),
+    Case(label: "bad weekend clock time", json: schedule(#""every_min": 60, "weekend": { "at": ["10:60"] }"#),
+      mentions: ["$.kinds[0].scheduled.weekend.at[0]", "is not a clock time"]),
+    Case(label: "publication at 24:00", json: schedule(#""at": ["00:00"], "published_at_utc": "24:00""#),
+      mentions: ["$.kinds[0].scheduled.published_at_utc", "is not a clock time"]),
+    Case(label: "publication days without a time", json: schedule(#""at": ["00:00"], "published_days_ahead": 1"#),
+      mentions: ["$.kinds[0].scheduled.published_days_ahead", "without published_at_utc"]),
+    Case(label: "negative weekend factor", json: replacing(#""per_day": 4"#, #""per_day": 4, "weekend_factor": -1"#),
+      mentions: ["$.kinds[0].unpredictable.weekend_factor", "at least 0"]),
+    Case(label: "unknown weekday", json: replacing(#""seed": 3,"#, #""seed": 3, "start_weekday": "mondy","#),
+      mentions: ["$.start_weekday", "did you mean \"monday\"?"]),
+    Case(label: "unknown placement", json: replacing(#"{ "kind": "forecast" }"#, #"{ "kind": "forecast", "placement": "watch" }"#),
+      mentions: ["$.segments[0].widgets[0].placement", "is not a valid value"]),
+    Case(label: "weekend views factor over the limit", json: replacing(#""force_quit_share": 0.2"#, #""force_quit_share": 0.2, "weekend_views_factor": 11"#),
+      mentions: ["$.segments[0].weekend_views_factor", "at most 10"]),
+    Case(label: "StandBy window backwards", json: replacing(#""force_quit_share": 0.2"#, #""force_quit_share": 0.2, "standby": { "from_hour": 22, "to_hour": 6 }"#),
+      mentions: ["$.segments[0].standby.to_hour", "within 24 hours"]),
+    Case(label: "watch budget of 0", json: replacing(#""seed": 3,"#, #""seed": 3, "model": { "budget": { "watch_complication_per_day": 0 } },"#),
+      mentions: ["$.model.budget.watch_complication_per_day", "at least 1"]),
+    Case(label: "StandBy visibility over 1", json: replacing(#""seed": 3,"#, #""seed": 3, "model": { "visibility": { "standby": 1.5 } },"#),
+      mentions: ["$.model.visibility.standby", "at most 1"]),
   ]
 
   @Test(arguments: cases)

@@ -53,4 +53,35 @@ import WidgetModel
         name: "mixed", seed: seed, days: 4, warmupDays: 1, devices: 30, segments: [segment], kinds: kinds,
         strategies: strategies))
   }
+
+  /// Clock times, weekdays, a publication lag, weekend factors and the
+  /// new placements (docs/model.md#clock-times, #publication-lag,
+  /// #weekday-patterns, #watch-complications, #standby).
+  @Test func elidedAndEventByEventGiveTheSameResultsWithTheCalendar() {
+    let kinds = [
+      WidgetKindSpec(
+        name: "most-read",
+        scheduled: .clockTimes([.zero], publication: Publication(atUTC: .minutes(135)))),
+      WidgetKindSpec(
+        name: "market", scope: .shared,
+        scheduled: ScheduledChanges(every: .minutes(30), fromHour: 9, toHour: 17, days: .weekdays),
+        unpredictable: UnpredictableChanges(perDay: 20, weekendFactor: 0)),
+      WidgetKindSpec(
+        name: "sun",
+        scheduled: .clockTimes([.minutes(6 * 60 + 40), .minutes(19 * 60)], driftPerDay: .minutes(2),
+          weekend: WeekendSchedule(every: .hours(2), fromHour: 8))),
+    ]
+    let segment = Segment(
+      name: "week", utcOffsets: [.init(hours: 10, weight: 1), .init(hours: -5, weight: 1)], wakeHour: 6...8,
+      sleepHour: 22...24, appSessionsPerDay: 3,
+      widgets: [
+        WidgetSlot(kind: 0), WidgetSlot(kind: 1, placement: .standby), WidgetSlot(kind: 2, placement: .watchComplication),
+        WidgetSlot(kind: 1, placement: .lockScreen, probability: 0.5),
+      ],
+      weekendViewsFactor: 0.6, weekendSessionsFactor: 1.5)
+    Self.compare(
+      Scenario(
+        name: "calendar", seed: 9, days: 8, warmupDays: 1, devices: 24, segments: [segment], kinds: kinds,
+        strategies: StrategyCatalog.presets.map(\.strategy), startWeekday: .thursday))
+  }
 }

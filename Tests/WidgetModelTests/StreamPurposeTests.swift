@@ -10,7 +10,7 @@ import WidgetModel
     (.attributes, 1), (.homeViews, 2), (.lockViews, 3), (.visibility, 4), (.appSessions, 5),
     (.audioSessions, 6), (.taps, 7), (.lowPowerMode, 8), (.contentChanges, 9),
     (.settingsChanges, 10), (.widgetAdds, 11), (.lateness, 20), (.pushDelivery, 21),
-    (.backgroundRefresh, 22), (.firstRequest, 23),
+    (.backgroundRefresh, 22), (.firstRequest, 23), (.watchViews, 40), (.standbyViews, 41),
   ]
 
   @Test func rawValuesArePinned() {

@@ -123,18 +123,10 @@ extension ScenarioDecoder {
     return i
   }
 
-  /// A local clock time "HH:MM" as minutes after midnight.
-  static func clock(_ v: JSONValue, path: String) throws(ScenarioError) -> Int {
-    guard case .string(let s) = v else {
-      throw ScenarioError(path: path, message: "is not a clock time", fix: "write it as \"HH:MM\", e.g. \"13:10\"")
-    }
-    let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
-      (0..<24).contains(h), (0..<60).contains(m)
-    else {
-      throw ScenarioError(path: path, message: "\(TerminalText.quoted(s)) is not a clock time", fix: "write it as \"HH:MM\" from \"00:00\" to \"23:59\", e.g. \"13:10\"")
-    }
-    return h * 60 + m
+  /// A local clock time "HH:MM" as minutes after midnight (validation checked it).
+  static func clock(_ v: JSONValue) -> Int {
+    if case .string(let s) = v, let m = ClockTime.minutes(s) { return m }
+    return 0
   }
 
   static func overrideTimeline(_ timeline: inout EntryTimeline, _ t: SchemaReader) throws(ScenarioError) {
@@ -153,14 +145,14 @@ extension ScenarioDecoder {
       let window: ClockWindow
       switch t.value("at") {
       case .array(let a) where a.count == 2:
-        let from = try clock(a[0], path: "\(t.path).at[0]")
-        var to = try clock(a[1], path: "\(t.path).at[1]")
+        let from = clock(a[0])
+        var to = clock(a[1])
         if to < from { to += 1440 }
         window = ClockWindow(fromMinute: from, toMinute: to)
       case .null:
         throw ScenarioError(path: "\(t.path).at", message: "is missing for policy \"after_time\"", fix: "add \"at\": a local time like \"13:10\" or a window like [\"00:00\", \"00:30\"]")
       case let v:
-        let m = try clock(v, path: "\(t.path).at")
+        let m = clock(v)
         window = ClockWindow(fromMinute: m, toMinute: m)
       }
       timeline.policy = .atLocalTime(window)
@@ -211,7 +203,9 @@ extension ScenarioDecoder {
       tokenBucketBurstFraction: b.number("token_bucket_burst_fraction"),
       lowPowerMultiplier: b.number("low_power_multiplier"), minInterval: .seconds(b.number("min_interval_s")),
       whenEmpty: BudgetParameters.WhenEmpty(rawValue: b.string("when_empty")) ?? .withhold,
-      learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"))
+      learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"),
+      watchComplicationPerDay: b.optionalNumber("watch_complication_per_day").map { Int($0) },
+      standbyPerDay: b.optionalNumber("standby_per_day").map { Int($0) })
     let rl = r.object("reload", ScenarioSchema.reload)!
     let lateness: DurationDistribution
     switch rl.value("lateness") {
@@ -225,7 +219,8 @@ extension ScenarioDecoder {
     let v = r.object("visibility", ScenarioSchema.visibility)!
     let visibility = Visibility(
       homeFirstPage: v.number("home_first_page"), homeOtherPage: v.number("home_other_page"),
-      smartStack: v.number("smart_stack"), lockScreen: v.number("lock_screen"))
+      smartStack: v.number("smart_stack"), lockScreen: v.number("lock_screen"),
+      watchComplication: v.number("watch_complication"), standby: v.number("standby"))
     let sp = r.object("silent_push", ScenarioSchema.silentPush)!
     let silentPush = SilentPushParameters(
       ratePerHour: sp.number("rate_per_hour"), burst: sp.number("burst"), holdNewestOnly: sp.bool("hold_newest_only"),
@@ -246,8 +241,9 @@ extension ScenarioDecoder {
       burst: AppReloadParameters.Burst(rawValue: ar.string("burst")) ?? .each, burstWindow: .seconds(ar.number("burst_window_s")))
     let ws = r.object("wake_sources", ScenarioSchema.wakeRules)!
     func rule(_ key: String, _ standard: WakeSourceRules.Rule) -> WakeSourceRules.Rule {
-      guard case .object = ws.value(key) else { return standard }
-      let o = SchemaReader(ws.value(key), ScenarioSchema.wakeRule(key, standard, ""), path: "\(ws.path).\(key)", log: ws.log)
+      guard let spec = ScenarioSchema.wakeRuleObjects.first(where: { $0.key == key }),
+        let o = ws.object(key, spec.object)
+      else { return standard }
       return WakeSourceRules.Rule(
         stoppedByForceQuit: o.bool("stopped_by_force_quit"), stoppedByLowPowerMode: o.bool("stopped_by_low_power_mode"),
         stoppedByBackgroundRefreshOff: o.bool("stopped_by_background_refresh_off"))

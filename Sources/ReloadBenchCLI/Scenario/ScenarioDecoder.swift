@@ -84,7 +84,7 @@ enum ScenarioDecoder {
         fix: "make warmup_days smaller than days")
     }
     let kinds = try r.array("kinds").enumerated().map { (i, v) throws(ScenarioError) in
-      try kind(SchemaReader(v, ScenarioSchema.kind, path: "$.kinds[\(i)]", log: r.log))
+      try kind(SchemaReader(v, ScenarioSchema.kind, path: "$.kinds[\(i)]", log: r.log), days: days)
     }
     try unique(kinds.map(\.name), path: "$.kinds", what: "kind")
     var segments: [Segment] = []
@@ -113,7 +113,8 @@ enum ScenarioDecoder {
       replications: r.int("replications"), segments: segments, kinds: kinds, strategies: strategies,
       model: try model(r.object("model", ScenarioSchema.model)!),
       energy: energy(r.object("energy", ScenarioSchema.energy)!),
-      engine: EngineMode(rawValue: r.string("engine")) ?? .elided)
+      engine: EngineMode(rawValue: r.string("engine")) ?? .elided,
+      startWeekday: Weekday(name: r.string("start_weekday")) ?? .monday)
   }
 
   static func unique(_ names: [String], path: String, what: String) throws(ScenarioError) {
@@ -130,17 +131,10 @@ enum ScenarioDecoder {
 
   // MARK: - Parts
 
-  static func kind(_ r: SchemaReader) throws(ScenarioError) -> WidgetKindSpec {
+  static func kind(_ r: SchemaReader, days: Double) throws(ScenarioError) -> WidgetKindSpec {
     var scheduled: ScheduledChanges? = nil
     if let s = r.object("scheduled", ScenarioSchema.scheduled) {
-      let from = s.int("from_hour")
-      let to = s.int("to_hour")
-      if to <= from {
-        throw ScenarioError(path: "\(s.path).to_hour", message: "\(to) is not after from_hour \(from)", fix: "make to_hour greater than from_hour")
-      }
-      scheduled = ScheduledChanges(
-        every: .minutes(s.number("every_min")), offset: .minutes(s.number("offset_min")), fromHour: from, toHour: to,
-        horizon: .hours(s.number("horizon_h")), sharedUTCOffsetHours: s.number("utc_offset_h"))
+      scheduled = try self.scheduled(s, days: days)
     }
     var unpredictable: UnpredictableChanges? = nil
     if let u = r.object("unpredictable", ScenarioSchema.unpredictable) {
@@ -157,7 +151,7 @@ enum ScenarioDecoder {
       }
       unpredictable = UnpredictableChanges(
         perDay: u.number("per_day"), profile: try profile(u, "profile"), bursts: bursts,
-        sharedUTCOffsetHours: u.number("utc_offset_h"))
+        sharedUTCOffsetHours: u.number("utc_offset_h"), weekendFactor: u.number("weekend_factor"))
     }
     var failure: FetchFailure? = nil
     if let f = r.object("fetch_failure", ScenarioSchema.fetchFailure) {
@@ -251,6 +245,13 @@ enum ScenarioDecoder {
     if lpm.int("to_hour") <= lpm.int("from_hour") {
       throw ScenarioError(path: "\(lpm.path).to_hour", message: "is not after from_hour", fix: "make to_hour greater than from_hour (25 = 01:00 next day)")
     }
+    let sb = r.object("standby", ScenarioSchema.standby)!
+    let standby = StandByHabit(viewsPerDay: sb.number("views_per_day"), fromHour: sb.int("from_hour"), toHour: sb.int("to_hour"))
+    if standby.toHour <= standby.fromHour || standby.toHour - standby.fromHour > 24 {
+      throw ScenarioError(
+        path: "\(sb.path).to_hour", message: "\(standby.toHour) is not within 24 hours after from_hour \(standby.fromHour)",
+        fix: "make to_hour greater than from_hour, at most 24 hours later (31 = 07:00 next morning)")
+    }
     return Segment(
       name: r.string("name"), weight: r.number("weight"), utcOffsets: offsets, wakeHour: wake, sleepHour: sleep,
       homeViewsPerDay: r.number("home_views_per_day"), lockViewsPerDay: r.number("lock_views_per_day"),
@@ -266,6 +267,8 @@ enum ScenarioDecoder {
       backgroundRefreshOffShare: r.number("background_refresh_off_share"), forceQuitShare: r.number("force_quit_share"),
       forceQuitProbability: r.number("force_quit_probability"),
       settingsChangesPer30Days: r.number("settings_changes_per_30_days"),
-      widgetAddsPer30Days: r.number("widget_adds_per_30_days"), widgets: slots)
+      widgetAddsPer30Days: r.number("widget_adds_per_30_days"), widgets: slots,
+      watchViewsPerDay: r.number("watch_views_per_day"), standby: standby,
+      weekendViewsFactor: r.number("weekend_views_factor"), weekendSessionsFactor: r.number("weekend_sessions_factor"))
   }
 }

@@ -11,7 +11,7 @@ extension ScenarioSchema {
     choice("dating", "`content`: the next entries at the content's scheduled changes; `spaced`: every `spacing_min`; `now`: all dated now (the anti-pattern); `offset`: one entry dated `spacing_min` after now.", EntryTimeline.Dating.allCases.map(\.rawValue)),
     choice("policy", "`TimelineReloadPolicy`: `at_end` (after the last entry), `after` (`after_min` after the reload), `after_time` (`.after(date)` at the next local clock time `at`), `never`.", ["at_end", "after", "after_time", "never"]),
     number("after_min", "For `policy: after`: the interval.", unit: "minutes", min: minRepeatMinutes),
-    SchemaField("at", .anyOf([.string(choices: nil), .array(of: .string(choices: nil), minItems: 2, maxItems: 2)]), "For `policy: after_time`: a local time `\"HH:MM\"` (`\"00:00\"` = start of tomorrow, `\"13:10\"` = 13:10 today or else tomorrow), or a window `[\"00:00\", \"00:30\"]` for a random time in it."),
+    SchemaField("at", .anyOf([.clockTime, .array(of: .clockTime, minItems: 2, maxItems: 2)]), "For `policy: after_time`: a local time `\"HH:MM\"` (`\"00:00\"` = start of tomorrow, `\"13:10\"` = 13:10 today or else tomorrow), or a window `[\"00:00\", \"00:30\"]` for a random time in it."),
     SchemaField("on_failure", .anyOf([.object(failure), .null]), "What `getTimeline` returns when its fetch fails (the kind's `fetch_failure`); null: the same timeline (docs/model.md#fetch-failure)."),
   ])
 
@@ -99,7 +99,12 @@ extension ScenarioSchema {
     choice("when_empty", "A request with no budget left is `withhold`-en until budget returns (Apple's wording) or `drop`-ped.", BudgetParameters.WhenEmpty.allCases.map(\.rawValue), default: BudgetParameters.standard.whenEmpty.rawValue, source: "A"),
     number("learning_days", "Days after install with a larger budget (learning period); 0 = off.", unit: "days", default: BudgetParameters.standard.learningDays, min: 0, max: 60, source: "F"),
     number("learning_multiplier", "B is multiplied by this during the learning period.", default: BudgetParameters.standard.learningMultiplier, min: 1, max: 10, source: "F"),
+    SchemaField("watch_complication_per_day", placementBudget, "B of a watch complication, whatever its views (complications are \"always considered viewed\"); null = from its views like other placements (docs/model.md#watch-complications).", unit: "reloads per 24 h", default: BudgetParameters.standard.watchComplicationPerDay.map { .number(Double($0)) } ?? .null, source: "M (Home Assistant iOS #1046: limited to 50 a day)", placement: Placement.watchComplication.rawValue),
+    SchemaField("standby_per_day", placementBudget, "B of a StandBy widget; null = from its StandBy views like other placements (docs/model.md#standby).", unit: "reloads per 24 h", default: BudgetParameters.standard.standbyPerDay.map { .number(Double($0)) } ?? .null, source: "assumed", placement: Placement.standby.rawValue),
   ])
+
+  /// A placement's own budget, or null for the views-based one.
+  static let placementBudget = SchemaType.anyOf([.integer(min: 1, max: 1440), .null])
 
   static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (docs/model.md#lateness).", [
     SchemaField("lateness", .anyOf([.string(choices: ["small", "realistic"]), distribution]), "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, sometimes up to 15 min early, as developers measured), or a distribution.", default: .string("small"), source: "A (a request, not a schedule), M (realistic)"),
@@ -112,6 +117,8 @@ extension ScenarioSchema {
     number("home_other_page", "Share of Home Screen views.", default: Visibility.standard.homeOtherPage, min: 0, max: 1, source: "A (rarely seen), value assumed"),
     number("smart_stack", "Share of Home Screen views (the widget is on top of its stack).", default: Visibility.standard.smartStack, min: 0, max: 1, source: "assumed"),
     number("lock_screen", "Share of Lock Screen views.", default: Visibility.standard.lockScreen, min: 0, max: 1, source: "assumed"),
+    SchemaField("watch_complication", .number(min: 0, max: 1, exclusiveMin: false), "Share of the watch face's views (a complication on the active face is seen at every wrist raise) (docs/model.md#watch-complications).", default: .number(Visibility.standard.watchComplication), source: "F (Solstice: \"always considered viewed\"), value assumed", placement: Placement.watchComplication.rawValue),
+    SchemaField("standby", .number(min: 0, max: 1, exclusiveMin: false), "Share of the StandBy views (docs/model.md#standby).", default: .number(Visibility.standard.standby), source: "assumed", placement: Placement.standby.rawValue),
   ])
 
   static let silentPush = SchemaObject("Silent push", doc: "How the system treats silent (background, priority 5) pushes (docs/model.md#silent-push-throttle).", [
@@ -150,12 +157,16 @@ extension ScenarioSchema {
     ])
   }
 
-  static let wakeRules = SchemaObject("Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).", [
-    SchemaField("location", .object(wakeRule("Location wakes", WakeSourceRules.standard.location, "Region monitoring and significant location changes.")), "Location wakes.", default: .object([:])),
-    SchemaField("accessory", .object(wakeRule("Accessory wakes", WakeSourceRules.standard.accessory, "Bluetooth accessories, CGMs, HealthKit background delivery.")), "Accessory and health readings.", default: .object([:])),
-    SchemaField("network_extension", .object(wakeRule("Network Extension wakes", WakeSourceRules.standard.networkExtension, "A Network Extension runs in its own process.")), "Network Extension status changes.", default: .object([:])),
-    SchemaField("audio", .object(wakeRule("Audio wakes", WakeSourceRules.standard.audio, "Audio and navigation sessions.")), "Audio sessions.", default: .object([:])),
-  ])
+  /// One object per wake source type, with that type's defaults.
+  static let wakeRuleObjects: [(key: String, object: SchemaObject, doc: String)] = [
+    ("location", wakeRule("Location wakes", WakeSourceRules.standard.location, "Region monitoring and significant location changes."), "Location wakes."),
+    ("accessory", wakeRule("Accessory wakes", WakeSourceRules.standard.accessory, "Bluetooth accessories, CGMs, HealthKit background delivery."), "Accessory and health readings."),
+    ("network_extension", wakeRule("Network Extension wakes", WakeSourceRules.standard.networkExtension, "A Network Extension runs in its own process."), "Network Extension status changes."),
+    ("audio", wakeRule("Audio wakes", WakeSourceRules.standard.audio, "Audio and navigation sessions."), "Audio sessions."),
+  ]
+
+  static let wakeRules = SchemaObject("Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).",
+    wakeRuleObjects.map { SchemaField($0.key, .object($0.object), $0.doc, default: .object([:])) })
 
   static let fetchFailure = SchemaObject("Fetch failure", doc: "When fetching a kind's data fails (docs/model.md#fetch-failure): at random, and during a daily outage.", [
     number("probability", "Each fetch fails independently with this probability.", default: 0, min: 0, max: 1),
@@ -196,6 +207,7 @@ extension ScenarioSchema {
       integer("devices", "Simulated devices.", default: 1000, min: 1, max: 50_000_000),
       SchemaField("fleet_devices", nullableNumber(0, max: sanityMax("devices")), "The real fleet size backend figures are scaled to; null = `devices`.", unit: "devices", default: .null),
       integer("replications", "Independent repetitions with derived seeds; 2 or more add `_ci95` columns.", default: 1, min: 1, max: 100),
+      choice("start_weekday", "The weekday of day 0; each clock (a device's time zone, a shared feed's `utc_offset_h`) counts its own days from it, so at 00:00 UTC of day 0 a device west of UTC is still on the day before (docs/model.md#calendar). Matters only for weekday patterns.", Weekday.allCases.map(\.name), default: Weekday.monday.name),
       choice("engine", "`elided`: glances and data changes are read in bulk between state changes (exact, fast); `event_by_event`: every one goes through the event queue (the reference).", EngineMode.allCases.map(\.rawValue), default: EngineMode.elided.rawValue),
       SchemaField("kinds", .array(of: .object(kind), minItems: 1, maxItems: 32), "Widget kinds and their content.", required: true),
       SchemaField("segments", .array(of: .object(segment), minItems: 1, maxItems: 64), "Device segments.", required: true),

@@ -117,13 +117,30 @@ enum ScenarioSchema {
 
   // MARK: - Content
 
-  static let scheduled = SchemaObject("Scheduled changes", doc: "Changes on a known schedule (an hourly forecast, a timetable): at `offset_min + k * every_min` minutes after local midnight, inside the active hours. The provider sees them `horizon_h` ahead, so future entries can show them on time.", [
-    number("every_min", "Time between scheduled changes.", unit: "minutes", min: 1, required: true),
-    number("offset_min", "Offset of the schedule from midnight.", unit: "minutes", default: 0, min: 0, max: 1440),
-    integer("from_hour", "First active local hour.", unit: "hour of day", default: 0, min: 0, max: 23),
-    integer("to_hour", "Active until this local hour (exclusive).", unit: "hour of day", default: 24, min: 1, max: 24),
+  static let scheduled = SchemaObject("Scheduled changes", doc: "Changes on a known schedule (an hourly forecast, a timetable, prices published at 13:10): either a grid, `every_min` minutes apart from `offset_min` after local midnight inside the active hours, or a list of clock times each day (`at`); exactly one of the two. On every day, weekdays or weekends (`days`), optionally with another schedule on weekends (`weekend`). The provider sees them `horizon_h` ahead, so future entries can show them on time, unless the data is published later (`published_at_utc`) (docs/model.md#clock-times, #weekday-patterns, #publication-lag).", absentDefault: "none", [
+    number("every_min", "Time between scheduled changes (the grid); give this or `at`.", unit: "minutes", min: 1),
+    number("offset_min", "Offset of the grid from midnight (with `every_min` only).", unit: "minutes", default: 0, min: 0, max: 1440),
+    integer("from_hour", "First active local hour (with `every_min` only).", unit: "hour of day", default: 0, min: 0, max: 23),
+    integer("to_hour", "Active until this local hour, exclusive (with `every_min` only).", unit: "hour of day", default: 24, min: 1, max: 24),
     number("horizon_h", "How far ahead the provider knows the scheduled data.", unit: "hours", default: 24, min: 0, max: 24 * 14),
     number("utc_offset_h", "Clock of the schedule for `shared` content (per-user content follows each device's time zone).", unit: "hours east of UTC", default: 0, min: -12, max: 14),
+    SchemaField("at", clockTimes, "The clock times of the changes each day, in increasing order (`[\"06:00\", \"13:10\"]`); give this or `every_min`."),
+    number("drift_min_per_day", "The `at` times move by this much each day: on day d of the schedule's clock they are `at + d x drift` (sunrise and sunset move 1-4 minutes a day); they must stay within their day for the whole run.", unit: "minutes per day", default: 0, min: -60, max: 60),
+    choice("days", "The days the schedule runs, in its clock: `every_day`, `weekdays` (Monday to Friday: a stock market) or `weekends`.", ScheduleDays.allCases.map(\.rawValue), default: ScheduleDays.everyDay.rawValue),
+    SchemaField("weekend", .anyOf([.object(weekendSchedule), .null]), "Another schedule on Saturdays and Sundays (with `days: every_day`), or null for the same as weekdays.", default: .null),
+    SchemaField("published_at_utc", .anyOf([.clockTime, .null]), "When the data of each day's changes is published, UTC: the changes of local date D appear at this time on UTC date D minus `published_days_ahead`; until then no timeline can show them and glances are stale from the change. Null: known as soon as the horizon reaches it.", default: .null),
+    integer("published_days_ahead", "With `published_at_utc`: 0 publishes on the same UTC date (Wikipedia's \"most read\"), 1 the day before (day-ahead prices).", unit: "days", default: 0, min: 0, max: 7),
+  ])
+
+  /// 1 to 288 clock times (one every 5 minutes at most).
+  static let clockTimes = SchemaType.array(of: .clockTime, minItems: 1, maxItems: 288)
+
+  static let weekendSchedule = SchemaObject("Weekend schedule", doc: "A kind's schedule on Saturdays and Sundays when it differs from the weekdays': a grid (`every_min`) or clock times (`at`), exactly one of the two (docs/model.md#weekday-patterns).", absentDefault: "none", [
+    number("every_min", "Time between changes on weekend days (the grid); give this or `at`.", unit: "minutes", min: 1),
+    number("offset_min", "Offset of the grid from midnight (with `every_min` only).", unit: "minutes", default: 0, min: 0, max: 1440),
+    integer("from_hour", "First active local hour (with `every_min` only).", unit: "hour of day", default: 0, min: 0, max: 23),
+    integer("to_hour", "Active until this local hour, exclusive (with `every_min` only).", unit: "hour of day", default: 24, min: 1, max: 24),
+    SchemaField("at", clockTimes, "The clock times of the changes each weekend day, in increasing order; give this or `every_min`."),
   ])
 
   static let bursts = SchemaObject("Bursts", doc: "On some days, a window of frequent changes (a live match, breaking news).", [
@@ -139,6 +156,7 @@ enum ScenarioSchema {
     SchemaField("profile", profileType, "Shape of the day: a named profile or 24 hourly weights.", default: .string("flat")),
     SchemaField("bursts", .anyOf([.object(bursts), .null]), "Occasional bursts, or null.", default: .null),
     number("utc_offset_h", "Clock of the profile for `shared` content.", unit: "hours east of UTC", default: 0, min: -12, max: 14),
+    number("weekend_factor", "The rate on Saturdays and Sundays (in the content's clock) relative to `per_day`, bursts included; 0 = weekdays only (docs/model.md#weekday-patterns).", default: 1, min: 0, max: 100),
   ])
 
   static let kind = SchemaObject("Kind", doc: "A widget kind and the data behind it.", [
@@ -165,9 +183,15 @@ enum ScenarioSchema {
     integer("to_hour", "Local hour it turns off (may exceed 24: 25 = 01:00 next day).", unit: "hour of day", default: 23, min: 1, max: 47),
   ])
 
+  static let standby = SchemaObject("StandBy", doc: "When the phone shows StandBy (charging on its side; assumed at night) and how often the user looks at it then. The views are spread evenly over the window, asleep or not (docs/model.md#standby).", [
+    number("views_per_day", "Looks at the StandBy screen per day.", unit: "per day", default: StandByHabit.standard.viewsPerDay, min: 0, max: 5000, source: "assumed"),
+    integer("from_hour", "Local hour StandBy starts.", unit: "hour of day", default: StandByHabit.standard.fromHour, min: 0, max: 23, source: "assumed"),
+    integer("to_hour", "Local hour it ends (may exceed 24: 31 = 07:00 next morning).", unit: "hour of day", default: StandByHabit.standard.toHour, min: 1, max: 47, source: "assumed"),
+  ])
+
   static let widgetSlot = SchemaObject("Widget slot", doc: "Widgets of one kind at one place on the segment's devices.", [
     SchemaField("kind", .string(choices: nil), "Name of a kind in `kinds`.", required: true),
-    choice("placement", "Where it sits; sets the share of views it gets (`model.visibility`) and its budget.", Placement.allCases.map(\.rawValue), default: "home_first_page"),
+    choice("placement", "Where it sits; sets the views it takes a share of (Home Screen, Lock Screen, the watch face, StandBy), the share (`model.visibility`) and its budget (a watch complication has its own: `model.budget.watch_complication_per_day`).", Placement.allCases.map(\.rawValue), default: "home_first_page"),
     integer("count", "Instances of this kind here, per device.", default: 1, min: 1, max: 16),
     number("probability", "Share of the segment's devices that have this slot.", default: 1, min: 0, max: 1),
   ])
@@ -180,6 +204,10 @@ enum ScenarioSchema {
     SchemaField("sleep_hour", .array(of: .integer(min: 1, max: 47), minItems: 2, maxItems: 2), "Local bedtime hour, drawn per device in [first, second]; may exceed 24.", unit: "hour of day", default: .array([.number(23), .number(23)])),
     number("home_views_per_day", "Home Screen views per day while awake (widgets on the first page see them all).", unit: "per day", default: 40, min: 0, max: 5000),
     number("lock_views_per_day", "Lock Screen views per day while awake.", unit: "per day", default: 60, min: 0, max: 5000),
+    number("watch_views_per_day", "Wrist raises per day that show the watch face, while awake (the views of `watch_complication` widgets).", unit: "per day", default: 60, min: 0, max: 5000, source: "assumed"),
+    SchemaField("standby", .object(standby), "StandBy habits (the views of `standby` widgets).", default: .object([:])),
+    number("weekend_views_factor", "Views (every surface) and button taps on Saturdays and Sundays relative to weekdays; the budget follows the week's mean views (docs/model.md#weekday-patterns).", default: 1, min: 0, max: 10),
+    number("weekend_sessions_factor", "App and audio sessions on Saturdays and Sundays relative to weekdays.", default: 1, min: 0, max: 10),
     SchemaField("view_profile", profileType, "Shape of the day for views and taps.", default: .string("daytime")),
     number("app_sessions_per_day", "Foreground app sessions per day.", unit: "per day", default: 5, min: 0, max: 1000),
     SchemaField("session_profile", profileType, "Shape of the day for app and audio sessions.", default: .string("daytime")),

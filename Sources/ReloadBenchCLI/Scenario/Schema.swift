@@ -15,6 +15,9 @@ indirect enum SchemaType: Sendable {
   /// An object whose `key` picks its shape.
   case tagged(key: String, variants: [(tag: String, object: SchemaObject)])
   case null
+  /// A local (or UTC) time of day, `"HH:MM"` on a 24-hour clock
+  /// (`ClockTime`).
+  case clockTime
 
   /// A short human description of the type ("number > 0", "one of a, b").
   /// `summary` without its Markdown (links and code spans), for one-line
@@ -62,6 +65,7 @@ indirect enum SchemaType: Sendable {
     case .tagged(let key, let variants):
       return "object selected by `\(key)`: " + variants.map { "[\($0.tag)](#\($0.object.anchor))" }.joined(separator: ", ")
     case .null: return "null"
+    case .clockTime: return "clock time `\"HH:MM\"`"
     }
   }
 
@@ -108,10 +112,15 @@ struct SchemaField: Sendable {
   let required: Bool
   /// Source tag (docs/model.md#source-tags) for model assumptions: A, T, S, M, F, assumed.
   let source: String?
+  /// For a model parameter that only matters to widgets at one placement
+  /// (`watch_complication`): a report lists it only when the scenario has
+  /// such a widget or sets it, so adding a placement leaves the reports of
+  /// scenarios without it unchanged.
+  let placement: String?
 
   init(
     _ key: String, _ type: SchemaType, _ doc: String, unit: String? = nil, default defaultValue: JSONValue? = nil,
-    required: Bool = false, source: String? = nil
+    required: Bool = false, source: String? = nil, placement: String? = nil
   ) {
     self.key = key
     self.type = type
@@ -120,6 +129,7 @@ struct SchemaField: Sendable {
     self.defaultValue = defaultValue
     self.required = required
     self.source = source
+    self.placement = placement
   }
 }
 

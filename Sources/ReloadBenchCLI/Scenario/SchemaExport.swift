@@ -60,6 +60,8 @@ enum SchemaExport {
     func num(_ d: Double) -> String { JSONValue.number(d).jsonText }
     switch type {
     case .null: return ["\(p)\"type\": \"null\""]
+    case .clockTime:
+      return ["\(p)\"type\": \"string\"", "\(p)\"pattern\": \"^([01][0-9]|2[0-3]):[0-5][0-9]$\""]
     case .boolean: return ["\(p)\"type\": \"boolean\""]
     case .string(let choices):
       var m = ["\(p)\"type\": \"string\""]

@@ -5,6 +5,13 @@ enum SchemaValidator {
     switch type {
     case .null:
       guard case .null = value else { throw wrongType(path, "null", value) }
+    case .clockTime:
+      guard case .string(let s) = value else { throw wrongType(path, "a clock time", value, example: "\"07:30\"") }
+      guard ClockTime.minutes(s) != nil else {
+        throw ScenarioError(
+          path: path, message: "\(TerminalText.quoted(s)) is not a clock time",
+          fix: "write \"HH:MM\" on a 24-hour clock, from \"00:00\" to \"23:59\", e.g. \"07:05\"")
+      }
     case .boolean:
       guard case .bool = value else { throw wrongType(path, "true or false", value, example: "true") }
     case .string(let choices):
@@ -92,7 +99,7 @@ enum SchemaValidator {
 
   static func kindMatches(_ value: JSONValue, _ type: SchemaType) -> Bool {
     switch (value, type) {
-    case (.null, .null), (.bool, .boolean), (.string, .string), (.number, .integer), (.number, .number),
+    case (.null, .null), (.bool, .boolean), (.string, .string), (.string, .clockTime), (.number, .integer), (.number, .number),
       (.array, .array), (.object, .object), (.object, .tagged):
       return true
     default:
@@ -105,6 +112,7 @@ enum SchemaValidator {
     case .null: return "null"
     case .boolean: return "a boolean"
     case .string: return "a string"
+    case .clockTime: return "a clock time"
     case .integer, .number: return "a number"
     case .array: return "an array"
     case .object, .tagged: return "an object"
@@ -183,5 +191,28 @@ enum SchemaValidator {
       swap(&previous, &current)
     }
     return previous[b.count]
+  }
+}
+
+/// A time of day written `"HH:MM"` (two digits each, 24-hour clock).
+enum ClockTime {
+  /// Minutes after midnight, or nil for anything but `"00:00"` ... `"23:59"`
+  /// ("7:05", "24:00", "12:60" and "07:05:00" are refused).
+  static func minutes(_ s: String) -> Int? {
+    let u = Array(s.utf8)
+    guard u.count == 5, u[2] == UInt8(ascii: ":") else { return nil }
+    func digit(_ c: UInt8) -> Int? { c >= 48 && c <= 57 ? Int(c - 48) : nil }
+    guard let h1 = digit(u[0]), let h2 = digit(u[1]), let m1 = digit(u[3]), let m2 = digit(u[4]) else { return nil }
+    let h = h1 * 10 + h2
+    let m = m1 * 10 + m2
+    guard h < 24, m < 60 else { return nil }
+    return h * 60 + m
+  }
+
+  /// `"HH:MM"` for minutes after midnight (wrapped into one day).
+  static func text(_ minutes: Int) -> String {
+    let m = ((minutes % 1440) + 1440) % 1440
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return two(m / 60) + ":" + two(m % 60)
   }
 }

@@ -184,7 +184,7 @@ struct SweepPath: Equatable, Sendable {
 
   static func acceptsPlainValue(_ type: SchemaType) -> Bool {
     switch type {
-    case .string, .integer, .number, .boolean, .null: return true
+    case .string, .integer, .number, .boolean, .null, .clockTime: return true
     case .anyOf(let alts): return alts.contains(where: acceptsPlainValue)
     case .object, .array, .tagged: return false
     }

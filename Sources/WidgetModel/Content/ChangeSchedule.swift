@@ -8,23 +8,56 @@ import ReloadEngine
 ///                            clockOffset: .hours(2))
 ///     s.next(after: .zero)     // d0+04:00 UTC (= 06:00 local)
 ///
-/// - Complexity: O(1) for an all-day schedule; a few steps otherwise.
+///     // Prices at 13:10 on weekdays only (docs/model.md#clock-times, #weekday-patterns).
+///     let p = ChangeSchedule(.clockTimes([.minutes(13 * 60 + 10)], days: .weekdays),
+///                            clockOffset: .hours(1), startWeekday: .friday)
+///     p.next(after: .zero)     // d0+12:10 UTC (Friday), then d3+12:10 (Monday)
+///
+/// A plain grid (every day, no clock times, no publication lag) keeps the
+/// original arithmetic; anything else goes through its `ScheduleCalendar`,
+/// built once per kind and shared by every device's schedule.
+///
+/// - Important: `ChangeSchedule` is a plain value (no reference counting):
+///   it refers to its calendar unretained, and calendars live in a registry
+///   for the life of the process (`ScheduleCalendar.intern`), so the
+///   reference never dangles.
+///
+/// - Complexity: O(1) for an all-day grid; a few steps for active hours,
+///   weekdays or a weekend schedule; O(log n) in the `n` clock times of a day.
 @frozen
 public struct ChangeSchedule: Sendable, Equatable {
+  public static func == (a: ChangeSchedule, b: ChangeSchedule) -> Bool {
+    a.every == b.every && a.offset == b.offset && a.fromMs == b.fromMs && a.toMs == b.toMs
+      && a.clockOffset == b.clockOffset && a.allDay == b.allDay
+      && a.calendar?.toOpaque() == b.calendar?.toOpaque()  // interned: same calendar, same object
+  }
+
   @usableFromInline let every: Int64
   @usableFromInline let offset: Int64
   @usableFromInline let fromMs: Int64
   @usableFromInline let toMs: Int64
   @usableFromInline let clockOffset: Int64
   @usableFromInline let allDay: Bool
+  /// Clock times, days of the week, drift and publication; `nil` for a plain grid.
+  // NOTE: unretained for performance: a retained reference made every copy
+  // of a schedule (one per glance) reference-count it, about 10 % of a run.
+  @usableFromInline let calendar: Unmanaged<ScheduleCalendar>?
 
-  public init(_ spec: ScheduledChanges, clockOffset: SimDuration) {
+  /// `spec` on a clock `clockOffset` east of UTC whose day 0 is `startWeekday`.
+  public init(_ spec: ScheduledChanges, clockOffset: SimDuration, startWeekday: Weekday = .monday) {
+    self.init(spec, calendar: ScheduleCalendar.make(spec, startWeekday: startWeekday), clockOffset: clockOffset)
+  }
+
+  /// `spec` with its calendar already built and interned
+  /// (`ScheduleCalendar.make`): no allocation, for a device's schedules.
+  init(_ spec: ScheduledChanges, calendar: ScheduleCalendar?, clockOffset: SimDuration) {
     every = max(1, spec.every.milliseconds)
     offset = spec.offset.milliseconds
     fromMs = Int64(spec.fromHour) * 3_600_000
     toMs = Int64(spec.toHour) * 3_600_000
     self.clockOffset = clockOffset.milliseconds
     allDay = spec.fromHour <= 0 && spec.toHour >= 24
+    self.calendar = calendar.map { Unmanaged.passUnretained($0) }
   }
 
   @inlinable @inline(__always)
@@ -36,6 +69,10 @@ public struct ChangeSchedule: Sendable, Equatable {
   /// The first scheduled change strictly after `time`.
   @inlinable
   public func next(after time: SimTime) -> SimTime {
+    if let calendar {
+      let offset = clockOffset
+      return calendar._withUnsafeGuaranteedRef { $0.next(after: time, clockOffset: offset) }
+    }
     let local = time.milliseconds &+ clockOffset
     var k = ChangeSchedule.floorDiv(local &- offset, every) &+ 1
     var candidate = offset &+ k &* every
@@ -50,6 +87,27 @@ public struct ChangeSchedule: Sendable, Equatable {
       candidate = offset &+ k &* every
     }
     return .never
+  }
+
+  /// How far the provider can see the schedule's data at `time`: every
+  /// change at or before the result is published, the first one after it
+  /// is not (`.never` when nothing is held back). A timeline made at
+  /// `time` shows no change after it (docs/model.md#publication-lag).
+  @inlinable
+  public func publishedThrough(at time: SimTime) -> SimTime {
+    guard let calendar else { return .never }
+    let offset = clockOffset
+    return calendar._withUnsafeGuaranteedRef { $0.publishes ? $0.publishedThrough(at: time, clockOffset: offset) : .never }
+  }
+
+  /// The first time strictly after `time` at which a scheduled change can
+  /// be shown: the change itself, or its publication if that is later.
+  /// Equals `next(after:)` without a publication lag.
+  @inlinable
+  public func nextShowable(after time: SimTime) -> SimTime {
+    guard let calendar else { return next(after: time) }
+    let offset = clockOffset
+    return calendar._withUnsafeGuaranteedRef { $0.nextShowable(after: time, clockOffset: offset) }
   }
 
   /// The number of scheduled changes in `[start, end)`.

@@ -45,6 +45,9 @@ extension DeviceEnvironment {
   }
 
   /// Which widgets sit where, each with its views per day and daily budget.
+  /// With a weekend factor the budget follows the week's mean views
+  /// (docs/model.md#weekday-patterns); a watch complication has a budget
+  /// of its own (docs/model.md#watch-complications).
   private mutating func placeWidgets(
     _ seg: Segment, in scenario: Scenario, using attr: inout Xoshiro256StarStar
   ) {
@@ -54,58 +57,64 @@ extension DeviceEnvironment {
     placements.removeAll(keepingCapacity: true)
     hasKind.removeAll(keepingCapacity: true)
     hasKind.append(contentsOf: repeatElement(false, count: scenario.kinds.count))
+    let weekly = WeekendThinning(factor: seg.weekendViewsFactor)
     for slot in seg.widgets {
       guard attr.nextUnit() < slot.probability else { continue }
-      let sourceViews = slot.placement == .lockScreen ? seg.lockViewsPerDay : seg.homeViewsPerDay
+      let sourceViews = slot.placement.surface.viewsPerDay(seg)
       let views = sourceViews * scenario.model.visibility.share(slot.placement)
+      let budgetViews = weekly.isActive ? views * weekly.weeklyMean : views
       for _ in 0..<slot.count {
         widgetKind.append(slot.kind)
         placements.append(slot.placement)
         widgetViewsPerDay.append(views)
-        widgetBudget.append(scenario.model.budget.dailyBudget(viewsPerDay: views))
+        widgetBudget.append(scenario.model.budget.dailyBudget(slot.placement, viewsPerDay: budgetViews))
         hasKind[slot.kind] = true
       }
     }
   }
 
-  /// Views: one home-screen and one lock-screen process per device; each
-  /// widget sees a share of its surface's views set by its placement
-  /// (independent thinning). A surface with one widget needs no thinning:
-  /// its share of the views is itself a Poisson process at share x rate,
-  /// drawn directly; a surface without widgets is not drawn at all.
+  /// Views: one process per surface a device has widgets on (Home Screen,
+  /// Lock Screen, watch face, StandBy); each widget sees a share of its
+  /// surface's views set by its placement (independent thinning). A
+  /// surface with one widget needs no thinning: its share of the views is
+  /// itself a Poisson process at share x rate, drawn directly; a surface
+  /// without widgets is not drawn at all. Views on weekends are scaled by
+  /// the segment's weekend factor (docs/model.md#weekday-patterns).
   private mutating func drawGlances(_ seg: Segment, in prepared: PreparedScenario) {
     let streams = prepared.streams
     let visibility = prepared.scenario.model.visibility
     let end = prepared.end
-    var homeUsers = 0
-    var lockUsers = 0
-    for p in placements { if p == .lockScreen { lockUsers += 1 } else { homeUsers += 1 } }
+    let weekly = WeekendThinning(factor: seg.weekendViewsFactor)
+    var users = PerSurface(0)
+    for p in placements { users[p.surface] += 1 }
+    // The processes of surfaces with several widgets, one after another
+    // in `scratch` (home first, then lock, watch, StandBy).
     scratch.removeAll(keepingCapacity: true)
-    if homeUsers > 1 {
-      fillRates(profile: seg.viewProfile, perDay: seg.homeViewsPerDay)
-      var homeViews = streams.stream(entity: entity, purpose: .homeViews)
-      Self.drawArrivals(rates, utcOffset, until: end, using: &homeViews, appendingTo: &scratch)
-    }
-    let homeCount = scratch.count
-    if lockUsers > 1 {
-      fillRates(profile: seg.viewProfile, perDay: seg.lockViewsPerDay)
-      var lockViews = streams.stream(entity: entity, purpose: .lockViews)
-      Self.drawArrivals(rates, utcOffset, until: end, using: &lockViews, appendingTo: &scratch)
+    var ranges = PerSurface(0..<0)
+    for surface in ViewSurface.allCases where users[surface] > 1 {
+      let start = scratch.count
+      fillSurfaceRates(seg, surface, perDay: surface.viewsPerDay(seg) * weekly.scale)
+      var views = streams.stream(entity: entity, purpose: Self.purpose(surface))
+      Self.drawArrivals(rates, utcOffset, until: end, using: &views, appendingTo: &scratch)
+      weekly.thin(&scratch, from: start, calendar: prepared.scenario.calendar, clockOffset: utcOffset, using: &views)
+      ranges[surface] = start..<scratch.count
     }
     glanceStart.removeAll(keepingCapacity: true)
     glances.removeAll(keepingCapacity: true)
     for w in widgetKind.indices {
       glanceStart.append(glances.count)
-      let lock = placements[w] == .lockScreen
+      let surface = placements[w].surface
       let share = visibility.share(placements[w])
       guard share > 0 else { continue }
-      if (lock ? lockUsers : homeUsers) == 1 {
-        fillRates(profile: seg.viewProfile, perDay: (lock ? seg.lockViewsPerDay : seg.homeViewsPerDay) * min(1, share))
-        var views = streams.stream(entity: entity, purpose: lock ? .lockViews : .homeViews)
+      if users[surface] == 1 {
+        fillSurfaceRates(seg, surface, perDay: surface.viewsPerDay(seg) * min(1, share) * weekly.scale)
+        var views = streams.stream(entity: entity, purpose: Self.purpose(surface))
+        let start = glances.count
         Self.drawArrivals(rates, utcOffset, until: end, using: &views, appendingTo: &glances)
+        weekly.thin(&glances, from: start, calendar: prepared.scenario.calendar, clockOffset: utcOffset, using: &views)
         continue
       }
-      let range = lock ? homeCount..<scratch.count : 0..<homeCount
+      let range = ranges[surface]
       if share >= 1 {
         glances.append(contentsOf: scratch[range])
       } else {
@@ -123,16 +132,45 @@ extension DeviceEnvironment {
     glanceStart.append(glances.count)
   }
 
-  /// Taps on interactive widgets, following the view profile.
+  /// The stream of a surface's views.
+  static func purpose(_ surface: ViewSurface) -> StreamPurpose {
+    switch surface {
+    case .homeScreen: return .homeViews
+    case .lockScreen: return .lockViews
+    case .watchFace: return .watchViews
+    case .standby: return .standbyViews
+    }
+  }
+
+  /// Hourly view rates of `surface`: the view profile over the awake hours,
+  /// or for StandBy an even rate over its window, asleep or not
+  /// (docs/model.md#standby).
+  mutating func fillSurfaceRates(_ seg: Segment, _ surface: ViewSurface, perDay: Double) {
+    guard surface == .standby else {
+      fillRates(profile: seg.viewProfile, perDay: perDay)
+      return
+    }
+    let habit = seg.standby
+    let hours = max(0, min(24, habit.toHour - habit.fromHour))
+    for h in 0..<24 { rates[h] = 0 }
+    guard hours > 0, perDay > 0 else { return }
+    for h in habit.fromHour..<(habit.fromHour + hours) { rates[h % 24] = perDay / Double(hours) }
+  }
+
+  /// Taps on interactive widgets, following the view profile (and its
+  /// weekend factor).
   private mutating func drawTaps(_ seg: Segment, in prepared: PreparedScenario) {
     tapStart.removeAll(keepingCapacity: true)
     taps.removeAll(keepingCapacity: true)
-    fillRates(profile: seg.viewProfile, perDay: seg.tapsPerDay)
+    let weekly = WeekendThinning(factor: seg.weekendViewsFactor)
+    fillRates(profile: seg.viewProfile, perDay: seg.tapsPerDay * weekly.scale)
     for w in widgetKind.indices {
       tapStart.append(taps.count)
       if prepared.scenario.kinds[widgetKind[w]].interactive && seg.tapsPerDay > 0 {
         var rng = prepared.streams.stream(entity: entity << 8 | UInt64(w), purpose: .taps)
+        let start = taps.count
         Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &rng, appendingTo: &taps)
+        weekly.thin(&taps, from: start, calendar: prepared.scenario.calendar, clockOffset: utcOffset, using: &rng)
       }
     }
     tapStart.append(taps.count)
@@ -154,24 +192,28 @@ extension DeviceEnvironment {
   }
 
   /// Foreground sessions (never overlapping) and force-quits after them,
-  /// then audio or navigation sessions.
+  /// then audio or navigation sessions; both scaled on weekends by the
+  /// segment's weekend factor (docs/model.md#weekday-patterns).
   private mutating func drawAppSessions(_ seg: Segment, forceQuitter: Bool, in prepared: PreparedScenario) {
     let end = prepared.end
+    let weekly = WeekendThinning(factor: seg.weekendSessionsFactor)
+    let calendar = prepared.scenario.calendar
     sessionStart.removeAll(keepingCapacity: true)
     sessionEnd.removeAll(keepingCapacity: true)
     sessionForceQuit.removeAll(keepingCapacity: true)
-    fillRates(profile: seg.sessionProfile, perDay: seg.appSessionsPerDay)
+    fillRates(profile: seg.sessionProfile, perDay: seg.appSessionsPerDay * weekly.scale)
     var sessions = prepared.streams.stream(entity: entity, purpose: .appSessions)
     Self.drawSessions(
       rates, utcOffset, length: seg.sessionLength, until: end, using: &sessions, starts: &sessionStart,
-      ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit, recordFlags: true)
+      ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit, recordFlags: true,
+      weekly: weekly, calendar: calendar)
     audioStart.removeAll(keepingCapacity: true)
     audioEnd.removeAll(keepingCapacity: true)
-    fillRates(profile: seg.sessionProfile, perDay: seg.audioSessionsPerDay)
+    fillRates(profile: seg.sessionProfile, perDay: seg.audioSessionsPerDay * weekly.scale)
     var audio = prepared.streams.stream(entity: entity, purpose: .audioSessions)
     Self.drawSessions(
       rates, utcOffset, length: seg.audioLength, until: end, using: &audio, starts: &audioStart,
-      ends: &audioEnd, forceQuit: 0, flags: &sessionForceQuit, recordFlags: false)
+      ends: &audioEnd, forceQuit: 0, flags: &sessionForceQuit, recordFlags: false, weekly: weekly, calendar: calendar)
   }
 
   /// Low Power Mode evenings (for a user who uses it), merged where they
@@ -226,7 +268,8 @@ extension DeviceEnvironment {
       if shared {
         schedules.append(prepared.sharedSchedules[k])
       } else {
-        schedules.append(kind.scheduled.map { ChangeSchedule($0, clockOffset: utcOffset) })
+        schedules.append(
+          kind.scheduled.map { ChangeSchedule($0, calendar: prepared.scheduleCalendars[k], clockOffset: utcOffset) })
       }
       guard hasKind[k] else {
         measuredChanges.append(0)
@@ -239,7 +282,8 @@ extension DeviceEnvironment {
         var rng = prepared.streams.stream(entity: entity << 8 | UInt64(k), purpose: .contentChanges)
         let before = changes.count
         UnpredictableChangeGenerator.generate(
-          u, rates: prepared.changeRates[k], clockOffset: utcOffset, end: end, using: &rng, into: &changes)
+          u, rates: prepared.changeRates[k], clockOffset: utcOffset, end: end, using: &rng, into: &changes,
+          calendar: prepared.scenario.calendar)
         for i in before..<changes.count where changes[i] >= prepared.measureStart { unpredictable += 1 }
       }
       var scheduled = 0
@@ -293,11 +337,13 @@ extension DeviceEnvironment {
 
   /// Sessions start as a Poisson process; a start inside the previous
   /// session is skipped (the app is already open). `flags`, when given,
-  /// gets a force-quit flag per session.
+  /// gets a force-quit flag per session. With a weekend factor (`rates`
+  /// already scaled), starts are thinned by the day of the week first.
   static func drawSessions<G: RandomNumberGenerator>(
     _ rates: [Double], _ offset: SimDuration, length: DurationDistribution, until end: SimTime,
     using rng: inout G, starts: inout [SimTime], ends: inout [SimTime], forceQuit: Double,
-    flags: inout [Bool], recordFlags: Bool
+    flags: inout [Bool], recordFlags: Bool, weekly: WeekendThinning = WeekendThinning(factor: 1),
+    calendar: WeekCalendar = WeekCalendar()
   ) {
     var any = false
     for r in rates where r > 0 { any = true }
@@ -307,12 +353,44 @@ extension DeviceEnvironment {
       while true {
         t = TimeOfDayPoissonProcess.nextArrival(after: t, ratesPerHour: r, utcOffset: offset, using: &rng)
         if t >= end { break }
+        if weekly.isActive && !weekly.keeps(t, calendar: calendar, clockOffset: offset, using: &rng) { continue }
         let d = max(SimDuration.seconds(1), length.sample(using: &rng))
         let quit = forceQuit > 0 && rng.nextUnit() < forceQuit
         if let last = ends.last, t < last { continue }  // still in the previous session
         starts.append(t)
         ends.append(min(end, t + d))
         if recordFlags { flags.append(quit) }
+      }
+    }
+  }
+}
+
+/// One value per view surface, held inline (no allocation).
+struct PerSurface<Value> {
+  var home, lock, watch, standby: Value
+
+  init(_ value: Value) {
+    home = value
+    lock = value
+    watch = value
+    standby = value
+  }
+
+  subscript(surface: ViewSurface) -> Value {
+    get {
+      switch surface {
+      case .homeScreen: return home
+      case .lockScreen: return lock
+      case .watchFace: return watch
+      case .standby: return standby
+      }
+    }
+    set {
+      switch surface {
+      case .homeScreen: home = newValue
+      case .lockScreen: lock = newValue
+      case .watchFace: watch = newValue
+      case .standby: standby = newValue
       }
     }
   }

@@ -10,7 +10,8 @@ public struct PreparedScenario: Sendable {
   /// are assigned to segments in contiguous blocks by largest remainder, so
   /// shares are exact and independent of the thread count.
   public let segmentEnd: [Int]
-  /// Unpredictable change rates per kind (24 local hours), empty when none.
+  /// Unpredictable change rates per kind (24 local hours), empty when none;
+  /// times `WeekendThinning.scale` when the kind has a weekend factor above 1.
   public let changeRates: [[Double]]
   /// Drawn change times of shared kinds (empty for per-user kinds).
   public let sharedChanges: [[SimTime]]
@@ -20,6 +21,10 @@ public struct PreparedScenario: Sendable {
   public let end: SimTime
   /// The largest daily budget a widget can have (ring capacity).
   public let ringCapacity: Int
+  /// Each kind's schedule calendar (clock times, weekdays, publication),
+  /// built once and shared by every device's `ChangeSchedule`; `nil` for
+  /// a plain grid or no schedule.
+  let scheduleCalendars: [ScheduleCalendar?]
 
   public init(_ scenario: Scenario, replication: Int = 0) {
     self.scenario = scenario
@@ -27,7 +32,14 @@ public struct PreparedScenario: Sendable {
     self.streams = streams
     self.measureStart = scenario.measureStart
     self.end = scenario.end
-    self.ringCapacity = max(1, scenario.model.budget.largestBudget)
+    // Placements with a budget of their own (a watch complication) may
+    // need a larger ring; a scenario without them keeps its capacity.
+    let placements = Set(scenario.segments.flatMap { $0.widgets.map(\.placement) })
+    self.ringCapacity = max(1, scenario.model.budget.largestBudget(placements: placements))
+    let calendars = scenario.kinds.map { k in
+      k.scheduled.flatMap { ScheduleCalendar.make($0, startWeekday: scenario.startWeekday) }
+    }
+    scheduleCalendars = calendars
 
     // Segment sizes by largest remainder.
     let totalWeight = scenario.segments.reduce(0) { $0 + $1.weight }
@@ -49,7 +61,11 @@ public struct PreparedScenario: Sendable {
     }
     segmentEnd = ends
 
-    changeRates = scenario.kinds.map { $0.unpredictable?.ratesPerHour ?? [] }
+    changeRates = scenario.kinds.map { kind in
+      guard let u = kind.unpredictable else { return [] }
+      let thinning = WeekendThinning(factor: u.weekendFactor)
+      return thinning.scale == 1 ? u.ratesPerHour : u.ratesPerHour.map { $0 * thinning.scale }
+    }
     var shared: [[SimTime]] = []
     var sharedSchedules: [ChangeSchedule?] = []
     for (k, kind) in scenario.kinds.enumerated() {
@@ -59,10 +75,11 @@ public struct PreparedScenario: Sendable {
         if let u = kind.unpredictable {
           UnpredictableChangeGenerator.generate(
             u, rates: changeRates[k], clockOffset: .hours(u.sharedUTCOffsetHours), end: scenario.end,
-            using: &rng, into: &changes)
+            using: &rng, into: &changes, calendar: scenario.calendar)
         }
         shared.append(changes)
-        sharedSchedules.append(kind.scheduled.map { ChangeSchedule($0, clockOffset: .hours($0.sharedUTCOffsetHours)) })
+        sharedSchedules.append(
+          kind.scheduled.map { ChangeSchedule($0, calendar: calendars[k], clockOffset: .hours($0.sharedUTCOffsetHours)) })
       } else {
         shared.append([])
         sharedSchedules.append(nil)
@@ -94,8 +111,23 @@ public struct PreparedScenario: Sendable {
 /// time-of-day rate, merged with the bursts.
 public enum UnpredictableChangeGenerator {
   /// Appends the change times in `[0, end)` to `out`, sorted.
+  ///
+  /// With a weekend factor other than 1, `rates` must already be scaled by
+  /// `WeekendThinning.scale` (`PreparedScenario.changeRates` are); the
+  /// bursts are scaled here and every change is then thinned by the day of
+  /// the week in `clockOffset`'s clock (docs/model.md#weekday-patterns).
   public static func generate<G: RandomNumberGenerator>(
     _ spec: UnpredictableChanges, rates: [Double], clockOffset: SimDuration, end: SimTime,
+    using rng: inout G, into out: inout [SimTime], calendar: WeekCalendar = WeekCalendar()
+  ) {
+    let thinning = WeekendThinning(factor: spec.weekendFactor)
+    let base = out.count
+    generateUnthinned(spec, rates: rates, burstScale: thinning.scale, clockOffset: clockOffset, end: end, using: &rng, into: &out)
+    thinning.thin(&out, from: base, calendar: calendar, clockOffset: clockOffset, using: &rng)
+  }
+
+  static func generateUnthinned<G: RandomNumberGenerator>(
+    _ spec: UnpredictableChanges, rates: [Double], burstScale: Double, clockOffset: SimDuration, end: SimTime,
     using rng: inout G, into out: inout [SimTime]
   ) {
     let base = out.count
@@ -116,7 +148,7 @@ public enum UnpredictableChangeGenerator {
         + Int64(rng.nextUnit() * windowHours * 3_600_000)
       let start = startLocal - clockOffset.milliseconds
       let stop = start + bursts.duration.milliseconds
-      let mean = 3_600_000 / bursts.perHour
+      let mean = burstScale == 1 ? 3_600_000 / bursts.perHour : 3_600_000 / (bursts.perHour * burstScale)
       var t = Double(start)
       while true {
         t += rng.nextStandardExponential() * mean

@@ -26,6 +26,11 @@ extension StreamPurpose {
   public static let settingsChanges = StreamPurpose(rawValue: 10)
   /// The user adding (or re-adding) a widget.
   public static let widgetAdds = StreamPurpose(rawValue: 11)
+  /// Wrist raises that show the watch face (watch complications' views).
+  /// 40 and up: the placements' own range, apart from other new purposes.
+  public static let watchViews = StreamPurpose(rawValue: 40)
+  /// Looks at the phone in StandBy.
+  public static let standbyViews = StreamPurpose(rawValue: 41)
 
   // Strategy-dependent draws (reload lateness, push and refresh delays).
 

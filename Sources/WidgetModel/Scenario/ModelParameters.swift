@@ -67,13 +67,20 @@ public struct BudgetParameters: Sendable, Equatable {
   /// Days after install with a larger budget (learning period); 0 = off.
   public var learningDays: Double
   public var learningMultiplier: Double
+  /// The budget of a watch complication, whatever its views ("always
+  /// considered viewed"); `nil` = from its views like other placements
+  /// (docs/model.md#watch-complications).
+  public var watchComplicationPerDay: Int?
+  /// The budget of a StandBy widget; `nil` = from its views (docs/model.md#standby).
+  public var standbyPerDay: Int?
 
   public init(
     accrual: Accrual = .slidingWindow, maxPerDay: Int = 70, minPerDay: Int = 4,
     fullBudgetViewsPerDay: Double = 12, viewsExponent: Double = 0.5,
     tokenBucketBurstFraction: Double = 0.25, lowPowerMultiplier: Double = 0.5,
     minInterval: SimDuration = .seconds(30), whenEmpty: WhenEmpty = .withhold,
-    learningDays: Double = 0, learningMultiplier: Double = 1.5
+    learningDays: Double = 0, learningMultiplier: Double = 1.5, watchComplicationPerDay: Int? = 50,
+    standbyPerDay: Int? = nil
   ) {
     self.accrual = accrual
     self.maxPerDay = maxPerDay
@@ -86,6 +93,8 @@ public struct BudgetParameters: Sendable, Equatable {
     self.whenEmpty = whenEmpty
     self.learningDays = learningDays
     self.learningMultiplier = learningMultiplier
+    self.watchComplicationPerDay = watchComplicationPerDay
+    self.standbyPerDay = standbyPerDay
   }
 
   public static let standard = BudgetParameters()
@@ -98,9 +107,34 @@ public struct BudgetParameters: Sendable, Equatable {
     return Swift.min(maxPerDay, Swift.max(minPerDay, Int(raw.rounded())))
   }
 
+  /// The daily budget of a widget at `placement` seen `views` times a day:
+  /// the placement's own budget where it has one, else from its views.
+  public func dailyBudget(_ placement: Placement, viewsPerDay views: Double) -> Int {
+    fixedBudget(placement) ?? dailyBudget(viewsPerDay: views)
+  }
+
+  /// The budget a placement has whatever its views, if any.
+  public func fixedBudget(_ placement: Placement) -> Int? {
+    switch placement {
+    case .watchComplication: return watchComplicationPerDay
+    case .standby: return standbyPerDay
+    default: return nil
+    }
+  }
+
   /// The largest budget any widget can have at any time (ring capacity).
   public var largestBudget: Int {
     Int((Double(maxPerDay) * Swift.max(1, learningDays > 0 ? learningMultiplier : 1)).rounded(.up))
+  }
+
+  /// The largest budget a widget at one of `placements` can have.
+  public func largestBudget(placements: Set<Placement>) -> Int {
+    var largest = largestBudget
+    for p in placements {
+      guard let b = fixedBudget(p) else { continue }
+      largest = Swift.max(largest, Int((Double(b) * Swift.max(1, learningDays > 0 ? learningMultiplier : 1)).rounded(.up)))
+    }
+    return largest
   }
 }
 
@@ -138,18 +172,27 @@ public struct ReloadTiming: Sendable, Equatable {
     median: .minutes(80), sigma: 0.45, earlyProbability: 0.1, earlyMax: .minutes(15))
 }
 
-/// What share of the device's views each placement gets.
+/// What share of its surface's views each placement gets (docs/model.md#visibility).
 public struct Visibility: Sendable, Equatable {
   public var homeFirstPage: Double
   public var homeOtherPage: Double
   public var smartStack: Double
   public var lockScreen: Double
+  /// Share of the watch face's views (docs/model.md#watch-complications).
+  public var watchComplication: Double
+  /// Share of the StandBy views (docs/model.md#standby).
+  public var standby: Double
 
-  public init(homeFirstPage: Double = 1, homeOtherPage: Double = 0.15, smartStack: Double = 0.4, lockScreen: Double = 1) {
+  public init(
+    homeFirstPage: Double = 1, homeOtherPage: Double = 0.15, smartStack: Double = 0.4, lockScreen: Double = 1,
+    watchComplication: Double = 1, standby: Double = 1
+  ) {
     self.homeFirstPage = homeFirstPage
     self.homeOtherPage = homeOtherPage
     self.smartStack = smartStack
     self.lockScreen = lockScreen
+    self.watchComplication = watchComplication
+    self.standby = standby
   }
 
   public static let standard = Visibility()
@@ -160,6 +203,8 @@ public struct Visibility: Sendable, Equatable {
     case .homeOtherPage: return homeOtherPage
     case .smartStack: return smartStack
     case .lockScreen: return lockScreen
+    case .watchComplication: return watchComplication
+    case .standby: return standby
     }
   }
 }

@@ -28,13 +28,16 @@ public struct Scenario: Sendable {
   public var energy: EnergyModel
   /// How glances and unpredictable data changes are simulated.
   public var engine: EngineMode
+  /// The weekday of day 0; each clock counts its own days from it
+  /// (docs/model.md#calendar).
+  public var startWeekday: Weekday
 
   public init(
     name: String, description: String = "", seed: UInt64 = 1, days: Double = 7,
     warmupDays: Double = 1, devices: Int = 1000, fleetDevices: Double? = nil,
     replications: Int = 1, segments: [Segment], kinds: [WidgetKindSpec],
     strategies: [Strategy], model: ModelParameters = .standard,
-    energy: EnergyModel = .standard, engine: EngineMode = .elided
+    energy: EnergyModel = .standard, engine: EngineMode = .elided, startWeekday: Weekday = .monday
   ) {
     self.name = name
     self.description = description
@@ -50,7 +53,11 @@ public struct Scenario: Sendable {
     self.model = model
     self.energy = energy
     self.engine = engine
+    self.startWeekday = startWeekday
   }
+
+  /// The weekdays of every clock of the scenario.
+  public var calendar: WeekCalendar { WeekCalendar(startWeekday: startWeekday) }
 
   /// The end of the run.
   public var end: SimTime { .zero + .days(days) }

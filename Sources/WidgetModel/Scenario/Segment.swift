@@ -18,6 +18,17 @@ public struct Segment: Sendable {
   public var homeViewsPerDay: Double
   /// Lock Screen views per day (while awake).
   public var lockViewsPerDay: Double
+  /// Wrist raises per day that show the watch face (while awake), the views
+  /// of watch complications (docs/model.md#watch-complications).
+  public var watchViewsPerDay: Double
+  /// When the phone shows StandBy and how often the user looks at it
+  /// (docs/model.md#standby).
+  public var standby: StandByHabit
+  /// Views (all surfaces) and button taps on Saturdays and Sundays relative
+  /// to weekdays (docs/model.md#weekday-patterns).
+  public var weekendViewsFactor: Double
+  /// App and audio sessions on Saturdays and Sundays relative to weekdays.
+  public var weekendSessionsFactor: Double
   /// Relative weight of each local hour for views and taps (24 values).
   public var viewProfile: [Double]
   /// Foreground app sessions per day.
@@ -57,7 +68,8 @@ public struct Segment: Sendable {
     tapsPerDay: Double = 0, lowPowerMode: LowPowerHabit = .none,
     backgroundRefreshOffShare: Double = 0, forceQuitShare: Double = 0,
     forceQuitProbability: Double = 0.5, settingsChangesPer30Days: Double = 0,
-    widgetAddsPer30Days: Double = 0, widgets: [WidgetSlot]
+    widgetAddsPer30Days: Double = 0, widgets: [WidgetSlot], watchViewsPerDay: Double = 60,
+    standby: StandByHabit = .standard, weekendViewsFactor: Double = 1, weekendSessionsFactor: Double = 1
   ) {
     self.name = name
     self.weight = weight
@@ -80,6 +92,10 @@ public struct Segment: Sendable {
     self.settingsChangesPer30Days = settingsChangesPer30Days
     self.widgetAddsPer30Days = widgetAddsPer30Days
     self.widgets = widgets
+    self.watchViewsPerDay = watchViewsPerDay
+    self.standby = standby
+    self.weekendViewsFactor = weekendViewsFactor
+    self.weekendSessionsFactor = weekendSessionsFactor
   }
 
   /// Every hour weighs the same.
@@ -117,12 +133,61 @@ public struct LowPowerHabit: Sendable, Equatable {
   public static let none = LowPowerHabit(share: 0)
 }
 
-/// Where a widget sits, which sets how often it is seen.
+/// When the phone is in StandBy (charging on its side, assumed at night)
+/// and how often the user looks at it then (docs/model.md#standby).
+public struct StandByHabit: Sendable, Equatable {
+  /// Looks at the StandBy screen per day, spread evenly over the window.
+  public var viewsPerDay: Double
+  /// Local hour StandBy starts, and the local hour it ends; `toHour` may
+  /// exceed 24 (31 = 07:00 the next morning).
+  public var fromHour: Int
+  public var toHour: Int
+
+  public init(viewsPerDay: Double = 6, fromHour: Int = 22, toHour: Int = 31) {
+    self.viewsPerDay = viewsPerDay
+    self.fromHour = fromHour
+    self.toHour = toHour
+  }
+
+  public static let standard = StandByHabit()
+}
+
+/// Where a widget sits, which sets how often it is seen (and, for a watch
+/// complication, its budget: docs/model.md#visibility, #watch-complications, #standby).
 public enum Placement: String, Sendable, CaseIterable {
   case homeFirstPage = "home_first_page"
   case homeOtherPage = "home_other_page"
   case smartStack = "smart_stack"
   case lockScreen = "lock_screen"
+  /// A complication on the active watch face.
+  case watchComplication = "watch_complication"
+  /// A widget in StandBy (the phone charging on its side).
+  case standby
+
+  /// The stream of views the placement takes its share of.
+  public var surface: ViewSurface {
+    switch self {
+    case .homeFirstPage, .homeOtherPage, .smartStack: return .homeScreen
+    case .lockScreen: return .lockScreen
+    case .watchComplication: return .watchFace
+    case .standby: return .standby
+    }
+  }
+}
+
+/// A place the user looks at: each has its own stream of views per device.
+public enum ViewSurface: Int, Sendable, CaseIterable {
+  case homeScreen, lockScreen, watchFace, standby
+
+  /// The segment's views per day of this surface (weekdays).
+  public func viewsPerDay(_ segment: Segment) -> Double {
+    switch self {
+    case .homeScreen: return segment.homeViewsPerDay
+    case .lockScreen: return segment.lockViewsPerDay
+    case .watchFace: return segment.watchViewsPerDay
+    case .standby: return segment.standby.viewsPerDay
+    }
+  }
 }
 
 /// Widgets of one kind at one placement on a segment's devices.

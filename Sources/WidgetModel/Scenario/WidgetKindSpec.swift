@@ -65,14 +65,32 @@ public enum ContentScope: String, Sendable {
   case shared
 }
 
-/// Changes at `offset + k * every` (in the content's clock), only inside
-/// the active local hours.
+/// Changes on a known schedule, in the content's clock: a grid
+/// (`offset + k * every`, inside the active local hours) or a list of clock
+/// times each day (`at`), on every day, weekdays or weekends, optionally
+/// with another schedule on weekends, and optionally published later than
+/// they happen (docs/model.md#clock-times, #weekday-patterns,
+/// #publication-lag).
 public struct ScheduledChanges: Sendable, Equatable {
   public var every: SimDuration
   public var offset: SimDuration
   /// Active local hours `[fromHour, toHour)`; `0, 24` is all day.
   public var fromHour: Int
   public var toHour: Int
+  /// Clock times of the changes each day (time since local midnight,
+  /// increasing). When not empty it replaces `every`, `offset` and the
+  /// active hours.
+  public var at: [SimDuration]
+  /// The `at` times move by this much each day: on local day `d` they are
+  /// `at + d * driftPerDay` (sunrise, sunset) (docs/model.md#clock-times).
+  public var driftPerDay: SimDuration
+  /// Which days of the week the schedule runs.
+  public var days: ScheduleDays
+  /// Another schedule on Saturdays and Sundays; `nil` = the same as weekdays.
+  public var weekend: WeekendSchedule?
+  /// When the data of each change is published; `nil` = known as soon as
+  /// the provider's horizon reaches it (docs/model.md#publication-lag).
+  public var publication: Publication?
   /// How far ahead the provider knows the schedule's data.
   public var horizon: SimDuration
   /// For shared content: the clock of the schedule (hours east of UTC).
@@ -81,7 +99,9 @@ public struct ScheduledChanges: Sendable, Equatable {
 
   public init(
     every: SimDuration, offset: SimDuration = .zero, fromHour: Int = 0, toHour: Int = 24,
-    horizon: SimDuration = .hours(24), sharedUTCOffsetHours: Double = 0
+    horizon: SimDuration = .hours(24), sharedUTCOffsetHours: Double = 0, at: [SimDuration] = [],
+    driftPerDay: SimDuration = .zero, days: ScheduleDays = .everyDay, weekend: WeekendSchedule? = nil,
+    publication: Publication? = nil
   ) {
     self.every = every
     self.offset = offset
@@ -89,6 +109,73 @@ public struct ScheduledChanges: Sendable, Equatable {
     self.toHour = toHour
     self.horizon = horizon
     self.sharedUTCOffsetHours = sharedUTCOffsetHours
+    self.at = at
+    self.driftPerDay = driftPerDay
+    self.days = days
+    self.weekend = weekend
+    self.publication = publication
+  }
+
+  /// Changes at the clock times `at` (time since local midnight) each day.
+  public static func clockTimes(
+    _ at: [SimDuration], driftPerDay: SimDuration = .zero, horizon: SimDuration = .hours(24),
+    sharedUTCOffsetHours: Double = 0, days: ScheduleDays = .everyDay, weekend: WeekendSchedule? = nil,
+    publication: Publication? = nil
+  ) -> ScheduledChanges {
+    ScheduledChanges(
+      every: .day, horizon: horizon, sharedUTCOffsetHours: sharedUTCOffsetHours, at: at, driftPerDay: driftPerDay,
+      days: days, weekend: weekend, publication: publication)
+  }
+
+  /// `true` when the schedule is a plain grid on every day, known up to
+  /// the horizon (what every scenario before the calendar could say).
+  public var isPlainGrid: Bool { at.isEmpty && days == .everyDay && weekend == nil && publication == nil }
+}
+
+/// The days of the week a schedule runs (in the content's clock).
+public enum ScheduleDays: String, Sendable, CaseIterable {
+  case everyDay = "every_day"
+  /// Monday to Friday (a stock market).
+  case weekdays
+  /// Saturday and Sunday.
+  case weekends
+}
+
+/// A kind's schedule on Saturdays and Sundays, when it differs from the
+/// weekdays': a grid or a list of clock times, like `ScheduledChanges`.
+public struct WeekendSchedule: Sendable, Equatable {
+  public var every: SimDuration
+  public var offset: SimDuration
+  public var fromHour: Int
+  public var toHour: Int
+  /// Clock times each weekend day; when not empty it replaces the grid.
+  public var at: [SimDuration]
+
+  public init(
+    every: SimDuration = .day, offset: SimDuration = .zero, fromHour: Int = 0, toHour: Int = 24,
+    at: [SimDuration] = []
+  ) {
+    self.every = every
+    self.offset = offset
+    self.fromHour = fromHour
+    self.toHour = toHour
+    self.at = at
+  }
+}
+
+/// When a scheduled change's data is published: the data of the changes on
+/// local date D (in the content's clock) appears at `atUTC` on UTC date
+/// `D - daysAhead` (docs/model.md#publication-lag).
+public struct Publication: Sendable, Equatable {
+  /// Time of day, UTC.
+  public var atUTC: SimDuration
+  /// 0: published on the same date (Wikipedia's "most read", about 02:00
+  /// UTC); 1: the day before (day-ahead electricity prices).
+  public var daysAhead: Int
+
+  public init(atUTC: SimDuration, daysAhead: Int = 0) {
+    self.atUTC = atUTC
+    self.daysAhead = daysAhead
   }
 }
 
@@ -101,12 +188,19 @@ public struct UnpredictableChanges: Sendable, Equatable {
   public var bursts: Bursts?
   /// For shared content: the clock of the profile (hours east of UTC).
   public var sharedUTCOffsetHours: Double
+  /// The rate on Saturdays and Sundays (of the content's clock) relative to
+  /// weekdays, bursts included; 0 = weekdays only (docs/model.md#weekday-patterns).
+  public var weekendFactor: Double
 
-  public init(perDay: Double, profile: [Double] = Segment.flatProfile, bursts: Bursts? = nil, sharedUTCOffsetHours: Double = 0) {
+  public init(
+    perDay: Double, profile: [Double] = Segment.flatProfile, bursts: Bursts? = nil, sharedUTCOffsetHours: Double = 0,
+    weekendFactor: Double = 1
+  ) {
     self.perDay = perDay
     self.profile = profile
     self.bursts = bursts
     self.sharedUTCOffsetHours = sharedUTCOffsetHours
+    self.weekendFactor = weekendFactor
   }
 
   /// Hourly rates: `perDay` spread over the hours by `profile`.

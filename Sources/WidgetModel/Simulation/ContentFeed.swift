@@ -51,12 +51,22 @@ struct ContentFeed {
   }
 
   /// The next change of `kind` after `t` that a push or watcher reacts to:
-  /// unpredictable ones, and with `.all` scheduled ones too.
+  /// unpredictable ones, and with `.all` scheduled ones too, when they can
+  /// be shown (a change published later is reacted to at its publication:
+  /// docs/model.md#publication-lag).
   func nextChange(
     kind k: Int, after t: SimTime, on: PushTrigger.Changes, cursor: inout Int, _ env: DeviceEnvironment
   ) -> SimTime {
     let u = firstUnpredictable(kind: k, after: t, cursor: &cursor, env)
-    if on == .all, let schedule = env.schedules[k] { return min(u, schedule.next(after: t)) }
+    if on == .all, let schedule = env.schedules[k] { return min(u, schedule.nextShowable(after: t)) }
     return u
+  }
+
+  /// How far a timeline of `kind` made at `t` can show its scheduled
+  /// changes: `.never` unless the kind's data is published late
+  /// (docs/model.md#publication-lag).
+  @inline(__always)
+  func publishedThrough(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) -> SimTime {
+    env.schedules[k]?.publishedThrough(at: t) ?? .never
   }
 }

@@ -9,6 +9,11 @@ struct WidgetTimelines {
   let plan: Column<TimelinePlan>
   /// The first scheduled change after the timeline's coverage.
   let predictedNext: Column<SimTime>
+  /// The latest time whose scheduled changes the timeline shows: its
+  /// coverage, cut at the data published when it was made
+  /// (docs/model.md#publication-lag). Precomputed here so a glance reads
+  /// one value.
+  let shownUntil: Column<SimTime>
   /// The first unpredictable change after the last reload (elided mode;
   /// set by the change event in event-by-event mode).
   let unpredictableNext: Column<SimTime>
@@ -27,6 +32,7 @@ struct WidgetTimelines {
       widgets,
       TimelinePlan(reloadTime: .zero, lastEntry: .zero, horizonEnd: .zero, coverage: .captureOnly, nextRequest: .never))
     predictedNext = storage.column(widgets, .never)
+    shownUntil = storage.column(widgets, .zero)
     unpredictableNext = storage.column(widgets, .never)
     changeCursor = storage.column(widgets, 0)
   }
@@ -43,7 +49,9 @@ struct WidgetTimelines {
     let dataTime = newPlan.reloadTime
     let sameData = dataTime == plan[w].reloadTime && dataTime < t
     plan[w] = newPlan
-    predictedNext[w] = env.schedules[k]?.next(after: newPlan.coverageEnd) ?? .never
+    let shown = min(newPlan.coverageEnd, feed.publishedThrough(kind: k, at: dataTime, env))
+    shownUntil[w] = shown
+    predictedNext[w] = env.schedules[k]?.next(after: shown) ?? .never
     if sameData { return }  // a failed fetch: the same data, the same first unseen change
     if eventMode && dataTime == t {
       unpredictableNext[w] = .never
@@ -60,8 +68,9 @@ struct WidgetTimelines {
     var first = unpredictableNext[w]
     let p = plan[w]
     if case .grid = p.coverage, let schedule = env.schedules[kind[w]] {
-      first = min(first, schedule.next(after: p.coveredUntil(g)))
-    } else if g >= p.coverageEnd {
+      // coveredUntil(g) <= coverageEnd, so the cut is the publication's.
+      first = min(first, schedule.next(after: min(p.coveredUntil(g), shownUntil[w])))
+    } else if g >= shownUntil[w] {
       first = min(first, predictedNext[w])
     }
     return first
