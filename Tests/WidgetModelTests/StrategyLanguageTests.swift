@@ -33,6 +33,8 @@ import Testing
   struct Device {
     var sessions: [(Int64, Int64)] = []
     var audio: [(Int64, Int64)] = []
+    /// Taps on the first widget's button.
+    var taps: [Int64] = []
     var forceQuit: [Bool]? = nil
     var glances: [Int64] = []
     var changes: [Int64] = []
@@ -61,8 +63,8 @@ import Testing
     env.lowPowerStart = []
     env.lowPowerEnd = []
     env.backgroundRefreshOff = device.backgroundRefreshOff
-    env.taps = []
-    env.tapStart = [Int](repeating: 0, count: n + 1)
+    env.taps = device.taps.map { SimTime(milliseconds: $0) }
+    env.tapStart = (0...n).map { $0 == 0 ? 0 : device.taps.count }
     env.adds = []
     env.addStart = [Int](repeating: 0, count: n + 1)
     env.settingsChanges = []
@@ -378,5 +380,55 @@ import Testing
     // Hourly until the first reload inside the 05:00 outage, then nothing.
     #expect(hourly[0..<6].reduce(0, +) == 6)
     #expect(hourly[6...].reduce(0, +) == 0)
+  }
+
+  @Test func aTapTriggerRunsInTheAppIntentAndReachesOtherKinds() {
+    // Home Assistant: a script button's intent reloads other kinds too.
+    let kinds = [
+      WidgetKindSpec(name: "scripts", unpredictable: UnpredictableChanges(perDay: 1), interactive: true),
+      WidgetKindSpec(name: "gauge", unpredictable: UnpredictableChanges(perDay: 1)),
+    ]
+    let s = Strategy(name: "tap", timeline: Self.never, triggers: [AppTrigger(on: .tap, kinds: KindSet([1]))])
+    let r = Self.run(
+      Self.scenario(s, days: 3, kinds: kinds, slots: [WidgetSlot(kind: 0), WidgetSlot(kind: 1, count: 2)]),
+      Device(taps: [26 * Self.hour, 50 * Self.hour]))
+    // Each tap: the tapped widget free, the two gauges budgeted (the app is not in the foreground).
+    #expect(Self.total(r, .freeReloadsPerWidgetDay) == 2)
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 4)
+  }
+
+  @Test func onlyIfChangedSkipsCallsWhenNothingChanged() {
+    // Maple after PR #548: reload a kind only when its numbers changed.
+    let always = Strategy(name: "always", timeline: Self.never, triggers: [AppTrigger(on: .foreground)])
+    let changed = Strategy(name: "changed", timeline: Self.never, triggers: [AppTrigger(on: .foreground, onlyIfChanged: true)])
+    // Sessions at 25, 26, 27, 28 h; one change at 26.5 h.
+    let sessions: [(Int64, Int64)] = (25...28).map { (Int64($0) * Self.hour, Int64($0) * Self.hour + Self.minute) }
+    let device = Device(sessions: sessions, changes: [26 * Self.hour + 30 * Self.minute])
+    #expect(Self.total(Self.run(Self.scenario(always, days: 2), device), .freeReloadsPerWidgetDay) == 4)
+    // The first session (changes since t = 0: none before 26.5 h), then only the one after the change.
+    #expect(Self.total(Self.run(Self.scenario(changed, days: 2), device), .freeReloadsPerWidgetDay) == 1)
+  }
+
+  @Test func aWakeOnEachDataChangeIsTheChangeItself() {
+    // Loop / DuckDuckGo: the reading or status change runs the app, which reloads 5 s later.
+    let s = Strategy(
+      name: "cgm", timeline: Self.never, triggers: [AppTrigger(on: .wake, delay: .seconds(5))],
+      wakes: [WakeSource(name: "reading", type: .accessory, fetches: false, onChangesOf: 0)])
+    let changes: [Int64] = [25, 27, 29, 40].map { $0 * Self.hour }
+    let r = Self.run(Self.scenario(s, days: 2), Device(glances: [28 * Self.hour, 41 * Self.hour], changes: changes))
+    #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 4)
+    #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 100)
+    #expect(Self.total(r, .backendRequestsPerWidgetDay) == 4)  // the reloads' own fetches; the wakes fetch nothing
+  }
+
+  @Test func aBackgroundRefreshTaskThatDoesNotReloadReloadsNothing() {
+    let quiet = Strategy(name: "quiet", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15), backgroundRefreshReloads: false))
+    let loud = Strategy(name: "loud", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15)))
+    let q = Self.run(Self.scenario(quiet, days: 4), Device())
+    let l = Self.run(Self.scenario(loud, days: 4), Device())
+    #expect(MetricDefinitionTests.value(q, .bgRefreshRunsPerDeviceDay) == MetricDefinitionTests.value(l, .bgRefreshRunsPerDeviceDay))
+    #expect(MetricDefinitionTests.value(l, .bgRefreshRunsPerDeviceDay) > 0)
+    #expect(Self.total(q, .budgetedReloadsPerWidgetDay) == 0)
+    #expect(Self.total(l, .budgetedReloadsPerWidgetDay) > 0)
   }
 }

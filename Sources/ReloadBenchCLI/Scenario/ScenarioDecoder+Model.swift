@@ -27,6 +27,7 @@ extension ScenarioDecoder {
       if let b = a.optionalBool("reload_on_silent_push") { app.reloadOnSilentPush = b }
       if a.has("bg_refresh_min") { app.backgroundRefreshInterval = a.optionalNumber("bg_refresh_min").map { .minutes($0) } }
       if let b = a.optionalBool("reload_kind_on_tap") { app.reloadKindOnTap = b }
+      if let b = a.optionalBool("bg_refresh_reloads") { app.backgroundRefreshReloads = b }
       if let b = a.optionalBool("reload_on_change_while_running") { app.reloadOnChangeWhileRunning = b }
     }
     var backend = base?.backend ?? BackendBehaviour()
@@ -51,16 +52,19 @@ extension ScenarioDecoder {
       let type = WakeSource.SourceType(rawValue: w.string("type")) ?? .location
       let every = w.optionalNumber("every_min").map { SimDuration.minutes($0) }
       let perDay = w.number("per_day")
-      if type == .audio && (every != nil || perDay > 0) {
-        throw ScenarioError(path: "\(w.path).type", message: "an audio source wakes at the segment's audio sessions; it takes no per_day or every_min", fix: "remove per_day and every_min, or set audio_sessions_per_day on the segments")
+      var onChanges: Int? = nil
+      if let k = w.optionalString("on_changes_of") { onChanges = try kindIndex(k, path: "\(w.path).on_changes_of", kinds) }
+      let given = (every != nil ? 1 : 0) + (perDay > 0 ? 1 : 0) + (onChanges != nil ? 1 : 0)
+      if type == .audio && given > 0 {
+        throw ScenarioError(path: "\(w.path).type", message: "an audio source wakes at the segment's audio sessions; it takes no per_day, every_min or on_changes_of", fix: "remove them, or set audio_sessions_per_day on the segments")
       }
-      if type != .audio && (every == nil) == (perDay == 0) {
-        throw ScenarioError(path: "\(w.path)", message: "needs exactly one of per_day and every_min", fix: "give \"per_day\" (a rate) or \"every_min\" (a reading interval)")
+      if type != .audio && given != 1 {
+        throw ScenarioError(path: "\(w.path)", message: "needs exactly one of per_day, every_min and on_changes_of", fix: "give \"per_day\" (a rate), \"every_min\" (a reading interval) or \"on_changes_of\" (a kind)")
       }
       wakes.append(
         WakeSource(
           name: w.string("name"), type: type, perDay: perDay, profile: try profile(w, "profile"), every: every,
-          fetches: w.bool("fetches")))
+          fetches: w.bool("fetches"), onChangesOf: onChanges))
     }
     try unique(wakes.map(\.name), path: "\(r.path).wakes", what: "wake source")
     var triggers: [AppTrigger] = []
@@ -75,6 +79,7 @@ extension ScenarioDecoder {
       case "app_fetch": event = .appFetch
       case "bg_refresh": event = .backgroundRefresh
       case "silent_push": event = .silentPush
+      case "tap": event = .tap
       default: event = .wake
       }
       var set = KindSet.all
@@ -109,7 +114,7 @@ extension ScenarioDecoder {
         AppTrigger(
           on: event, kinds: set, calls: t.int("calls"), spacing: .seconds(t.number("spacing_s")),
           delay: .seconds(t.number("delay_s")), perSession: perSession, perDay: perDay,
-          profile: try profile(t, "profile"), wakeSource: source))
+          profile: try profile(t, "profile"), wakeSource: source, onlyIfChanged: t.bool("only_if_changed")))
     }
     return Strategy(
       name: name, timeline: timeline, app: app, backend: backend, kinds: perKind.contains { $0 != nil } ? perKind : [],

@@ -29,7 +29,7 @@ extension ScenarioSchema {
   ])
 
   static let trigger = SchemaObject("Trigger", doc: "An app-side trigger (docs/model.md#app-triggers): on `on`, after `delay_s`, the app calls `reloadTimelines(ofKind:)` for each of `kinds` (all kinds: `reloadAllTimelines()`) `calls` times `spacing_s` apart. Free or budgeted follows from the app's state at each call.", [
-    choice("on", "`foreground` (scene phase `.active`), `background` (`didEnterBackground`), `in_app` (an in-app event: a save, a finished sync), `app_fetch` (after any fetch by the app: launch, BGAppRefresh, silent push, wake), `bg_refresh` (a BGAppRefresh run), `silent_push`, `wake` (a wake source).", ["foreground", "background", "in_app", "app_fetch", "bg_refresh", "silent_push", "wake"], required: true),
+    choice("on", "`foreground` (scene phase `.active`), `background` (`didEnterBackground`), `in_app` (an in-app event: a save, a finished sync), `app_fetch` (after any fetch by the app: launch, BGAppRefresh, silent push, wake), `bg_refresh` (a BGAppRefresh run), `silent_push`, `wake` (a wake source), `tap` (a widget button's App Intent `perform()`).", ["foreground", "background", "in_app", "app_fetch", "bg_refresh", "silent_push", "wake", "tap"], required: true),
     SchemaField("kinds", .array(of: .string(choices: nil), minItems: 1, maxItems: 32), "Kinds reloaded (one `reloadTimelines(ofKind:)` each); absent: `reloadAllTimelines()`."),
     integer("calls", "Calls per kind per event (a burst).", default: 1, min: 1, max: 100),
     number("spacing_s", "Time between the calls of a burst.", unit: "seconds", default: 0, min: 0),
@@ -38,14 +38,16 @@ extension ScenarioSchema {
     number("per_day", "For `in_app`: events per day, shaped by `profile`; those while the app is open happen.", unit: "per day", default: 0, min: 0),
     SchemaField("profile", profileType, "For `in_app` with `per_day`: shape of the day.", default: .string("flat")),
     SchemaField("source", .string(choices: nil), "For `wake`: only this wake source (its `name`); absent: any."),
+    flag("only_if_changed", "Call only for the kinds whose data changed since this trigger last fired, and not at all if none did.", default: false),
   ])
 
-  static let wakeSource = SchemaObject("Wake source", doc: "Something other than silent push and BGAppRefresh that runs the app in the background (docs/model.md#wake-sources); what stops it is `model.wake_sources`. Give `per_day` or `every_min` (audio: neither; it wakes at each of the segment's audio sessions).", [
+  static let wakeSource = SchemaObject("Wake source", doc: "Something other than silent push and BGAppRefresh that runs the app in the background (docs/model.md#wake-sources); what stops it is `model.wake_sources`. Give one of `per_day`, `every_min` and `on_changes_of` (audio: none; it wakes at each of the segment's audio sessions).", [
     SchemaField("name", .string(choices: nil), "Name, referenced by triggers' `source`.", required: true),
     choice("type", "`location` (geofences, significant changes), `accessory` (a Bluetooth sensor, a CGM, HealthKit background delivery), `network_extension` (a VPN's status changes), `audio` (the segment's audio sessions).", WakeSource.SourceType.allCases.map(\.rawValue), required: true),
     number("per_day", "Wakes per day (Poisson), shaped by `profile`.", unit: "per day", default: 0, min: 0),
     SchemaField("profile", profileType, "Shape of the day.", default: .string("flat")),
     SchemaField("every_min", nullableNumber(minRepeatMinutes, max: sanityMax("minutes")), "A wake every this many minutes (a sensor reading), instead of `per_day`.", unit: "minutes", default: .null),
+    SchemaField("on_changes_of", .anyOf([.string(choices: nil), .null]), "A wake at each change of this kind's data (a CGM reading, a VPN status change), instead of `per_day` or `every_min`.", default: .null),
     flag("fetches", "The app fetches from the backend when woken (a request).", default: true),
   ])
 
@@ -60,6 +62,7 @@ extension ScenarioSchema {
     SchemaField("reload_on_foreground", .boolean, "`reloadAllTimelines()` when the app comes to the foreground (free)."),
     SchemaField("reload_on_silent_push", .boolean, "`reloadTimelines(ofKind:)` after a silent push wakes the app (budgeted)."),
     SchemaField("bg_refresh_min", .anyOf([.number(min: minRepeatMinutes, max: sanityMax("minutes"), exclusiveMin: false), .null]), "Submit a BGAppRefresh task with this earliest-begin interval and reload all timelines in it; null for none.", unit: "minutes"),
+    SchemaField("bg_refresh_reloads", .boolean, "The BGAppRefresh task itself calls `reloadAllTimelines()` (false: it only fetches; triggers on `bg_refresh` may still call)."),
     SchemaField("reload_kind_on_tap", .boolean, "A button's App Intent also reloads the kind's other instances (budgeted unless the app is in the foreground)."),
     SchemaField("reload_on_change_while_running", .boolean, "While in the foreground or an audio session, reload the kind on every data change (free)."),
   ])

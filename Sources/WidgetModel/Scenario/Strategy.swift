@@ -85,11 +85,16 @@ public struct AppTrigger: Sendable, Equatable {
   public var profile: [Double]
   /// For `.wake`: only this wake source (index into `Strategy.wakes`); nil = any.
   public var wakeSource: Int?
+  /// Call only for those of `kinds` whose data changed since this trigger
+  /// last fired, and not at all if none did (Maple after PR #548).
+  public var onlyIfChanged: Bool
 
   public init(
     on event: AppEvent, kinds: KindSet = .all, calls: Int = 1, spacing: SimDuration = .zero, delay: SimDuration = .zero,
-    perSession: Double = 0, perDay: Double = 0, profile: [Double] = Segment.flatProfile, wakeSource: Int? = nil
+    perSession: Double = 0, perDay: Double = 0, profile: [Double] = Segment.flatProfile, wakeSource: Int? = nil,
+    onlyIfChanged: Bool = false
   ) {
+    self.onlyIfChanged = onlyIfChanged
     self.event = event
     self.kinds = kinds
     self.calls = calls
@@ -125,13 +130,17 @@ public struct WakeSource: Sendable, Equatable {
   public var profile: [Double]
   /// Or a reading every this often (accessory), instead of `perDay`.
   public var every: SimDuration?
+  /// Or a wake at each change of this kind's data (a CGM reading, a VPN's
+  /// status change): the change itself runs the app.
+  public var onChangesOf: Int?
   /// The app fetches from the backend when woken (a request).
   public var fetches: Bool
 
   public init(
     name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile, every: SimDuration? = nil,
-    fetches: Bool = true
+    fetches: Bool = true, onChangesOf: Int? = nil
   ) {
+    self.onChangesOf = onChangesOf
     self.fetches = fetches
     self.name = name
     self.type = type
@@ -150,6 +159,9 @@ public struct AppBehaviour: Sendable, Equatable {
   /// Submit a `BGAppRefreshTaskRequest` with this earliest-begin interval and
   /// reload all timelines in the task; `nil` for none.
   public var backgroundRefreshInterval: SimDuration?
+  /// The BGAppRefresh task calls `reloadAllTimelines()` (some apps' tasks
+  /// only send data and reload nothing).
+  public var backgroundRefreshReloads: Bool
   /// A widget button's App Intent also reloads the other instances of its kind.
   public var reloadKindOnTap: Bool
   /// While in the foreground or an audio session, reload the kind whenever
@@ -159,8 +171,9 @@ public struct AppBehaviour: Sendable, Equatable {
   public init(
     reloadOnForeground: Bool = false, reloadOnSilentPush: Bool = false,
     backgroundRefreshInterval: SimDuration? = nil, reloadKindOnTap: Bool = false,
-    reloadOnChangeWhileRunning: Bool = false
+    reloadOnChangeWhileRunning: Bool = false, backgroundRefreshReloads: Bool = true
   ) {
+    self.backgroundRefreshReloads = backgroundRefreshReloads
     self.reloadOnForeground = reloadOnForeground
     self.reloadOnSilentPush = reloadOnSilentPush
     self.backgroundRefreshInterval = backgroundRefreshInterval

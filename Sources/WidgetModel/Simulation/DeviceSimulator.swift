@@ -109,7 +109,9 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     case .lowPowerStart: lowPowerStarted(at: t, env)
     case .lowPowerEnd: lowPowerEnded(at: t, env)
     case .learningEnd: device.learningEnded(at: t, env)
-    case .tap: sources.taps.tapped(index, at: t, &device, env)
+    case .tap:
+      sources.taps.tapped(index, at: t, &device, env)
+      sources.triggers.tapped(at: t, &device, env)
     case .widgetAdded: sources.adds.added(index, at: t, &device, env)
     case .settingsChange: sources.settings.changed(at: t, &device, env)
     case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device, env)

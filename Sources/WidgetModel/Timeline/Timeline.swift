@@ -177,6 +177,8 @@ public enum AppEvent: UInt8, Sendable, Equatable, CaseIterable {
   case silentPush
   /// A wake source (location, an accessory reading, a Network Extension, audio) ran the app.
   case wake
+  /// A widget button's App Intent ran (`perform()`); the tapped widget itself reloads for free anyway.
+  case tap
 }
 
 /// What the app is doing when an event happens.

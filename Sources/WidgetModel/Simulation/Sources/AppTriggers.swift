@@ -23,6 +23,8 @@ struct AppTriggers: DeviceActivity {
   private var nextSlot = 0
   /// Per kind: the last call's time (for `burst: one`).
   private let lastCall: Column<SimTime>
+  /// Per trigger: when it last fired (for `onlyIfChanged`).
+  private let lastFired: Column<SimTime>
   /// Bumped when a session ends, so its pending in-app events are ignored.
   private var session: UInt32 = 0
   private var rng = Xoshiro256StarStar(seed: 0)
@@ -39,12 +41,14 @@ struct AppTriggers: DeviceActivity {
     slotCalls = storage.column(Self.slots, 0)
     slotSpacing = storage.column(Self.slots, .zero)
     lastCall = storage.column(max(1, kinds), SimTime(milliseconds: Int64.min / 2))
+    lastFired = storage.column(max(1, triggers.count), .zero)
   }
 
   mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     guard active else { return }
     for s in 0..<Self.slots { slotCalls[s] = 0 }
     for k in 0..<device.kindCount { lastCall[k] = SimTime(milliseconds: Int64.min / 2) }
+    for i in triggers.indices { lastFired[i] = .zero }
     nextSlot = 0
     session = 0
     rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .appTriggers)
@@ -73,11 +77,17 @@ struct AppTriggers: DeviceActivity {
     happened(.appFetch, at: t, &device, env)
   }
 
+  /// A widget button's App Intent ran: its `perform()` code may call too.
+  mutating func tapped<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard active else { return }
+    happened(.tap, at: t, &device, env)
+  }
+
   /// Every call `event` makes: the declared triggers in order, then the provider's.
   private mutating func happened<T>(_ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     for i in triggers.indices where triggers[i].event == event && event != .inApp {
       if event == .wake, let only = triggers[i].wakeSource, only != source { continue }
-      call(triggers[i].reloadCalls, at: t, &device, env)
+      fire(i, at: t, &device, env)
     }
     let snapshot = AppSnapshot(
       now: t, utcOffset: env.utcOffset, foreground: device.app.foreground, audio: device.app.audio,
@@ -89,7 +99,25 @@ struct AppTriggers: DeviceActivity {
   /// `DeviceEvent.inAppEvent`: trigger `i`'s in-app event (session `g`).
   mutating func inAppEvent<T>(_ i: Int, generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     guard g == (session & 0x7FFFF), device.app.foreground else { return }
-    call(triggers[i].reloadCalls, at: t, &device, env)
+    fire(i, at: t, &device, env)
+  }
+
+  /// Trigger `i` calls, unless it calls only on changed data and none of
+  /// its kinds changed since its last call.
+  private mutating func fire<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    let trigger = triggers[i]
+    var calls = trigger.reloadCalls
+    if trigger.onlyIfChanged {
+      var changed: UInt64 = 0
+      for k in 0..<device.kindCount where trigger.kinds.contains(k) && env.hasKind[k] {
+        var cursor = 0
+        if device.feed.nextChange(kind: k, after: lastFired[i], on: .all, cursor: &cursor, env) <= t { changed |= 1 << UInt64(k) }
+      }
+      lastFired[i] = t
+      if changed == 0 { return }
+      calls.kinds = KindSet(bits: changed)
+    }
+    call(calls, at: t, &device, env)
   }
 
   /// `DeviceEvent.reloadCall`: the next call of burst slot `s`.

@@ -8,6 +8,7 @@ import ReloadEngine
 /// next launch), or with Background App Refresh off (docs/model.md#background-refresh-delay, #background-refresh-suppressed, #force-quit).
 struct BackgroundRefreshWakes: DeviceActivity {
   let interval: SimDuration?
+  let reloads: Bool
   private let parameters: BackgroundRefreshParameters
   /// Bumped when a request is replaced or dies, so its run is ignored.
   private var generation: UInt32 = 0
@@ -17,6 +18,7 @@ struct BackgroundRefreshWakes: DeviceActivity {
 
   init(_ strategy: Strategy, _ parameters: BackgroundRefreshParameters) {
     interval = strategy.app.backgroundRefreshInterval
+    reloads = strategy.app.backgroundRefreshReloads
     self.parameters = parameters
   }
 
@@ -78,7 +80,7 @@ struct BackgroundRefreshWakes: DeviceActivity {
     }
     device.counts.recordBackendRequest(at: t)
     device.app.lastFetch = t
-    device.appReloadAll(at: t, cause: .backgroundRefresh, env)
+    if reloads { device.appReloadAll(at: t, cause: .backgroundRefresh, env) }
     if let interval { submit(earliest: t + interval, now: t, &device, env) }
     return true
   }

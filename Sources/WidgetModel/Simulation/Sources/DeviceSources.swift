@@ -34,7 +34,7 @@ struct DeviceSources {
     silentPush = SilentPushWakes(strategy, model.silentPush, kinds: kinds, storage: storage)
     widgetPush = WidgetPushReloads(strategy, model.widgetPush, kinds: kinds, storage: storage)
     triggers = AppTriggers(strategy, model.appReload, providerCalls: providerCalls, kinds: kinds, storage: storage)
-    wakes = WakeSources(strategy, model.wakeSources)
+    wakes = WakeSources(strategy, model.wakeSources, storage: storage)
   }
 
   mutating func reset<T>(_ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {

@@ -14,8 +14,11 @@ struct WakeSources: DeviceActivity {
   /// Local-time rates per source (events per hour for each local hour).
   private let rates: [TimeOfDayPoissonProcess]
   private var rng = Xoshiro256StarStar(seed: 0)
+  /// Per source: where it is in its kind's changes (`onChangesOf`).
+  private let changeCursor: Column<Int>
 
-  init(_ strategy: Strategy, _ rules: WakeSourceRules) {
+  init(_ strategy: Strategy, _ rules: WakeSourceRules, storage: _DeviceStorage) {
+    changeCursor = storage.column(max(1, strategy.wakes.count), 0)
     sources = strategy.wakes
     self.rules = strategy.wakes.map { rules.rule($0.type) }
     rates = strategy.wakes.map { s in
@@ -27,11 +30,14 @@ struct WakeSources: DeviceActivity {
   mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     guard !sources.isEmpty else { return }
     rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .wakeSources)
+    for i in sources.indices { changeCursor[i] = 0 }
   }
 
   mutating func startDevice<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     for i in sources.indices where sources[i].type != .audio {
-      if let every = sources[i].every {
+      if let k = sources[i].onChangesOf {
+        scheduleChange(i, kind: k, after: SimTime(milliseconds: -1), &device, env)
+      } else if let every = sources[i].every {
         let phase = SimTime(milliseconds: Int64(rng.nextUnit() * Double(every.milliseconds)))
         if phase < device.end { device.queue.schedule(.wake, i, at: phase) }
       } else {
@@ -53,7 +59,9 @@ struct WakeSources: DeviceActivity {
 
   /// `DeviceEvent.wake` of source `i`: whether the app ran.
   mutating func fired<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
-    if let every = sources[i].every {
+    if let k = sources[i].onChangesOf {
+      scheduleChange(i, kind: k, after: t, &device, env)
+    } else if let every = sources[i].every {
       let next = t + every
       if next < device.end { device.queue.schedule(.wake, i, at: next) }
     } else {
@@ -77,6 +85,15 @@ struct WakeSources: DeviceActivity {
     if sources[i].fetches { device.counts.recordBackendRequest(at: t) }
     device.app.lastFetch = t
     return true
+  }
+
+  /// The next change of kind `k` after `t` wakes source `i`.
+  private func scheduleChange<T>(_ i: Int, kind k: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+    guard env.hasKind[k] else { return }
+    var cursor = changeCursor[i]
+    let next = device.feed.nextChange(kind: k, after: t, on: .all, cursor: &cursor, env)
+    changeCursor[i] = cursor
+    if next < device.end { device.queue.schedule(.wake, i, at: next) }
   }
 
   private mutating func scheduleNext<T>(_ i: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
