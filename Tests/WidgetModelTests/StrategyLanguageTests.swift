@@ -431,4 +431,30 @@ import Testing
     #expect(Self.total(q, .budgetedReloadsPerWidgetDay) == 0)
     #expect(Self.total(l, .budgetedReloadsPerWidgetDay) > 0)
   }
+
+  @Test func spacedEntriesAskAgainAfterTheLastOneAndShowScheduledChangesUpToEach() {
+    // 4 entries 15 minutes apart with .atEnd: a reload every 45 minutes.
+    let kinds = [WidgetKindSpec(name: "a", scheduled: ScheduledChanges(every: .minutes(15)), tolerance: .minutes(1))]
+    let s = Strategy(name: "spaced", timeline: EntryTimeline(entries: 4, spacing: .minutes(15), dating: .spaced, policy: .atEnd))
+    // Glances 20 and 40 minutes into hour 30: each sees the entry that shows the change 5 minutes before.
+    let glances = [30 * Self.hour + 20 * Self.minute + 1, 30 * Self.hour + 40 * Self.minute + 1]
+    let r = Self.run(Self.scenario(s, days: 2, kinds: kinds), Device(glances: glances))
+    #expect(abs(MetricDefinitionTests.value(r, .budgetedReloadsPerWidgetDay) - 32) <= 1)
+    #expect(MetricDefinitionTests.value(r, .acceptableGlancePct) == 100)
+  }
+
+  @Test func widgetKitPushesReloadWithinTheirOwnBudget() {
+    // A WidgetKit push on every change: 4 changes, 4 accepted pushes, 4 reloads.
+    let s = Strategy(
+      name: "wpush", timeline: Self.never, backend: BackendBehaviour(widgetPush: PushTrigger(on: .all)))
+    let changes: [Int64] = [26, 30, 34, 40].map { $0 * Self.hour }
+    let r = Self.run(Self.scenario(s, days: 2), Device(glances: [41 * Self.hour], changes: changes))
+    #expect(MetricDefinitionTests.value(r, .widgetPushesAcceptedPct) == 100)
+    #expect(Self.total(r, .reloadsPerWidgetDay) == 4)
+    #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 100)
+    // 40 changes in one hour: the push budget (5 an hour, burst 5 by default) turns most away.
+    let burst = (0..<40).map { 26 * Self.hour + Int64($0) * 90_000 }
+    let b = Self.run(Self.scenario(s, days: 2), Device(changes: burst))
+    #expect(MetricDefinitionTests.value(b, .widgetPushesAcceptedPct) < 30)
+  }
 }
