@@ -457,4 +457,26 @@ import Testing
     let b = Self.run(Self.scenario(s, days: 2), Device(changes: burst))
     #expect(MetricDefinitionTests.value(b, .widgetPushesAcceptedPct) < 30)
   }
+
+  @Test func aFetchBeforeTodaysDataIsPublishedFailsToAPlaceholder() {
+    // Wikipedia's most-read list: the day changes at local midnight, the list is
+    // published at 02:15 UTC. The device is at UTC+2 (the scenario's), so local
+    // midnight is 22:00 UTC and the list appears 4 h 15 min later.
+    let daily = ScheduledChanges.clockTimes([.zero], publication: Publication(atUTC: .minutes(2 * 60 + 15)))
+    let kinds = [
+      WidgetKindSpec(
+        name: "top-read", scheduled: daily, tolerance: .minutes(60), fetchFailure: FetchFailure(whenUnpublished: true))
+    ]
+    let t = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0, 5)),
+      onFailure: FailureBranch(retry: [.hours(2)], placeholder: true))
+    // Glances at 23:00 and 01:00 UTC (placeholder: reloaded at 00:05 local, unpublished),
+    // then 03:00 (still: the 2 h retry at 00:05 + 2 h = 02:05 local = 00:05 UTC failed too),
+    // 05:00 UTC (the retry at 02:05 UTC succeeded).
+    let day: Int64 = 24 * Self.hour
+    let glances = [day + 23 * Self.hour, 2 * day + 1 * Self.hour, 2 * day + 3 * Self.hour, 2 * day + 5 * Self.hour]
+    let r = Self.run(Self.scenario(Strategy(name: "wiki", timeline: t), days: 3, kinds: kinds), Device(glances: glances))
+    #expect(MetricDefinitionTests.value(r, .placeholderGlancePct) == 75)
+    #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 25)
+  }
 }

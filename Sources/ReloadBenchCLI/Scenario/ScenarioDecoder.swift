@@ -160,7 +160,8 @@ enum ScenarioDecoder {
       if to != from && (to < from || to - from > 24) {
         throw ScenarioError(path: "\(f.path).outage_to_hour", message: "\(fmt(to)) is not within 24 h after outage_from_hour \(fmt(from))", fix: "make outage_to_hour later than outage_from_hour (26 = 02:00 the next day)")
       }
-      failure = FetchFailure(probability: f.number("probability"), outageFromHour: from, outageToHour: to)
+      failure = FetchFailure(
+        probability: f.number("probability"), outageFromHour: from, outageToHour: to, whenUnpublished: f.bool("when_unpublished"))
     }
     return WidgetKindSpec(
       name: r.string("name"), scope: ContentScope(rawValue: r.string("scope")) ?? .perUser, scheduled: scheduled,

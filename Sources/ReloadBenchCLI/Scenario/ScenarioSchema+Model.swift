@@ -175,6 +175,7 @@ extension ScenarioSchema {
     number("probability", "Each fetch fails independently with this probability.", default: 0, min: 0, max: 1),
     number("outage_from_hour", "A daily outage starts at this UTC hour (every fetch fails until `outage_to_hour`).", unit: "hour of day", default: 0, min: 0, max: 24),
     number("outage_to_hour", "The outage ends at this UTC hour (may pass 24); equal to `outage_from_hour`: none.", unit: "hour of day", default: 0, min: 0, max: 48),
+    flag("when_unpublished", "A fetch fails while the newest scheduled change is not published yet (`scheduled.published_at_utc`): the provider finds no data for today.", default: false),
   ])
 
   static let model = SchemaObject("Model", doc: "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much an answer depends on them.", [

@@ -42,8 +42,13 @@ public struct FetchFailure: Sendable, Equatable {
   public var probability: Double
   public var outageFromHour: Double
   public var outageToHour: Double
+  /// A fetch fails while the newest scheduled change is not published
+  /// yet: the provider finds no data for today (Wikipedia's "not valid
+  /// for today", docs/model.md#publication-lag).
+  public var whenUnpublished: Bool
 
-  public init(probability: Double = 0, outageFromHour: Double = 0, outageToHour: Double = 0) {
+  public init(probability: Double = 0, outageFromHour: Double = 0, outageToHour: Double = 0, whenUnpublished: Bool = false) {
+    self.whenUnpublished = whenUnpublished
     self.probability = probability
     self.outageFromHour = outageFromHour
     self.outageToHour = outageToHour

@@ -47,7 +47,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     readsCache = (0..<scenario.kinds.count).map { strategy.dataSource(kind: $0) == .appCache }
     cacheReaders = readsCache.contains(true)
     failure = scenario.kinds.map { f in
-      f.fetchFailure.flatMap { $0.probability > 0 || $0.outageToHour > $0.outageFromHour ? $0 : nil }
+      f.fetchFailure.flatMap { $0.probability > 0 || $0.outageToHour > $0.outageFromHour || $0.whenUnpublished ? $0 : nil }
     }
     drawsPerReload = provider.usesRandomDraw || failure.contains { $0 != nil }
     special = drawsPerReload || cacheReaders
@@ -291,18 +291,24 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// fail or read a cache: fills in `request` and returns the data's time.
   /// Kept out of line, so the common reload stays small.
   @inline(never)
-  func prepareFetch(_ w: Int, kind k: Int, at t: SimTime, _ request: inout TimelineRequest, _ env: DeviceEnvironment) -> SimTime {
+  mutating func prepareFetch(_ w: Int, kind k: Int, at t: SimTime, _ request: inout TimelineRequest, _ env: DeviceEnvironment) -> SimTime {
     request.previousFailures = widgets.failures[w]
     if drawsPerReload { request.random = reloadDraw(w, at: t, env) }
     if readsCache[k] {
       request.fetch = .cached
       return min(t, app.lastFetch)
     }
-    if let f = failure[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) {
+    if let f = failure[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) || (f.whenUnpublished && unpublished(k, at: t, env)) {
       request.fetch = .failed
       return widgets.plan[w].reloadTime  // the widget keeps what it showed
     }
     return t
+  }
+
+  /// Whether kind `k`'s newest scheduled change at `t` is not published yet.
+  func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {
+    guard let schedule = env.schedules[k] else { return false }
+    return schedule.next(after: feed.publishedThrough(kind: k, at: t, env)) <= t
   }
 
   /// The uniform draw of widget `w`'s reload at `t` (counter-based: it does
