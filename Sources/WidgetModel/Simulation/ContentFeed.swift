@@ -12,9 +12,12 @@ struct ContentFeed {
   /// `sharedChanges[sharedStart[k] ..< sharedStart[k + 1]]`.
   private let sharedChanges: Column<SimTime>
   private let sharedStart: Column<Int>
+  /// Some kind's data is published after its change (skip the lookups otherwise).
+  let publishes: Bool
 
   init(_ prepared: PreparedScenario, storage: _DeviceStorage) {
     let kinds = prepared.scenario.kinds
+    publishes = kinds.contains { $0.scheduled?.publication != nil }
     let k = max(1, kinds.count)
     horizon = storage.column(k, .zero)
     shared = storage.column(k, false)
@@ -67,6 +70,7 @@ struct ContentFeed {
   /// (docs/model.md#publication-lag).
   @inline(__always)
   func publishedThrough(kind k: Int, at t: SimTime, _ env: DeviceEnvironment) -> SimTime {
-    env.schedules[k]?.publishedThrough(at: t) ?? .never
+    guard publishes else { return .never }
+    return env.schedules[k]?.publishedThrough(at: t) ?? .never
   }
 }

@@ -99,7 +99,7 @@ extension DeviceWidgets {
     let hour = env.localHour(of: g)
     let runHour = counts.hourIndex(g)
     counts.countHourly(.glances, runHour)
-    if widgets.placeholder[w] {
+    if special && widgets.placeholder[w] {
       // Nothing to see: not fresh, not acceptable, stale since the first unseen change.
       counts.count(.placeholderGlances)
       counts.recordStale(UInt64(max(0, g.milliseconds &- min(first, g).milliseconds)), acceptable: false, hour: hour)
