@@ -1,6 +1,5 @@
 import Foundation
 import ReloadEngine
-import ReloadStrategies
 import WidgetModel
 
 extension ScenarioDecoder {

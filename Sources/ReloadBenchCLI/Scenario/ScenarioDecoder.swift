@@ -1,7 +1,6 @@
 import Foundation
 import ReloadEngine
 import ReloadMetrics
-import ReloadStrategies
 import WidgetModel
 
 /// Scenario files to `Scenario` values: parse with Foundation, validate
