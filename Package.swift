@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "ReloadStrategiesTests", dependencies: ["ReloadStrategies", "WidgetModel"]),
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
-      name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench"],
+      name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench", "WidgetModel", "ReloadEngine"],
       exclude: ["Fixtures"]),
     // The documented behaviours of docs/model.md, one scenario of Scenarios/golden/ each.
     .testTarget(

@@ -68,8 +68,9 @@ struct BenchMeasurement: Codable, Sendable {
 }
 
 enum BenchRunner {
-  /// Runs `c` in this process and returns what it measured.
-  static func measure(_ c: BenchCase) throws(CLIError) -> BenchMeasurement {
+  /// Runs `c` in this process (its scenario may name `strategies`) and
+  /// returns what it measured.
+  static func measure(_ c: BenchCase, strategies: StrategyRegistry) throws(CLIError) -> BenchMeasurement {
     try c.validate()
     let clock = ContinuousClock()
     switch c.kind {
@@ -97,7 +98,7 @@ enum BenchRunner {
       options.threads = c.threads
       options.quiet = true
       // The product path: the pipeline's stages up to render, in memory.
-      let pipeline = Pipeline(options: options)
+      let pipeline = Pipeline(options: options, strategies: strategies)
       var loaded = try pipeline.load(c.path ?? ScenarioLoader.defaultPath)
       if let d = c.devices { loaded.scenario.devices = d }
       let report = pipeline.report(loaded)

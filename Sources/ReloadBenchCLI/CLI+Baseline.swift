@@ -7,7 +7,7 @@ enum BaselineCommand {
   static let abstract = "Save a scenario's summary as the baseline that 'check' compares with."
 
   /// `baseline` has one subcommand, `save`; its help is the group's.
-  static func main(_ arguments: [String]) throws(CLIError) -> Int32 {
+  static func main(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
     guard let sub = arguments.first else {
       throw .badInput("baseline needs a subcommand: reloadbench baseline save SCENARIO (see 'reloadbench baseline --help')")
     }
@@ -19,7 +19,7 @@ enum BaselineCommand {
       let hint = SchemaValidator.nearest(sub, in: ["save"]).map { " (did you mean '\($0)'?)" } ?? ""
       throw .badInput("unknown baseline subcommand '\(sub)'\(hint); see 'reloadbench baseline --help'")
     }
-    return try BaselineSaveCommand.main(Array(arguments.dropFirst()))
+    return try BaselineSaveCommand.main(Array(arguments.dropFirst()), strategies: strategies)
   }
 }
 
@@ -65,12 +65,12 @@ struct BaselineSaveCommand: Command {
     try CheckCommand.refuseOverrides(arguments, command: "baseline save")
   }
 
-  init(_ parsed: ParsedArguments) throws(CLIError) {
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     paths = parsed.positionals
     to = parsed.value("--to")
-    pipeline = Pipeline(options: CommonOptions())
+    pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
     guard !paths.isEmpty, !(to != nil && paths.count > 1), to != "-" else { return }
-    pipeline = Pipeline(options: try CommonOptions(parsed, command: "baseline"))
+    pipeline = Pipeline(options: try CommonOptions(parsed, command: "baseline"), strategies: strategies)
   }
 
   func validate() throws(CLIError) {

@@ -65,7 +65,12 @@ struct BenchCommand: Command {
   var casesFilter: String?
   var yardstick: String?
 
-  init(_ parsed: ParsedArguments) throws(CLIError) {
+  /// The strategies the scenarios may name (the cases run in child
+  /// processes of this same executable, which registers the same ones).
+  var strategies: StrategyRegistry
+
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
+    self.strategies = strategies
     runCase = parsed.value("--run-case")
     threads = ProcessInfo.processInfo.activeProcessorCount
     repeats = 5
@@ -133,11 +138,12 @@ struct BenchCommand: Command {
       guard let c = try? JSONFiles.decode(BenchCase.self, from: Data(json.utf8)) else {
         throw .badInput("--run-case expects a case as JSON")
       }
-      let m = try BenchRunner.measure(c)
+      let m = try BenchRunner.measure(c, strategies: strategies)
       Terminal.out(JSONFiles.text(m, pretty: false) + "\n")
       return ExitStatus.success
     }
-    let pipeline = Pipeline(options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }())
+    let pipeline = Pipeline(
+      options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }(), strategies: strategies)
     for s in scenarios {
       let loaded = try pipeline.load(s)
       try pipeline.validateMemory(loaded.scenario)
@@ -180,7 +186,7 @@ struct BenchCommand: Command {
           "cannot read \(path), which the standard case \(c.name) runs: no such file "
             + "(fix: run reloadbench bench from the ReloadBench repository root, or pass --scenario FILE)")
       }
-      _ = try ScenarioLoader.load(path)
+      _ = try pipeline.load(path)
     }
     let me = Self.selfExecutable()
     let machine = MachineInfo.describe()

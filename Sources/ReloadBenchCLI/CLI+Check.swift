@@ -69,9 +69,9 @@ struct CheckCommand: Command {
   /// `--markdown`, `--junit`, `--json` and their targets.
   var outputs: [String: String]
 
-  static func main(_ arguments: [String]) throws(CLIError) -> Int32 {
+  static func main(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
     do {
-      return try parseAndRun(arguments)
+      return try parseAndRun(arguments, strategies: strategies)
     } catch {
       // In CI the job summary is where people look: say why nothing was checked.
       if error.exitCode == ExitStatus.badInput {
@@ -85,7 +85,7 @@ struct CheckCommand: Command {
     try refuseOverrides(arguments, command: "check")
   }
 
-  init(_ parsed: ParsedArguments) throws(CLIError) {
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     paths = parsed.positionals
     baselineFlag = parsed.value("--baseline")
     failOnChange = parsed.has("--fail-on-change")
@@ -93,11 +93,11 @@ struct CheckCommand: Command {
     for flag in ["--markdown", "--junit", "--json"] { o[flag] = parsed.value(flag) }
     outputs = o
     flagPct = nil
-    pipeline = Pipeline(options: CommonOptions())
+    pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
     guard !paths.isEmpty else { return }
     if baselineFlag != nil && paths.count > 1 { return }
     flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
-    pipeline = Pipeline(options: try CommonOptions(parsed, command: "check"))
+    pipeline = Pipeline(options: try CommonOptions(parsed, command: "check"), strategies: strategies)
   }
 
   func validate() throws(CLIError) {

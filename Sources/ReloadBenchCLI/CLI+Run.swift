@@ -42,11 +42,11 @@ struct RunCommand: Command {
   var pipeline: Pipeline
   var dryRun: Bool
 
-  init(_ parsed: ParsedArguments) throws(CLIError) {
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     var overrides = try ScenarioOverrides(parsed, seed: nil, command: "run")
     let common = try CommonOptions(parsed, command: "run")
     overrides.seed = common.seed
-    pipeline = Pipeline(options: common, overrides: overrides)
+    pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
     paths = parsed.positionals.isEmpty ? [ScenarioLoader.defaultPath] : parsed.positionals
     dryRun = parsed.has("--dry-run")
   }

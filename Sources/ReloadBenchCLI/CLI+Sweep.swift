@@ -42,13 +42,13 @@ struct SweepCommand: Command {
   var dryRun: Bool
   var positionals: Int
 
-  init(_ parsed: ParsedArguments) throws(CLIError) {
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     positionals = parsed.positionals.count
     path = parsed.positionals.first ?? ""
     var overrides = try ScenarioOverrides(parsed, seed: nil, command: "sweep")
     let common = try CommonOptions(parsed, command: "sweep")
     overrides.seed = common.seed
-    pipeline = Pipeline(options: common, overrides: overrides)
+    pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
     dryRun = parsed.has("--dry-run")
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReloadEngine
+import WidgetModel
 
 /// The `reloadbench` command line: parses `argv`, dispatches to a
 /// subcommand, and turns errors into one line on stderr and an exit status.
@@ -17,21 +18,23 @@ public enum ReloadBenchCLI {
   ///     reloadbench baseline save Scenarios/golden/*.json Scenarios/example.json
   public static let modelVersion = "1"
 
-  /// A subcommand: its name, its one-line summary, and its entry point.
+  /// A subcommand: its name, its one-line summary, and its entry point
+  /// (the arguments after its name, and the strategies scenarios may name).
   struct Entry: Sendable {
+    typealias Main = @Sendable ([String], StrategyRegistry) throws(CLIError) -> Int32
     let name: String
     let summary: String
-    let main: @Sendable ([String]) throws(CLIError) -> Int32
+    let main: Main
 
-    init(_ name: String, _ summary: String, _ main: @escaping @Sendable ([String]) throws(CLIError) -> Int32) {
+    init(_ name: String, _ summary: String, _ main: @escaping Main) {
       self.name = name
       self.summary = summary
       self.main = main
     }
 
     init<C: Command>(_ command: C.Type) {
-      self.init(C.configuration.name, C.configuration.abstract) { (a: [String]) throws(CLIError) -> Int32 in
-        try C.main(a)
+      self.init(C.configuration.name, C.configuration.abstract) {
+        (a: [String], s: StrategyRegistry) throws(CLIError) -> Int32 in try C.main(a, strategies: s)
       }
     }
   }
@@ -39,12 +42,15 @@ public enum ReloadBenchCLI {
   static let commands: [Entry] = [
     Entry(RunCommand.self),
     Entry(CheckCommand.self),
-    Entry("baseline", BaselineCommand.abstract) { (a: [String]) throws(CLIError) -> Int32 in try BaselineCommand.main(a) },
+    Entry("baseline", BaselineCommand.abstract) {
+      (a: [String], s: StrategyRegistry) throws(CLIError) -> Int32 in try BaselineCommand.main(a, strategies: s)
+    },
     Entry(BenchCommand.self),
     Entry(SweepCommand.self),
     Entry(ListCommand.self),
+    // The schema documents the presets only, whatever is registered.
     Entry("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md.") {
-      (a: [String]) throws(CLIError) -> Int32 in try SchemaCommand.run(a)
+      (a: [String], _: StrategyRegistry) throws(CLIError) -> Int32 in try SchemaCommand.run(a)
     },
   ]
 
@@ -76,18 +82,58 @@ public enum ReloadBenchCLI {
       """
   }
 
-  /// Runs the command line `arguments` (without the program name).
+  /// Runs the command line `arguments` (without the program name): the
+  /// `reloadbench` executable, with the strategy presets.
   public static func main(_ arguments: [String]) -> Int32 {
+    main(arguments, strategies: [])
+  }
+
+  /// The whole command line (`run`, `sweep`, `check`, `baseline save`,
+  /// `bench`, `list`, reports) for a team's own executable, with its
+  /// `strategies` registered by name: a scenario names one in `strategies`
+  /// exactly like a preset (`"strategies": ["prices", "poll-15m"]`), or
+  /// starts an object from it (`{"name": ..., "preset": "prices", "app": ...}`).
+  ///
+  ///     // main.swift of the team's executable
+  ///     import Foundation
+  ///     import ReloadBenchCLI
+  ///     import WidgetModel
+  ///
+  ///     exit(ReloadBenchCLI.main(strategies: [
+  ///       Strategy(name: "prices", code: PricesProvider(), triggers: [AppTrigger(on: .foreground)])
+  ///     ]))
+  ///
+  /// Each strategy needs a name of its own that is no preset's; otherwise
+  /// every command exits with status 2 and one line naming the strategy
+  /// and the fix, before reading any scenario. `reloadbench schema` still
+  /// documents the presets only. See `Examples/CustomStrategy`.
+  ///
+  /// - Parameters:
+  ///   - arguments: the command line without the program name (default:
+  ///     this process's).
+  ///   - strategies: the strategies written in Swift (`Strategy.code`, or
+  ///     parts given in Swift), in the order `reloadbench list` shows them.
+  /// - Returns: the exit status (0 success, 1 a check failed, 2 bad input).
+  public static func main(
+    _ arguments: [String] = Array(CommandLine.arguments.dropFirst()), strategies: [Strategy]
+  ) -> Int32 {
     do {
-      return try dispatch(arguments)
+      return try run(arguments, strategies: strategies)
     } catch {
       Terminal.err("error: \(error.message)\n")
       return error.exitCode
     }
   }
 
-  static func dispatch(_ arguments: [String]) throws(CLIError) -> Int32 {
-    guard let first = arguments.first else { return try RunCommand.main([]) }
+  /// `main` without printing the error: checks the registration first,
+  /// before any argument or scenario is read.
+  static func run(_ arguments: [String], strategies: [Strategy]) throws(CLIError) -> Int32 {
+    let registry = strategies.isEmpty ? StrategyRegistry.presets : try StrategyRegistry(strategies)
+    return try dispatch(arguments, strategies: registry)
+  }
+
+  static func dispatch(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
+    guard let first = arguments.first else { return try RunCommand.main([], strategies: strategies) }
     let rest = Array(arguments.dropFirst())
     switch first {
     case "--help", "-h", "help":
@@ -97,8 +143,8 @@ public enum ReloadBenchCLI {
       Terminal.out("reloadbench \(version)\n")
       return ExitStatus.success
     default:
-      if let command = commands.first(where: { $0.name == first }) { return try command.main(rest) }
-      if first.hasSuffix(".json") || first.hasPrefix("--") { return try RunCommand.main(arguments) }
+      if let command = commands.first(where: { $0.name == first }) { return try command.main(rest, strategies) }
+      if first.hasSuffix(".json") || first.hasPrefix("--") { return try RunCommand.main(arguments, strategies: strategies) }
       let names = commands.map(\.name)
       let hint = SchemaValidator.nearest(first, in: names).map { " (did you mean '\($0)'?)" } ?? ""
       throw .badInput("unknown command '\(first)'\(hint); see 'reloadbench --help'")

@@ -17,15 +17,17 @@ protocol Command {
   /// text where the shared one would mislead.
   static var common: [CommonOptions.Key: String?] { get }
 
-  /// Runs the command line `arguments` (after the command's name): the
-  /// default parses, prints the help or builds, validates and runs.
-  static func main(_ arguments: [String]) throws(CLIError) -> Int32
+  /// Runs the command line `arguments` (after the command's name), with
+  /// the strategies scenarios may name: the default parses, prints the
+  /// help or builds, validates and runs.
+  static func main(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32
   /// Refusals that come before parsing (options of another command that
   /// this one refuses with a reason, not as unknown).
   static func refuseBeforeParsing(_ arguments: [String]) throws(CLIError)
 
-  /// Reads the parsed command line (types and ranges of values).
-  init(_ parsed: ParsedArguments) throws(CLIError)
+  /// Reads the parsed command line (types and ranges of values); a
+  /// command that reads scenarios hands `strategies` to its pipeline.
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError)
   /// Checks that the options fit together, before any file is read.
   func validate() throws(CLIError)
   func run() throws(CLIError) -> Int32
@@ -60,16 +62,18 @@ extension Command {
 
   /// Parses `arguments`, prints the help for `--help`, else builds,
   /// validates and runs the command.
-  static func main(_ arguments: [String]) throws(CLIError) -> Int32 { try parseAndRun(arguments) }
+  static func main(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
+    try parseAndRun(arguments, strategies: strategies)
+  }
 
-  static func parseAndRun(_ arguments: [String]) throws(CLIError) -> Int32 {
+  static func parseAndRun(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
     try refuseBeforeParsing(arguments)
     let parsed = try ArgumentParser.parse(arguments, options: allOptions, command: configuration.name)
     if parsed.has("--help") {
       Terminal.out(help + "\n")
       return ExitStatus.success
     }
-    let command = try Self(parsed)
+    let command = try Self(parsed, strategies: strategies)
     try command.validate()
     return try command.run()
   }

@@ -26,17 +26,20 @@ import WidgetModel
 struct Pipeline {
   var options: CommonOptions
   var overrides: ScenarioOverrides
+  /// The strategies scenarios may name: the presets and those registered in Swift.
+  let strategies: StrategyRegistry
 
-  init(options: CommonOptions, overrides: ScenarioOverrides = ScenarioOverrides()) {
+  init(options: CommonOptions, overrides: ScenarioOverrides = ScenarioOverrides(), strategies: StrategyRegistry) {
     self.options = options
     self.overrides = overrides
+    self.strategies = strategies
   }
 
   // MARK: - 1. Load
 
   /// Reads and decodes `path`, with the command line's overrides applied.
   func load(_ path: String) throws(CLIError) -> LoadedScenario {
-    var l = try ScenarioLoader.load(path)
+    var l = try ScenarioLoader.load(path, strategies: strategies)
     apply(to: &l.scenario)
     return l
   }
@@ -60,7 +63,7 @@ struct Pipeline {
     guard let spec = loaded.sweep else { return [] }
     var plans: [SweepPointPlan]
     do {
-      plans = try spec.points(base: loaded.json)
+      plans = try spec.points(base: loaded.json, strategies: strategies)
     } catch {
       throw .badInput(error.line(file: loaded.path))
     }

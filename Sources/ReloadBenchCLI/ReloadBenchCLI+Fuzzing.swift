@@ -16,7 +16,7 @@ public enum FuzzEntryPoints {
   public static func decodeScenario(_ data: Data) {
     let file: ScenarioDecoder.File
     do {
-      file = try ScenarioDecoder.decodeFile(data)
+      file = try ScenarioDecoder.decodeFile(data, strategies: .presets)
       _ = try ScenarioDecoder.checkSpec(
         SchemaReader(file.json, ScenarioSchema.root, path: "$", log: nil), scenario: file.scenario)
     } catch {
@@ -33,10 +33,10 @@ public enum FuzzEntryPoints {
   /// Decodes a scenario with a sweep and expands every point of its grid.
   public static func expandSweep(_ data: Data) {
     do {
-      let file = try ScenarioDecoder.decodeFile(data)
+      let file = try ScenarioDecoder.decodeFile(data, strategies: .presets)
       guard let spec = file.sweep else { return }
       precondition(spec.pointCount >= 1 && spec.pointCount <= spec.maxPoints, "grid size not checked")
-      let points = try spec.points(base: file.json)
+      let points = try spec.points(base: file.json, strategies: .presets)
       precondition(points.count == spec.pointCount, "grid expanded to \(points.count), not \(spec.pointCount)")
       for p in points { _ = spec.describe(p.valueIndices) }
       _ = spec.resultParameters
@@ -64,7 +64,7 @@ public enum FuzzEntryPoints {
   /// sweep CSV and HTML) is rendered.
   public static func simulateAndRender(_ data: Data, scratch: String) {
     guard case .some(let json) = try? JSONValue.parse(data), case .object(var o) = json else { return }
-    guard (try? ScenarioDecoder.decode(json: json)) != nil else { return }
+    guard (try? ScenarioDecoder.decode(json: json, strategies: .presets)) != nil else { return }
     func number(_ key: String) -> Double? { if case .number(let d)? = o[key] { return d } else { return nil } }
     o["devices"] = .number(min(number("devices") ?? 1000, 4))
     let days = min(number("days") ?? 7, 2)
@@ -77,7 +77,7 @@ public enum FuzzEntryPoints {
       o["sweep"] = .object(sweep)
     }
     let tiny = JSONValue.object(o)
-    guard (try? ScenarioDecoder.decode(json: tiny)) != nil else { return }
+    guard (try? ScenarioDecoder.decode(json: tiny, strategies: .presets)) != nil else { return }
     let fm = FileManager.default
     try? fm.removeItem(atPath: scratch)
     try? fm.createDirectory(atPath: scratch, withIntermediateDirectories: true)

@@ -20,7 +20,7 @@ package enum CLITesting {
   package static func decodeFields(_ data: Data) -> Result<Set<String>, Error> {
     let log = SchemaAccessLog()
     do {
-      _ = try ScenarioDecoder.decode(data, log: log)
+      _ = try ScenarioDecoder.decode(data, strategies: .presets, log: log)
       return .success(log.fields)
     } catch {
       return .failure(error)
@@ -30,9 +30,20 @@ package enum CLITesting {
   /// Decodes a scenario file, or returns its one-line error.
   package static func scenario(_ data: Data, file: String = "test.json") -> Result<Scenario, Error> {
     do {
-      return .success(try ScenarioDecoder.decode(data).0)
+      return .success(try ScenarioDecoder.decode(data, strategies: .presets).0)
     } catch {
       return .failure(CLIError.badInput(error.line(file: file)))
+    }
+  }
+
+  /// The command line as a team's executable runs it
+  /// (`ReloadBenchCLI.main(_:strategies:)`), in this process: the exit
+  /// status, and the error line `main` would print (nil on success).
+  package static func main(_ arguments: [String], strategies: [Strategy]) -> (status: Int32, error: String?) {
+    do {
+      return (try ReloadBenchCLI.run(arguments, strategies: strategies), nil)
+    } catch {
+      return (error.exitCode, error.message)
     }
   }
 
@@ -45,7 +56,7 @@ package enum CLITesting {
   /// The one-line error for `data`, or nil when it decodes.
   package static func errorLine(_ data: Data, file: String = "test.json") -> String? {
     do {
-      _ = try ScenarioDecoder.decode(data)
+      _ = try ScenarioDecoder.decode(data, strategies: .presets)
       return nil
     } catch {
       return error.line(file: file)
@@ -58,9 +69,9 @@ package enum CLITesting {
     [(values: [String], scenario: Scenario)], CLIError
   > {
     do {
-      let f = try ScenarioDecoder.decodeFile(data)
+      let f = try ScenarioDecoder.decodeFile(data, strategies: .presets)
       guard let spec = f.sweep else { return .success([]) }
-      let points = try spec.points(base: f.json)
+      let points = try spec.points(base: f.json, strategies: .presets)
       return .success(points.map { p in (zip(spec.parameters, p.valueIndices).map { SweepSpec.text($0.values[$1]) }, p.scenario) })
     } catch {
       return .failure(CLIError.badInput(error.line(file: file)))
@@ -77,7 +88,7 @@ package enum CLITesting {
       else { return .failure(.badInput("not one JSON value: \(value)")) }
       let p = try SweepPath.parse(path)
       try p.check(against: .object(ScenarioSchema.root))
-      try p.apply(v, to: &doc)
+      try p.apply(v, to: &doc, strategies: .presets)
       return .success(doc.jsonText)
     } catch let e as SweepPath.Problem {
       return .failure(.badInput("\(e.message) (fix: \(e.fix))"))
@@ -97,7 +108,7 @@ package enum PipelineStages {
     options.quiet = true
     options.reproducible = true
     options.out = out
-    return Pipeline(options: options)
+    return Pipeline(options: options, strategies: .presets)
   }
 
   /// Stage 1: a scenario file's name and number of expectations, or the
@@ -129,7 +140,7 @@ package enum PipelineStages {
   /// Stage 2, memory: the estimate in bytes of the scenario in `data`
   /// on `threads` threads, and the share of it that is drawn device data.
   package static func estimate(_ data: Data, threads: Int) throws -> (bytes: Double, deviceBytes: Double, workers: Int) {
-    let l = try ScenarioDecoder.decodeFile(data)
+    let l = try ScenarioDecoder.decodeFile(data, strategies: .presets)
     let p = MemoryEstimate.parts(l.scenario, threads: threads)
     return (p.total, p.device * Double(p.workers), p.workers)
   }
@@ -154,7 +165,7 @@ package enum PipelineStages {
   /// parts `simulate` returned, and the events of each part and of the
   /// merged tallies.
   package static func simulateAndMerge(_ data: Data, threads: Int) throws -> (parts: [UInt64], merged: UInt64) {
-    let l = try ScenarioDecoder.decodeFile(data)
+    let l = try ScenarioDecoder.decodeFile(data, strategies: .presets)
     let prepared = PreparedScenario(l.scenario)
     let parts = ExperimentRunner.simulate(prepared, threads: threads, progress: nil)
     let events = { (tallies: [StrategyTally]) -> UInt64 in
@@ -167,7 +178,7 @@ package enum PipelineStages {
 
   /// Stages 4 to 7 on `threads` threads: the rendered files (name, text).
   package static func render(_ data: Data, threads: Int) throws -> [(name: String, contents: String)] {
-    var l = try ScenarioDecoder.decodeFile(data)
+    var l = try ScenarioDecoder.decodeFile(data, strategies: .presets)
     l.path = "test.json"
     let p = pipeline(threads: threads)
     let outcome = p.simulate(l.scenario)

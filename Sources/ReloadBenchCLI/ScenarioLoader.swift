@@ -20,9 +20,10 @@ struct LoadedScenario {
 enum ScenarioLoader {
   static let defaultPath = "Scenarios/default.json"
 
-  /// Reads and decodes `path`; every failure is bad input (exit 2) with the
-  /// file, the JSON path and a fix on one line.
-  static func load(_ path: String) throws(CLIError) -> LoadedScenario {
+  /// Reads and decodes `path`, whose `strategies` may name the presets and
+  /// `strategies`' registered ones; every failure is bad input (exit 2)
+  /// with the file, the JSON path and a fix on one line.
+  static func load(_ path: String, strategies: StrategyRegistry) throws(CLIError) -> LoadedScenario {
     var contents: Data? = nil
     switch JSONLimits.read(path, max: JSONLimits.maxScenarioBytes) {
     case .data(let d): contents = d
@@ -49,7 +50,7 @@ enum ScenarioLoader {
       throw .badInput("cannot read \(path): no such file (fix: check the path; 'reloadbench list' shows the scenarios)")
     }
     do {
-      var file = try ScenarioDecoder.decodeFile(data)
+      var file = try ScenarioDecoder.decodeFile(data, strategies: strategies)
       file.path = path
       return file
     } catch {

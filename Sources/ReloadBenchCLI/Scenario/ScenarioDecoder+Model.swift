@@ -1,20 +1,31 @@
 import Foundation
 import ReloadEngine
-import ReloadStrategies
 import WidgetModel
 
 extension ScenarioDecoder {
-  static func strategy(_ v: JSONValue, path: String, log: SchemaAccessLog?, kinds: [String]) throws(ScenarioError) -> Strategy {
+  /// A strategy of `strategies`: a preset's or a registered strategy's
+  /// name (`registry`), or an object that may start from one.
+  static func strategy(
+    _ v: JSONValue, path: String, log: SchemaAccessLog?, kinds: [String], registry: StrategyRegistry
+  ) throws(ScenarioError) -> Strategy {
     if case .string(let name) = v {
-      // Validation already checked the name against the catalog.
-      return StrategyCatalog.preset(named: name)!.strategy
+      // Validation already checked the name against the registry.
+      return registry.strategy(named: name)!
     }
     let r = SchemaReader(v, ScenarioSchema.strategy, path: path, log: log)
-    let base = r.optionalString("preset").flatMap { StrategyCatalog.preset(named: $0) }?.strategy
+    let base = r.optionalString("preset").flatMap { registry.strategy(named: $0) }
     guard r.has("timeline") || base != nil else {
       throw ScenarioError(
         path: path, message: "has neither \"preset\" nor \"timeline\"",
-        fix: "add \"preset\": one of \(StrategyCatalog.names.joined(separator: ", ")), or a \"timeline\"")
+        fix: "add \"preset\": one of \(registry.names.joined(separator: ", ")), or a \"timeline\"")
+    }
+    if let base, base.code != nil {
+      // A Swift strategy's code returns every kind's timeline.
+      for key in ["timeline", "kinds"] where r.has(key) {
+        throw ScenarioError(
+          path: "\(path).\(key)", message: "\(TerminalText.quoted(base.name)) is written in Swift: its code returns the timelines",
+          fix: "remove \"\(key)\", or change the strategy's Swift code")
+      }
     }
     guard let name = r.optionalString("name") ?? base?.name else {
       throw ScenarioError(path: "\(path).name", message: "is missing", fix: "name the strategy (it has no preset to take a name from)")
@@ -117,8 +128,10 @@ extension ScenarioDecoder {
           profile: try profile(t, "profile"), wakeSource: source, onlyIfChanged: t.bool("only_if_changed")))
     }
     return Strategy(
-      name: name, timeline: timeline, app: app, backend: backend, kinds: perKind.contains { $0 != nil } ? perKind : [],
-      triggers: triggers, wakes: wakes)
+      name: name, timeline: timeline, app: app, backend: backend,
+      kinds: perKind.contains { $0 != nil } ? perKind : base?.kinds ?? [],
+      triggers: r.has("triggers") ? triggers : base?.triggers ?? [], wakes: r.has("wakes") ? wakes : base?.wakes ?? [],
+      code: base?.code)
   }
 
   static func kindIndex(_ name: String, path: String, _ kinds: [String]) throws(ScenarioError) -> Int {

@@ -1,7 +1,6 @@
 import Foundation
 import ReloadEngine
 import ReloadMetrics
-import ReloadStrategies
 import WidgetModel
 
 /// Scenario files to `Scenario` values: parse with Foundation, validate
@@ -14,21 +13,26 @@ enum ScenarioDecoder {
   typealias File = LoadedScenario
 
   /// Decodes `data`; errors carry the JSON path of the offending field.
-  static func decode(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> (Scenario, JSONValue) {
-    let file = try decodeFile(data, log: log)
+  /// `strategies`: the names `strategies` may use besides the presets.
+  static func decode(
+    _ data: Data, strategies: StrategyRegistry, log: SchemaAccessLog? = nil
+  ) throws(ScenarioError) -> (Scenario, JSONValue) {
+    let file = try decodeFile(data, strategies: strategies, log: log)
     return (file.scenario, file.json)
   }
 
   /// Decodes `data` with its sweep, objective and checks (`path` is left
   /// empty: `ScenarioLoader` fills it in).
-  static func decodeFile(_ data: Data, log: SchemaAccessLog? = nil) throws(ScenarioError) -> LoadedScenario {
+  static func decodeFile(
+    _ data: Data, strategies: StrategyRegistry, log: SchemaAccessLog? = nil
+  ) throws(ScenarioError) -> LoadedScenario {
     let json: JSONValue
     do {
       json = try JSONValue.parse(data)
     } catch {
       throw parseError(error)
     }
-    return try decode(json: json, log: log)
+    return try decode(json: json, strategies: strategies, log: log)
   }
 
   /// The parser's error as a scenario error.
@@ -55,17 +59,19 @@ enum ScenarioDecoder {
 
   /// Validates and decodes an already parsed file (a sweep point's JSON).
   /// `expect` and `check` are read here, once, and kept.
-  static func decode(json: JSONValue, log: SchemaAccessLog? = nil) throws(ScenarioError) -> LoadedScenario {
-    try SchemaValidator.validate(json, .object(ScenarioSchema.root), path: "$")
+  static func decode(
+    json: JSONValue, strategies: StrategyRegistry, log: SchemaAccessLog? = nil
+  ) throws(ScenarioError) -> LoadedScenario {
+    try SchemaValidator.validate(json, .object(ScenarioSchema.root(accepting: strategies)), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
-    let scenario = try self.scenario(root)
+    let scenario = try self.scenario(root, strategies: strategies)
     let checks = try checkSpec(root, scenario: scenario)
     return LoadedScenario(
       path: "", scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root),
       checkSpec: checks)
   }
 
-  static func scenario(_ r: SchemaReader) throws(ScenarioError) -> Scenario {
+  static func scenario(_ r: SchemaReader, strategies registry: StrategyRegistry) throws(ScenarioError) -> Scenario {
     _ = r.value("$schema")
     let name = r.string("name")
     let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
@@ -103,7 +109,8 @@ enum ScenarioDecoder {
     }
     var strategies: [Strategy] = []
     for (i, v) in r.array("strategies").enumerated() {
-      strategies.append(try strategy(v, path: "$.strategies[\(i)]", log: r.log, kinds: kinds.map(\.name)))
+      strategies.append(
+        try strategy(v, path: "$.strategies[\(i)]", log: r.log, kinds: kinds.map(\.name), registry: registry))
     }
     try unique(strategies.map(\.name), path: "$.strategies", what: "strategy")
     let devices = r.int("devices")

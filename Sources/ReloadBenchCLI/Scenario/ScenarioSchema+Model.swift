@@ -77,16 +77,24 @@ extension ScenarioSchema {
     SchemaField("widget_push", .anyOf([.object(pushTrigger), .null]), "WidgetKit pushes (iOS 26) on data change, or null."),
   ])
 
-  static let strategy = SchemaObject("Strategy", doc: "A reload strategy: a preset, with any part overridden. A plain string names a preset.", [
-    SchemaField("name", .string(choices: nil), "Name in reports; defaults to the preset's."),
-    choice("preset", "Start from this preset (see the preset list).", StrategyCatalog.names),
-    SchemaField("timeline", .object(timeline), "Timeline overrides."),
-    SchemaField("app", .object(app), "App behaviour overrides."),
-    SchemaField("backend", .object(backend), "Backend overrides."),
-    SchemaField("kinds", .array(of: .object(kindStrategy), minItems: 1, maxItems: 32), "Per-kind timelines and data sources; kinds not listed use `timeline` and fetch."),
-    SchemaField("triggers", .array(of: .object(trigger), minItems: 1, maxItems: 32), "The app's own `WidgetCenter` calls (docs/model.md#app-triggers)."),
-    SchemaField("wakes", .array(of: .object(wakeSource), minItems: 1, maxItems: 16), "Wake sources besides silent push and BGAppRefresh (docs/model.md#wake-sources)."),
-  ])
+  static let strategy = strategy(presets: StrategyCatalog.names)
+
+  /// The strategy object, whose `preset` is one of `names` (the presets;
+  /// for validation, also the strategies registered in Swift).
+  static func strategy(presets names: [String]) -> SchemaObject {
+    SchemaObject(
+      "Strategy", doc: "A reload strategy: a preset, with any part overridden. A plain string names a preset.",
+      [
+        SchemaField("name", .string(choices: nil), "Name in reports; defaults to the preset's."),
+        choice("preset", "Start from this preset (see the preset list).", names),
+        SchemaField("timeline", .object(timeline), "Timeline overrides."),
+        SchemaField("app", .object(app), "App behaviour overrides."),
+        SchemaField("backend", .object(backend), "Backend overrides."),
+        SchemaField("kinds", .array(of: .object(kindStrategy), minItems: 1, maxItems: 32), "Per-kind timelines and data sources; kinds not listed use `timeline` and fetch."),
+        SchemaField("triggers", .array(of: .object(trigger), minItems: 1, maxItems: 32), "The app's own `WidgetCenter` calls (docs/model.md#app-triggers)."),
+        SchemaField("wakes", .array(of: .object(wakeSource), minItems: 1, maxItems: 16), "Wake sources besides silent push and BGAppRefresh (docs/model.md#wake-sources)."),
+      ])
+  }
 
   // MARK: - Model
 
@@ -200,7 +208,9 @@ extension ScenarioSchema {
   /// The longest run a scenario may ask for.
   static let maxDays = 366.0
 
-  static var scenarioFields: [SchemaField] {
+  /// The top level's fields; `strategies` names one of `strategyNames`
+  /// or is a `strategy` object.
+  static func scenarioFields(strategyNames: [String], strategy: SchemaObject) -> [SchemaField] {
     [
       SchemaField("$schema", .string(choices: nil), "Path or URL of the JSON Schema, for editors; ignored."),
       SchemaField("name", .string(choices: nil), "Scenario name: letters, digits, `-`, `_`, `.`; reports go to `Reports/<name>/`.", required: true),
@@ -215,7 +225,7 @@ extension ScenarioSchema {
       choice("engine", "`elided`: glances and data changes are read in bulk between state changes (exact, fast); `event_by_event`: every one goes through the event queue (the reference).", EngineMode.allCases.map(\.rawValue), default: EngineMode.elided.rawValue),
       SchemaField("kinds", .array(of: .object(kind), minItems: 1, maxItems: 32), "Widget kinds and their content.", required: true),
       SchemaField("segments", .array(of: .object(segment), minItems: 1, maxItems: 64), "Device segments.", required: true),
-      SchemaField("strategies", .array(of: .anyOf([.string(choices: StrategyCatalog.names), .object(strategy)]), minItems: 1, maxItems: 32), "Strategies to compare: preset names or strategy objects.", required: true),
+      SchemaField("strategies", .array(of: .anyOf([.string(choices: strategyNames), .object(strategy)]), minItems: 1, maxItems: 32), "Strategies to compare: preset names or strategy objects.", required: true),
       SchemaField("model", .object(model), "The model's assumptions.", default: .object([:])),
       SchemaField("energy", .object(energy), "The energy proxy.", default: .object([:])),
       SchemaField("sweep", .anyOf([.object(sweep), .null]), "Run the scenario over a grid of parameter values (see Sweeps), or null.", default: .null),
@@ -223,5 +233,20 @@ extension ScenarioSchema {
     ] + checkFields
   }
 
-  static let root = SchemaObject("Scenario", doc: "A scenario file: the top-level object.", scenarioFields)
+  static let root = root(strategyNames: StrategyCatalog.names, strategy: strategy)
+
+  static func root(strategyNames: [String], strategy: SchemaObject) -> SchemaObject {
+    SchemaObject(
+      "Scenario", doc: "A scenario file: the top-level object.",
+      scenarioFields(strategyNames: strategyNames, strategy: strategy))
+  }
+
+  /// The format a scenario is validated against: `root`, with the
+  /// strategies registered in Swift accepted wherever a preset's name is
+  /// (the JSON Schema and the docs show `root`: the presets only).
+  static func root(accepting strategies: StrategyRegistry) -> SchemaObject {
+    guard !strategies.registered.isEmpty else { return root }
+    let names = strategies.names
+    return root(strategyNames: names, strategy: strategy(presets: names))
+  }
 }

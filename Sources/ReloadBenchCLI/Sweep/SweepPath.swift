@@ -1,4 +1,4 @@
-import ReloadStrategies
+import WidgetModel
 
 /// A path into a scenario's JSON, as a sweep parameter names it.
 ///
@@ -199,13 +199,14 @@ struct SweepPath: Equatable, Sendable {
   /// path goes inside it; a push trigger the strategy does not override
   /// starts as its preset's, so sweeping `coalesce_min` keeps the preset's
   /// `on`. Everything else is as the file says.
-  func apply(_ value: JSONValue, to json: inout JSONValue) throws(Problem) {
-    try Self.set(value, steps[...], in: &json, at: "$", preset: nil, parentKey: nil)
+  /// `strategies` says what a preset name (or a registered strategy's) stands for.
+  func apply(_ value: JSONValue, to json: inout JSONValue, strategies: StrategyRegistry) throws(Problem) {
+    try Self.set(value, steps[...], in: &json, at: "$", preset: nil, parentKey: nil, strategies: strategies)
   }
 
   private static func set(
     _ value: JSONValue, _ rest: ArraySlice<Step>, in node: inout JSONValue, at: String, preset: String?,
-    parentKey: String?
+    parentKey: String?, strategies: StrategyRegistry
   ) throws(Problem) {
     guard let step = rest.first else {
       node = value
@@ -225,9 +226,9 @@ struct SweepPath: Equatable, Sendable {
       }
       var child = object[k] ?? .null
       if case .null = child, parentKey == "backend", k == "silent_push" || k == "widget_push", let preset {
-        child = presetTrigger(preset, k)
+        child = presetTrigger(strategies.strategy(named: preset), k)
       }
-      try set(value, tail, in: &child, at: at + "." + k, preset: preset, parentKey: k)
+      try set(value, tail, in: &child, at: at + "." + k, preset: preset, parentKey: k, strategies: strategies)
       object[k] = child
       node = .object(object)
     case .index, .all, .named:
@@ -268,7 +269,8 @@ struct SweepPath: Equatable, Sendable {
             elementPreset = s
           }
         }
-        try set(value, tail, in: &element, at: at + "[\(i)]", preset: elementPreset, parentKey: nil)
+        try set(
+          value, tail, in: &element, at: at + "[\(i)]", preset: elementPreset, parentKey: nil, strategies: strategies)
         items[i] = element
       }
       node = .array(items)
@@ -288,8 +290,8 @@ struct SweepPath: Equatable, Sendable {
   }
 
   /// The preset's push trigger `key` as JSON, or null when it has none.
-  static func presetTrigger(_ preset: String, _ key: String) -> JSONValue {
-    guard let backend = StrategyCatalog.preset(named: preset)?.strategy.backend,
+  static func presetTrigger(_ preset: Strategy?, _ key: String) -> JSONValue {
+    guard let backend = preset?.backend,
       let t = key == "silent_push" ? backend.silentPush : backend.widgetPush
     else { return .null }
     return .object(["on": .string(t.on.rawValue), "coalesce_min": .number(t.coalesce.minutes)])

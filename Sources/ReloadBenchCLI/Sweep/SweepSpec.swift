@@ -109,7 +109,7 @@ extension SweepSpec {
   ///
   ///     $.segments[0].low_power_mode.share: must be at most 1, got 1.5
   ///       (at sweep point 7: lpm share = 1.5) (fix: use a value in [0, 1])
-  func points(base json: JSONValue) throws(ScenarioError) -> [SweepPointPlan] {
+  func points(base json: JSONValue, strategies: StrategyRegistry) throws(ScenarioError) -> [SweepPointPlan] {
     var base = json
     if case .object(var o) = base {
       o["sweep"] = nil
@@ -120,7 +120,7 @@ extension SweepSpec {
       var point = base
       for (p, i) in zip(parameters, indices) {
         do {
-          try p.path.apply(p.values[i], to: &point)
+          try p.path.apply(p.values[i], to: &point, strategies: strategies)
         } catch {
           throw ScenarioError(
             path: p.location + ".path", message: "\(TerminalText.quoted(p.pathText)): " + error.message, fix: error.fix)
@@ -128,7 +128,7 @@ extension SweepSpec {
       }
       do {
         out.append(
-          SweepPointPlan(index: n, valueIndices: indices, scenario: try ScenarioDecoder.decode(json: point).scenario))
+          SweepPointPlan(index: n, valueIndices: indices, scenario: try ScenarioDecoder.decode(json: point, strategies: strategies).scenario))
       } catch {
         throw ScenarioError(
           path: error.path, message: error.message + " (at sweep point \(n + 1): \(describe(indices)))",

@@ -16,7 +16,8 @@ public struct Strategy: Sendable {
   /// What else runs the app in the background (docs/model.md#wake-sources).
   public var wakes: [WakeSource]
   /// A timeline provider written in Swift, used instead of `timeline` and
-  /// `kinds` (see `Examples/CustomStrategy`).
+  /// the kinds' timelines (the kinds' data sources still apply; see
+  /// `Examples/CustomStrategy`).
   public var code: (any TimelineProvider)?
 
   public init(
@@ -32,6 +33,21 @@ public struct Strategy: Sendable {
     self.kinds = kinds
     self.triggers = triggers
     self.wakes = wakes
+  }
+
+  /// A strategy written in Swift: `code` decides every kind's timeline
+  /// (WidgetKit's `getTimeline`) and may make the app's own `WidgetCenter`
+  /// calls; `triggers`, `wakes`, `app` and `backend` say the rest as for a
+  /// strategy written as data, and `data` where each kind's reloads get
+  /// their data (by kind index; absent kinds fetch).
+  public init(
+    name: String, code: any TimelineProvider, app: AppBehaviour = .init(), backend: BackendBehaviour = .init(),
+    data: [DataSource] = [], triggers: [AppTrigger] = [], wakes: [WakeSource] = []
+  ) {
+    let unused = EntryTimeline(policy: .never)
+    self.init(
+      name: name, timeline: unused, app: app, backend: backend,
+      kinds: data.map { KindStrategy(timeline: unused, data: $0) }, triggers: triggers, wakes: wakes, code: code)
   }
 
   /// The timeline kind `k` returns.

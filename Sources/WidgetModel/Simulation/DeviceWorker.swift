@@ -14,61 +14,57 @@ import ReloadEngine
 public struct DeviceWorker {
   public let prepared: PreparedScenario
   var environment = DeviceEnvironment()
-  /// One simulator per strategy, each specialised for its provider: the
-  /// only dynamic call is one per device and strategy, never per event.
-  var simulators: [any StrategyRunner]
+  /// The simulators of the strategies written as data and of those written
+  /// in Swift, each an array of one concrete, specialised type: no dynamic
+  /// call per device or event into the simulator (a Swift strategy's own
+  /// code is called once per reload; see `CodeProvider`).
+  var dataSimulators: [DeviceSimulator<StrategyTimelines>] = []
+  var codeSimulators: [DeviceSimulator<CodeProvider>] = []
+  /// Where each strategy's simulator is, in scenario order.
+  let slots: [Slot]
+
+  enum Slot {
+    case data(Int)
+    case code(Int)
+  }
 
   public init(_ prepared: PreparedScenario) {
     self.prepared = prepared
     let kinds = prepared.scenario.kinds.count
-    simulators = prepared.scenario.strategies.map { strategy -> any StrategyRunner in
-      if let code = strategy.code { return Self.runner(prepared, strategy, code) }
-      return DataStrategyRunner(
-        DeviceSimulator(prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: kinds)))
+    var slots: [Slot] = []
+    for strategy in prepared.scenario.strategies {
+      if let code = strategy.code {
+        slots.append(.code(codeSimulators.count))
+        codeSimulators.append(DeviceSimulator(prepared: prepared, strategy: strategy, provider: CodeProvider(code)))
+      } else {
+        slots.append(.data(dataSimulators.count))
+        dataSimulators.append(
+          DeviceSimulator(prepared: prepared, strategy: strategy, provider: StrategyTimelines(strategy, kinds: kinds)))
+      }
     }
-  }
-
-  /// Opens a Swift strategy's provider once, so its simulator is specialised for it.
-  static func runner<P: TimelineProvider>(_ prepared: PreparedScenario, _ strategy: Strategy, _ code: P) -> any StrategyRunner {
-    SimulatorRunner(DeviceSimulator(prepared: prepared, strategy: strategy, provider: code))
+    self.slots = slots
   }
 
   /// Simulates `devices` under every strategy; the tallies are complete
-  /// when it returns.
+  /// when it returns. (Strategies do not interact: the order in which
+  /// they run on a device changes nothing.)
   public mutating func simulate(devices: Range<Int>) {
     for d in devices {
       environment.generate(device: d, in: prepared)
-      for s in simulators.indices { simulators[s].run(environment) }
+      for s in dataSimulators.indices { dataSimulators[s].run(environment) }
+      for s in codeSimulators.indices { codeSimulators[s].run(environment) }
     }
-    for s in simulators.indices { simulators[s].flush() }
+    for s in dataSimulators.indices { dataSimulators[s].flush() }
+    for s in codeSimulators.indices { codeSimulators[s].flush() }
   }
 
   /// What each strategy produced so far, in scenario order.
-  public var tallies: [StrategyTally] { simulators.map(\.tally) }
-}
-
-/// A strategy's simulator behind one dynamic call per device.
-protocol StrategyRunner: AnyObject {
-  func run(_ env: DeviceEnvironment)
-  func flush()
-  var tally: StrategyTally { get }
-}
-
-/// The simulator of a strategy written as data: a concrete type, so the
-/// whole simulation is specialised for `StrategyTimelines`.
-final class DataStrategyRunner: StrategyRunner {
-  var simulator: DeviceSimulator<StrategyTimelines>
-  init(_ simulator: DeviceSimulator<StrategyTimelines>) { self.simulator = simulator }
-  func run(_ env: DeviceEnvironment) { simulator.run(env) }
-  func flush() { simulator.flush() }
-  var tally: StrategyTally { simulator.tally }
-}
-
-/// Holds a simulator for a Swift strategy's provider (a class, so it is mutated in place).
-final class SimulatorRunner<P: TimelineProvider>: StrategyRunner {
-  var simulator: DeviceSimulator<P>
-  init(_ simulator: DeviceSimulator<P>) { self.simulator = simulator }
-  func run(_ env: DeviceEnvironment) { simulator.run(env) }
-  func flush() { simulator.flush() }
-  var tally: StrategyTally { simulator.tally }
+  public var tallies: [StrategyTally] {
+    slots.map { slot in
+      switch slot {
+      case .data(let i): dataSimulators[i].tally
+      case .code(let i): codeSimulators[i].tally
+      }
+    }
+  }
 }

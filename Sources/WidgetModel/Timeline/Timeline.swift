@@ -133,9 +133,14 @@ public struct TimelineRequest: Sendable {
 /// A strategy's code: what the widget's timeline provider returns on each
 /// reload (`getTimeline`) and the calls the app makes to `WidgetCenter`.
 ///
-/// `DeviceSimulator` is generic over it (specialised, never an
-/// existential), so a strategy written in Swift costs what a built-in one
-/// does. Strategies written in JSON are `StrategyTimelines`; see
+/// Strategies written in JSON are `StrategyTimelines`; a strategy written
+/// in Swift is a value of the team's own type in `Strategy.code`, run by a
+/// simulator specialised for it like the built-in ones (`CodeProvider`):
+/// its methods are called where WidgetKit and the app would call them
+/// (once per reload, once per app event), never per glance or data change,
+/// and nothing is allocated per call. The simulator calls a provider from
+/// several worker threads at once: keep it a value without mutable state
+/// (everything a reload knows is in the request). See
 /// `Examples/CustomStrategy` for one written in Swift.
 public protocol TimelineProvider: Sendable {
   /// WidgetKit's `getTimeline`: the timeline a reload returns.

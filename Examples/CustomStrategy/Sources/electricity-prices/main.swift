@@ -1,0 +1,20 @@
+import Foundation
+import ReloadBenchCLI
+import ReloadEngine
+import WidgetModel
+
+// The whole `reloadbench` command line, with one more strategy a scenario
+// can name: "electricity-prices" (see ElectricityPricesProvider.swift).
+//
+//   swift run -c release electricity-prices run electricity-prices.json
+exit(
+  ReloadBenchCLI.main(strategies: [
+    Strategy(
+      name: "electricity-prices",
+      code: ElectricityPricesProvider(),
+      // AppState.swift L63-100, L195-199, L386-387: a settings change
+      // (`didSet`) reloads all timelines, debounced 1 s. How often people
+      // change settings is not in the evidence: assumed once in 20 sessions.
+      // (The reload after a price refresh is the provider's `reloadCalls`.)
+      triggers: [AppTrigger(on: .inApp, kinds: .all, delay: .seconds(1), perSession: 0.05)])
+  ]))
