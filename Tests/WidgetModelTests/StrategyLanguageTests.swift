@@ -480,3 +480,16 @@ import Testing
     #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 25)
   }
 }
+
+@Suite struct DeviceEventTests {
+  /// The written-out raw value table agrees with the enum's raw values,
+  /// and every case fits the payload's 5 bits.
+  @Test func everyRawValueMapsToItsCase() {
+    for event in DeviceEvent.allCases {
+      #expect(event.rawValue < 32)
+      #expect(DeviceEvent.kind(event.rawValue) == event)
+      let (kind, index, generation) = DeviceEvent.unpack(DeviceEvent.pack(event, index: 200, generation: 0x7FFFF))
+      #expect(kind == event && index == 200 && generation == 0x7FFFF)
+    }
+  }
+}

@@ -3,7 +3,7 @@ import ReloadEngine
 /// The kinds of events a device simulation schedules. Packed with an index
 /// (widget or kind) and a generation into an `Event`'s 32-bit payload.
 @usableFromInline
-enum DeviceEvent: UInt32 {
+enum DeviceEvent: UInt32, CaseIterable {
   /// A policy reload is due (`.atEnd` / `.after`): budget check, then exec.
   case policyRequest = 0
   /// An app-requested reload that waited for the minimum interval.
@@ -49,9 +49,42 @@ enum DeviceEvent: UInt32 {
     kind.rawValue | UInt32(truncatingIfNeeded: index) << 5 | (generation & 0x7FFFF) << 13
   }
 
+  /// The case of raw value `raw` (`raw < 32`). Written out so it inlines to
+  /// a range check: the synthesised `init?(rawValue:)` is a call per event.
+  @inlinable @inline(__always)
+  static func kind(_ raw: UInt32) -> DeviceEvent {
+    switch raw {
+    case 0: return .policyRequest
+    case 1: return .appRequest
+    case 2: return .exec
+    case 3: return .sessionStart
+    case 4: return .sessionEnd
+    case 5: return .audioStart
+    case 6: return .audioEnd
+    case 7: return .tap
+    case 8: return .lowPowerStart
+    case 9: return .lowPowerEnd
+    case 10: return .settingsChange
+    case 11: return .silentPushSend
+    case 12: return .silentPushDeliver
+    case 13: return .silentPushRelease
+    case 14: return .widgetPushSend
+    case 15: return .backgroundRefreshRun
+    case 16: return .changeWhileRunning
+    case 17: return .learningEnd
+    case 18: return .widgetAdded
+    case 19: return .inAppEvent
+    case 20: return .reloadCall
+    case 21: return .wake
+    case 22: return .glance
+    case 23: return .change
+    default: return .change
+    }
+  }
+
   @inlinable @inline(__always)
   static func unpack(_ payload: UInt32) -> (kind: DeviceEvent, index: Int, generation: UInt32) {
-    (DeviceEvent(rawValue: payload & 31).unsafelyUnwrapped, Int((payload >> 5) & 0xFF), payload >> 13)
+    (kind(payload & 31), Int((payload >> 5) & 0xFF), payload >> 13)
   }
 }
 
