@@ -69,10 +69,7 @@ public struct ChangeSchedule: Sendable, Equatable {
   /// The first scheduled change strictly after `time`.
   @inlinable
   public func next(after time: SimTime) -> SimTime {
-    if let calendar {
-      let offset = clockOffset
-      return calendar._withUnsafeGuaranteedRef { $0.next(after: time, clockOffset: offset) }
-    }
+    if let calendar { return Self.calendarNext(calendar, after: time, clockOffset: clockOffset) }
     let local = time.milliseconds &+ clockOffset
     var k = ChangeSchedule.floorDiv(local &- offset, every) &+ 1
     var candidate = offset &+ k &* every
@@ -87,6 +84,13 @@ public struct ChangeSchedule: Sendable, Equatable {
       candidate = offset &+ k &* every
     }
     return .never
+  }
+
+  /// `next(after:)` through a calendar, out of line so the plain grid's
+  /// arithmetic stays small where it is inlined.
+  @usableFromInline @inline(never)
+  static func calendarNext(_ calendar: Unmanaged<ScheduleCalendar>, after time: SimTime, clockOffset: Int64) -> SimTime {
+    calendar._withUnsafeGuaranteedRef { $0.next(after: time, clockOffset: clockOffset) }
   }
 
   /// How far the provider can see the schedule's data at `time`: every

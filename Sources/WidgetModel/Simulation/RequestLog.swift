@@ -35,31 +35,32 @@ struct RequestLog {
   /// Adds the buffered requests to `perSecond[segment]` and empties the log.
   mutating func flush(into perSecond: [CounterBlock<UInt32>]) {
     guard count > 0 else { return }
-    // LSD radix sort, four passes of 8 bits, ping-ponging between columns.
+    // LSD radix sort of the 31-bit keys: three passes of 11 bits,
+    // ping-ponging between the two columns.
     var source = entries
     var target = scratch
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { buckets in
-      for pass in 0..<4 {
-        let shift = UInt32(pass * 8)
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2048) { buckets in
+      for pass in 0..<3 {
+        let shift = UInt32(pass * 11)
         buckets.initialize(repeating: 0)
-        for i in 0..<count { buckets[Int((source[i] >> shift) & 0xFF)] &+= 1 }
+        for i in 0..<count { buckets[Int((source[i] >> shift) & 0x7FF)] &+= 1 }
         var total = 0
-        for b in 0..<256 {
+        for b in 0..<2048 {
           let c = buckets[b]
           buckets[b] = total
           total &+= c
         }
         for i in 0..<count {
           let v = source[i]
-          let b = Int((v >> shift) & 0xFF)
+          let b = Int((v >> shift) & 0x7FF)
           target[buckets[b]] = v
           buckets[b] &+= 1
         }
         swap(&source, &target)
       }
     }
-    // After an even number of passes the sorted keys are back in `entries`;
-    // they come segment by segment, so each block is looked up once per run.
+    // `source` now holds the sorted keys; they come segment by segment,
+    // so each block is looked up once per run.
     var segment = Int(source[0] >> 25)
     var block = perSecond[segment]
     for i in 0..<count {
