@@ -11,16 +11,7 @@ import WidgetModel
 @Suite struct ContentCalendarTests {
   /// Decodes `json` as the CLI does and simulates it in process.
   static func run(_ json: String) throws -> GoldenRun {
-    let scenario = try CLITesting.scenario(Data(json.utf8), file: "inline.json").get()
-    let prepared = PreparedScenario(scenario)
-    var worker = DeviceWorker(prepared)
-    worker.simulate(devices: 0..<scenario.devices)
-    let facts = RunFacts(
-      scenario: scenario.name, description: scenario.description, toolVersion: "test", seed: scenario.seed,
-      days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices, widgets: 0,
-      fleetDevices: scenario.fleetDevices, replications: 1, strategies: scenario.strategies.map(\.name),
-      segments: scenario.segments.map(\.name), toleranceMinutes: 30)
-    return GoldenRun(scenario: scenario, results: ResultsBuilder.build(scenario, replications: [worker.tallies], facts: facts, parameters: []))
+    try simulated(Data(json.utf8), file: "inline.json")
   }
 
   /// A day's list (Wikipedia's "most read") that changes at local midnight,

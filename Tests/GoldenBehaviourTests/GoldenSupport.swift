@@ -11,7 +11,13 @@ func golden(_ name: String) throws -> GoldenRun {
     .deletingLastPathComponent()
   let url = root.appendingPathComponent("Scenarios/golden/\(name).json")
   let data = try Data(contentsOf: url)
-  let scenario = try CLITesting.scenario(data, file: url.lastPathComponent).get()
+  return try simulated(data, file: url.lastPathComponent)
+}
+
+/// Decodes scenario JSON through the CLI's decoder, simulates it in
+/// process and returns its results.
+func simulated(_ data: Data, file: String) throws -> GoldenRun {
+  let scenario = try CLITesting.scenario(data, file: file).get()
   let prepared = PreparedScenario(scenario)
   var worker = DeviceWorker(prepared)
   worker.simulate(devices: 0..<scenario.devices)
