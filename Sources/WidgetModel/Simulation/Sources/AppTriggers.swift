@@ -16,6 +16,8 @@ struct AppTriggers: DeviceActivity {
   /// Some trigger or the provider may react to events (skip all work otherwise).
   let active: Bool
   private let inApp: [Int]
+  /// Per trigger: its in-app events' rate by local hour (`perDay` shaped by `profile`).
+  private let inAppRates: [TimeOfDayPoissonProcess]
   /// Burst slots: kinds, calls left, spacing.
   private let slotKinds: Column<UInt64>
   private let slotCalls: Column<Int>
@@ -37,6 +39,10 @@ struct AppTriggers: DeviceActivity {
     self.parameters = parameters
     active = !triggers.isEmpty || providerCalls
     inApp = triggers.indices.filter { triggers[$0].event == .inApp }
+    inAppRates = triggers.map { t in
+      let total = t.profile.reduce(0, +)
+      return TimeOfDayPoissonProcess(ratesPerHour: t.profile.map { total > 0 ? t.perDay * $0 / total : 0 })
+    }
     slotKinds = storage.column(Self.slots, 0)
     slotCalls = storage.column(Self.slots, 0)
     slotSpacing = storage.column(Self.slots, .zero)
@@ -179,27 +185,14 @@ struct AppTriggers: DeviceActivity {
         }
       }
       if trigger.perDay > 0 {
-        // A Poisson process of perDay events a day shaped by the profile;
-        // those inside this session happen.
-        let total = trigger.profile.reduce(0, +)
+        // A Poisson process of perDay events a day shaped by the profile
+        // (in local time: shift in, draw, shift back); those inside this
+        // session happen.
         var at = t
         while true {
-          var mass = rng.nextStandardExponential()
-          var next = SimTime.never
-          var cursor = at.milliseconds
-          while cursor < end.milliseconds {
-            var local = (cursor &+ env.utcOffset.milliseconds) % 86_400_000
-            if local < 0 { local += 86_400_000 }
-            let hourEnd = cursor &+ (3_600_000 &- local % 3_600_000)
-            let rate = trigger.perDay * trigger.profile[Int(local / 3_600_000)] / total
-            let available = rate * Double(min(hourEnd, end.milliseconds) &- cursor) / 3_600_000
-            if rate > 0 && mass < available {
-              next = SimTime(milliseconds: cursor &+ Int64(mass / rate * 3_600_000))
-              break
-            }
-            mass -= available
-            cursor = hourEnd
-          }
+          let local = inAppRates[i].nextArrival(after: at + env.utcOffset, using: &rng)
+          guard local != .never else { break }
+          let next = max(at, local - env.utcOffset)
           if next >= end { break }
           device.queue.schedule(.inAppEvent, i, at: next, generation: g)
           at = next
