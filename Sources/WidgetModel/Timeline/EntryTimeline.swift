@@ -96,7 +96,7 @@ public struct EntryTimeline: TimelineProvider, Equatable {
 
 /// An `EntryTimeline`'s entries and policy: what a successful reload returns.
 @usableFromInline
-struct EntryShape: Sendable, Equatable {
+struct EntryShape: Sendable {
   @usableFromInline let entries: Int
   @usableFromInline let spacing: SimDuration
   @usableFromInline let dating: EntryTimeline.Dating

@@ -9,24 +9,18 @@ public struct StrategyTimelines: TimelineProvider {
   /// every reload) and the failure branches (read only on a failure).
   @usableFromInline let shapes: [EntryShape]
   @usableFromInline let failureBranches: [FailureBranch?]
-  /// The one shape every kind shares, if they do (most strategies): read
-  /// from here, not from the array, on every reload.
-  @usableFromInline let shared: EntryShape?
   public let usesRandomDraw: Bool
 
   public init(_ strategy: Strategy, kinds: Int) {
     perKind = (0..<max(1, kinds)).map { strategy.timeline(kind: $0) }
     shapes = perKind.map(\.shape)
     failureBranches = perKind.map(\.onFailure)
-    let first = shapes[0]
-    shared = shapes.allSatisfy { $0 == first } ? first : nil
     usesRandomDraw = perKind.contains(where: \.usesRandomDraw)
   }
 
   @inlinable @inline(__always)
   public func timeline(for request: TimelineRequest) -> Timeline {
     if request.fetch == .failed, let branch = failureBranches[request.kind] { return branch.timeline(for: request) }
-    if let shared { return shared.timeline(for: request) }
     return shapes[request.kind].timeline(for: request)
   }
 
