@@ -21,7 +21,11 @@ public enum DurationDistribution: Sendable, Equatable {
   case lateOrEarly(median: SimDuration, sigma: Double, earlyProbability: Double, earlyMax: SimDuration)
 
   /// Draws one span, rounded to the millisecond.
-  @inlinable
+  ///
+  /// NOTE: the constant and uniform cases (R1's lateness, every delay
+  /// jitter) are inlined where a reload samples them; the shaped ones stay
+  /// a call (`sampleShaped`), for performance.
+  @inlinable @inline(__always)
   public func sample<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
     switch self {
     case .constant(let d):
@@ -30,6 +34,17 @@ public enum DurationDistribution: Sendable, Equatable {
       let span = hi.milliseconds - lo.milliseconds
       if span <= 0 { return lo }
       return SimDuration(milliseconds: lo.milliseconds + Int64(rng.nextUnit() * Double(span)))
+    default:
+      return sampleShaped(using: &rng)
+    }
+  }
+
+  /// `sample(using:)` for the exponential and log-normal shapes.
+  @inlinable @inline(never)
+  func sampleShaped<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
+    switch self {
+    case .constant, .uniform:
+      preconditionFailure("sampleShaped(using:) is for the shaped distributions")
     case .exponential(let mean):
       return .saturating(rng.nextStandardExponential() * Double(mean.milliseconds))
     case .logNormal(let median, let sigma):

@@ -154,6 +154,42 @@ private func randomEvents(seed: UInt64, count: Int, timeRange: Int64) -> [Event]
     #expect(chain.handled.count == 8)
   }
 
+  /// The event being handled stays the queue's root until something is
+  /// scheduled (it then takes its place) or the next step: whatever a
+  /// handler schedules (nothing, one event, several, some at `now`), the
+  /// events come out in (time, priority, seq) order and `pendingCount`
+  /// never counts the event being handled.
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func schedulingWhileHandlingKeepsTheOrder(seed: UInt64) {
+    var rng = Xoshiro256StarStar(seed: seed)
+    var sim = Simulator<EventQueue>()
+    var pending: [Event] = []  // the reference: every event not yet handed out
+    var seq: UInt32 = 0
+    func add(_ sim: inout Simulator<EventQueue>, at t: SimTime, priority: UInt8) {
+      sim.schedule(payload: seq, at: t, priority: priority)
+      pending.append(Event(time: t, priority: priority, seq: seq, payload: seq))
+      seq += 1
+    }
+    for _ in 0..<8 { add(&sim, at: SimTime(milliseconds: Int64(rng.next() % 100)), priority: UInt8(rng.next() % 3)) }
+    var handled = 0
+    while let e = sim.step(before: SimTime(milliseconds: 5_000)) {
+      let expected = sortedReference(pending)[0]
+      #expect(e == expected)
+      pending.removeAll { $0.seq == e.seq }
+      #expect(sim.pendingCount == pending.count)
+      let successors = handled < 400 ? Int(rng.next() % 4) : 0  // 0 to 3, some at the same millisecond
+      for _ in 0..<successors {
+        add(&sim, at: sim.now + .milliseconds(Int64(rng.next() % 50)), priority: UInt8(rng.next() % 3))
+        #expect(sim.pendingCount == pending.count)
+      }
+      handled += 1
+    }
+    #expect(handled > 400)
+    #expect(pending.allSatisfy { $0.time >= SimTime(milliseconds: 5_000) })
+    #expect(sim.pendingCount == pending.count)
+    #expect(sim.peek() == sortedReference(pending).first)
+  }
+
   @Test func resetClearsPendingEventsAndTheClock() {
     var sim = Simulator<EventQueue>()
     sim.schedule(payload: 0, at: SimTime(milliseconds: 5))
