@@ -111,6 +111,46 @@ import Testing
     #expect(abs(Self.value(r, .firstDryHourMedian) - 2) < 0.1)
   }
 
+  /// Budget left is sampled at every local hour: the reloads a widget could
+  /// still make then. Polling every 3 h on a budget of 10 (reloads at 0, 3,
+  /// ..., 21 h each day; a reload at a sample's own time counts as spent).
+  @Test func budgetLeftOfASlidingWindowAtEachLocalHour() {
+    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let budget = BudgetParameters(maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
+    let bands = r.series[0].budgetLeftByLocalHour
+    #expect(bands.count == 24)
+    for h in 0..<24 {
+      // Day 0 at h:00: the reloads at 0, 3, ..., 3 x (h / 3) are spent.
+      let day0 = Double(10 - (h / 3 + 1))
+      // Day 1: the 24 h window (h - 24 h, h] always holds 8 reloads.
+      let day1 = 2.0
+      // Two samples per hour: the 10th and 50th percentiles are the
+      // smaller, the 90th the larger.
+      #expect(bands[h].p10 == min(day0, day1), "hour \(h)")
+      #expect(bands[h].p50 == min(day0, day1), "hour \(h)")
+      #expect(bands[h].p90 == max(day0, day1), "hour \(h)")
+    }
+  }
+
+  /// A token bucket's budget left is the whole tokens in it at the sample.
+  /// Budget 10 a day refills 10/24 of a token an hour up to 2.5 tokens;
+  /// polling every 3 h takes one at 0, 3, ..., 21 h: after each reload the
+  /// bucket holds 1.5 (read 1), an hour later 1.92 (1), two hours 2.33 (2).
+  /// The samples before a request are read as they were then, not after
+  /// the request's budget check refills the bucket to its own time.
+  @Test func budgetLeftOfATokenBucketAtEachLocalHour() {
+    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let budget = BudgetParameters(
+      accrual: .tokenBucket, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
+    let bands = r.series[0].budgetLeftByLocalHour
+    for h in 0..<24 {
+      let left: Double = h % 3 == 2 ? 2 : 1
+      #expect(bands[h].p10 == left && bands[h].p50 == left && bands[h].p90 == left, "hour \(h): \(bands[h])")
+    }
+  }
+
   /// The backend peak is the busiest UTC second, scaled to the fleet.
   @Test func backendPeakIsTheBusiestSecondScaledToTheFleet() {
     let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))

@@ -194,6 +194,10 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       pending.set(w, late ? .policyRequest : .appRequest, at: earliest, cause: cause, on: &queue)
       return
     }
+    // A token bucket is settled to `t` by the check below: the widget's
+    // hourly budget samples before `t` are taken first, so they read the
+    // bucket as it was at each sample, not as it is now.
+    if budget.isTokenBucket { catchUp(w, before: t, env) }
     let available = budget.available(w, at: t, app)
     if available > t {
       if measured(t) {
