@@ -141,19 +141,21 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
         definition:
-          "Share of widget-days (whole local days inside the measured window) on which the budget was empty at some point: a budgeted request was refused, or a dry spell carried over from the day before."
+          "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the refusal to the budget's return, including a spell carried over from the day before."
       )
     case .dryHoursPerWidgetDay:
       return Metric(
         "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
         label: "Hours without budget", shortLabel: "dry hours",
-        definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")
+        definition:
+          "Hours per widget-day in dry spells: from a budgeted request refused for lack of budget to the budget's return, for spells longer than budget.dry_after_min."
+      )
     case .firstDryHourMedian:
       return Metric(
         "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
         label: "Budget ran out at (median)", shortLabel: "ran dry at",
         definition:
-          "Median local hour at which a budget first ran out on a day (the start of a new dry spell; empty when none did)."
+          "Median local hour at which a budget first ran out on a day: the start of the day's first dry spell (a refusal withheld longer than budget.dry_after_min); empty when none did."
       )
     case .extensionLaunchesPerWidgetDay:
       return Metric(

@@ -29,8 +29,13 @@ import Testing
 
   /// Runs `scenario` with every device's glances and changes replaced.
   static func run(_ scenario: Scenario, glances: [Int64], changes: [Int64]) -> ScenarioResults {
+    run(scenario, provider: scenario.strategies[0].timeline, glances: glances, changes: changes)
+  }
+
+  /// The same with the strategy's timelines given by `provider`.
+  static func run<P: TimelineProvider>(_ scenario: Scenario, provider: P, glances: [Int64], changes: [Int64]) -> ScenarioResults {
     let prepared = PreparedScenario(scenario)
-    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: scenario.strategies[0].timeline)
+    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: provider)
     var env = DeviceEnvironment()
     for d in 0..<scenario.devices {
       env.generate(device: d, in: prepared)

@@ -63,7 +63,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
-    dry = DrySpells(widgets: w, end: prepared.end, storage: storage)
+    dry = DrySpells(widgets: w, end: prepared.end, dryAfter: scenario.model.budget.dryAfter, storage: storage)
     glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
   }
 
