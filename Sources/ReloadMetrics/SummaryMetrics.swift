@@ -52,6 +52,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case backendPeakMinuteRps
   case eventsPerWidgetDay
   case placeholderGlancePct
+  case changedReloadPct
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -101,22 +102,22 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Mean staleness", shortLabel: "mean staleness",
-        definition: "Mean staleness over all glances (fresh glances count as 0).")
+        definition: "Mean staleness over all glances that showed data (fresh glances count as 0; placeholder glances are left out).")
     case .stalenessP50Min:
       return Metric(
         "staleness_p50_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
         label: "Median staleness", shortLabel: "median staleness",
-        definition: "Median staleness over all glances, from the mergeable histogram.")
+        definition: "Median staleness over all glances that showed data, from the mergeable histogram.")
     case .stalenessP95Min:
       return Metric(
         "staleness_p95_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Staleness, 95th percentile", shortLabel: "p95 staleness", terminalLabel: "p95 stale min",
-        definition: "95th percentile of staleness over all glances.")
+        definition: "95th percentile of staleness over all glances that showed data.")
     case .stalenessP99Min:
       return Metric(
         "staleness_p99_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
         label: "Staleness, 99th percentile", shortLabel: "p99 staleness",
-        definition: "99th percentile of staleness over all glances.")
+        definition: "99th percentile of staleness over all glances that showed data.")
     case .budgetedReloadsPerWidgetDay:
       return Metric(
         "budgeted_reloads_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
@@ -248,7 +249,16 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "placeholder_glance_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
         label: "Placeholder glances", shortLabel: "placeholder",
-        definition: "Share of glances at a widget showing a placeholder (no data: a failed fetch whose timeline shows none); they also count as stale.")
+        definition:
+          "Share of glances at a widget showing a placeholder (no data yet: a failed fetch whose timeline shows none). They are neither fresh nor stale: not within tolerance, and left out of the staleness figures and the stale-glance counts."
+      )
+    case .changedReloadPct:
+      return Metric(
+        "changed_reload_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
+        label: "Budgeted reloads that changed the widget", shortLabel: "changed",
+        definition:
+          "Share of budgeted reloads that changed what the widget shows: new data with a change it did not show, a scheduled change the old timeline lacked, or data where a placeholder was. The rest spent budget for nothing (the same data again: a widget already current, a failed fetch, a stale cache); empty when none was budgeted."
+      )
     }
   }
 }
