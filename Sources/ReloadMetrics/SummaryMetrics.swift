@@ -52,6 +52,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case backendPeakMinuteRps
   case eventsPerWidgetDay
   case placeholderGlancePct
+  case changedReloadPct
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -101,22 +102,22 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Mean staleness", shortLabel: "mean staleness",
-        definition: "Mean staleness over all glances (fresh glances count as 0).")
+        definition: "Mean staleness over all glances that showed data (fresh glances count as 0; placeholder glances are left out).")
     case .stalenessP50Min:
       return Metric(
         "staleness_p50_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
         label: "Median staleness", shortLabel: "median staleness",
-        definition: "Median staleness over all glances, from the mergeable histogram.")
+        definition: "Median staleness over all glances that showed data, from the mergeable histogram.")
     case .stalenessP95Min:
       return Metric(
         "staleness_p95_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Staleness, 95th percentile", shortLabel: "p95 staleness", terminalLabel: "p95 stale min",
-        definition: "95th percentile of staleness over all glances.")
+        definition: "95th percentile of staleness over all glances that showed data.")
     case .stalenessP99Min:
       return Metric(
         "staleness_p99_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
         label: "Staleness, 99th percentile", shortLabel: "p99 staleness",
-        definition: "99th percentile of staleness over all glances.")
+        definition: "99th percentile of staleness over all glances that showed data.")
     case .budgetedReloadsPerWidgetDay:
       return Metric(
         "budgeted_reloads_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
@@ -141,19 +142,21 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
         definition:
-          "Share of widget-days (whole local days inside the measured window) on which the budget was empty at some point: a budgeted request was refused, or a dry spell carried over from the day before."
+          "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the refusal to the budget's return, including a spell carried over from the day before."
       )
     case .dryHoursPerWidgetDay:
       return Metric(
         "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
         label: "Hours without budget", shortLabel: "dry hours",
-        definition: "Hours per widget-day between a request refused for lack of budget and the budget's return.")
+        definition:
+          "Hours per widget-day in dry spells: from a budgeted request refused for lack of budget to the budget's return, for spells longer than budget.dry_after_min."
+      )
     case .firstDryHourMedian:
       return Metric(
         "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
         label: "Budget ran out at (median)", shortLabel: "ran dry at",
         definition:
-          "Median local hour at which a budget first ran out on a day (the start of a new dry spell; empty when none did)."
+          "Median local hour at which a budget first ran out on a day: the start of the day's first dry spell (a refusal withheld longer than budget.dry_after_min); empty when none did."
       )
     case .extensionLaunchesPerWidgetDay:
       return Metric(
@@ -246,7 +249,16 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "placeholder_glance_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
         label: "Placeholder glances", shortLabel: "placeholder",
-        definition: "Share of glances at a widget showing a placeholder (no data: a failed fetch whose timeline shows none); they also count as stale.")
+        definition:
+          "Share of glances at a widget showing a placeholder (no data yet: a failed fetch whose timeline shows none). They are neither fresh nor stale: not within tolerance, and left out of the staleness figures and the stale-glance counts."
+      )
+    case .changedReloadPct:
+      return Metric(
+        "changed_reload_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
+        label: "Budgeted reloads that changed the widget", shortLabel: "changed",
+        definition:
+          "Share of budgeted reloads that changed what the widget shows: new data with a change it did not show, a scheduled change the old timeline lacked, or data where a placeholder was. The rest spent budget for nothing (the same data again: a widget already current, a failed fetch, a stale cache); empty when none was budgeted."
+      )
     }
   }
 }

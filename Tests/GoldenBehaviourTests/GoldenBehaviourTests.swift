@@ -41,7 +41,11 @@ import WidgetModel
     let g = try golden("anti-pattern-now")
     let wake = Double(g.scenario.segments[0].wakeHour.upperBound)
     let dry = try #require(g.series("anti-pattern-now").firstDryHour)
-    #expect(dry.p50 < wake + 1, "runs dry at \(dry.p50), wake-up at \(wake)")
+    // The first request of the day comes at a time in the user's first awake
+    // hour (docs/model.md#while-asleep) and the burst of 30 s reloads that
+    // spends the budget takes about 35 minutes more: dry within an hour of
+    // waking, about half an hour past the wake-up hour (docs/model.md#dry-spells).
+    #expect(dry.p50 < wake + 1.5, "runs dry at \(dry.p50), wake-up at \(wake)")
     #expect(g.value(.dryWidgetDayPct, "anti-pattern-now") > 95)
     #expect(g.value(.budgetedReloadsPerWidgetDay, "anti-pattern-now") >= 69)
     // After the first hours the widget shows stale data for the rest of the day.

@@ -17,8 +17,8 @@ import Testing
     return String(base[..<end]) + ", \"expect\": \(expect)\n}\n"
   }
 
-  /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x 33 columns.
-  static let comparedMetrics = 3 * 3 * 34
+  /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x 35 columns.
+  static let comparedMetrics = 3 * 3 * 35
 
   static func write(_ text: String, _ name: String, in dir: URL) throws {
     let url = dir.appendingPathComponent(name)

@@ -29,8 +29,13 @@ import Testing
 
   /// Runs `scenario` with every device's glances and changes replaced.
   static func run(_ scenario: Scenario, glances: [Int64], changes: [Int64]) -> ScenarioResults {
+    run(scenario, provider: scenario.strategies[0].timeline, glances: glances, changes: changes)
+  }
+
+  /// The same with the strategy's timelines given by `provider`.
+  static func run<P: TimelineProvider>(_ scenario: Scenario, provider: P, glances: [Int64], changes: [Int64]) -> ScenarioResults {
     let prepared = PreparedScenario(scenario)
-    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: scenario.strategies[0].timeline)
+    var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: provider)
     var env = DeviceEnvironment()
     for d in 0..<scenario.devices {
       env.generate(device: d, in: prepared)
@@ -87,8 +92,10 @@ import Testing
       glances: [1 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
     #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 4 / (7.0 / 24))
     #expect(Self.value(r, .freshGlancePct) == 100)  // the 4 h change is captured by the 4 h reload
-    // Wasted: the reloads at 0 h and 6 h captured nothing new.
+    // Wasted: the reloads at 0 h and 6 h captured nothing new; the ones at
+    // 2 h and 4 h changed what the widget shows (the 1.5 h and 4 h changes).
     #expect(Self.value(r, .wastedReloadPct) == 50)
+    #expect(Self.value(r, .changedReloadPct) == 50)
     #expect(Self.value(r, .extensionLaunchesPerWidgetDay) == 4 / (7.0 / 24))
     // One timeline fetch per reload.
     #expect(Self.value(r, .backendRequestsPerWidgetDay) == 4 / (7.0 / 24))
@@ -109,6 +116,88 @@ import Testing
     #expect(Self.value(r, .dryWidgetDayPct) == 100)
     #expect(Self.value(r, .dryHoursPerWidgetDay) == 22)
     #expect(abs(Self.value(r, .firstDryHourMedian) - 2) < 0.1)
+  }
+
+  /// Budget left is sampled at every local hour: the reloads a widget could
+  /// still make then. Polling every 3 h on a budget of 10 (reloads at 0, 3,
+  /// ..., 21 h each day; a reload at a sample's own time counts as spent).
+  @Test func budgetLeftOfASlidingWindowAtEachLocalHour() {
+    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let budget = BudgetParameters(maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
+    let bands = r.series[0].budgetLeftByLocalHour
+    #expect(bands.count == 24)
+    for h in 0..<24 {
+      // Day 0 at h:00: the reloads at 0, 3, ..., 3 x (h / 3) are spent.
+      let day0 = Double(10 - (h / 3 + 1))
+      // Day 1: the 24 h window (h - 24 h, h] always holds 8 reloads.
+      let day1 = 2.0
+      // Two samples per hour: the 10th and 50th percentiles are the
+      // smaller, the 90th the larger.
+      #expect(bands[h].p10 == min(day0, day1), "hour \(h)")
+      #expect(bands[h].p50 == min(day0, day1), "hour \(h)")
+      #expect(bands[h].p90 == max(day0, day1), "hour \(h)")
+    }
+  }
+
+  /// A token bucket's budget left is the whole tokens in it at the sample.
+  /// Budget 10 a day refills 10/24 of a token an hour up to 2.5 tokens;
+  /// polling every 3 h takes one at 0, 3, ..., 21 h: after each reload the
+  /// bucket holds 1.5 (read 1), an hour later 1.92 (1), two hours 2.33 (2).
+  /// The samples before a request are read as they were then, not after
+  /// the request's budget check refills the bucket to its own time.
+  @Test func budgetLeftOfATokenBucketAtEachLocalHour() {
+    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let budget = BudgetParameters(
+      accrual: .tokenBucket, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
+    let bands = r.series[0].budgetLeftByLocalHour
+    for h in 0..<24 {
+      let left: Double = h % 3 == 2 ? 2 : 1
+      #expect(bands[h].p10 == left && bands[h].p50 == left && bands[h].p90 == left, "hour \(h): \(bands[h])")
+    }
+  }
+
+  /// A provider that shows a placeholder until its first reload at 2 h,
+  /// then data with no further reload.
+  struct PlaceholderFirst: TimelineProvider {
+    func timeline(for request: TimelineRequest) -> Timeline {
+      request.now < SimTime.zero + .hours(1)
+        ? Timeline(entries: .now, policy: .afterDate(.zero + .hours(2)), placeholder: true)
+        : Timeline(entries: .now, policy: .never)
+    }
+    func firstRequestSpread(kind: Int) -> SimDuration { .milliseconds(1) }
+    // Turns on the per-reload bookkeeping that tracks placeholders.
+    var usesRandomDraw: Bool { true }
+    static var makesReloadCalls: Bool { false }
+  }
+
+  /// A placeholder glance is neither fresh nor stale: counted apart, never
+  /// within tolerance, left out of staleness and of the stale-glance counts.
+  /// The reload that replaces the placeholder with data changed the widget.
+  @Test func placeholderGlancesAreApartFromStaleOnes() {
+    let h = Self.hour
+    // Placeholder from t = 0: the first request (t = 0) is a reload that
+    // still shows it; the reload at 2 h shows data. Changes at 0.5 h and
+    // 2.5 h. Glances: 1 h and 1.5 h at the placeholder, 2.25 h fresh, 3 h
+    // stale for 30 min.
+    let r = Self.run(
+      Self.scenario(strategy: Self.never, days: 4.0 / 24), provider: PlaceholderFirst(),
+      glances: [1 * h, 3 * h / 2, 9 * h / 4, 3 * h], changes: [h / 2, 5 * h / 2])
+    #expect(Self.value(r, .glances) == 4)
+    #expect(Self.value(r, .placeholderGlancePct) == 50)
+    #expect(Self.value(r, .freshGlancePct) == 25)
+    #expect(Self.value(r, .acceptableGlancePct) == 50)  // the fresh one and the one 30 min stale
+    #expect(Self.value(r, .staleGlanceStalenessMeanMin) == 30)  // the one stale glance
+    #expect(Self.value(r, .stalenessMeanMin) == 15)  // over the two glances that showed data
+    #expect(abs(Self.value(r, .stalenessP99Min) - 30) / 30 < 0.035)
+    let s = r.series[0]
+    #expect(s.glancesByLocalHour[1] == 2 && s.staleGlancesByLocalHour[1] == 0)
+    #expect(s.glancesByLocalHour[3] == 1 && s.staleGlancesByLocalHour[3] == 1)
+    #expect(s.hourly.staleGlances.reduce(0, +) == 1)
+    // Reloads at 0 (placeholder again: nothing changed) and 2 h (data).
+    #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 2 * 6)
+    #expect(Self.value(r, .changedReloadPct) == 50)
   }
 
   /// The backend peak is the busiest UTC second, scaled to the fleet.

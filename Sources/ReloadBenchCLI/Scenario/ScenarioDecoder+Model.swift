@@ -223,7 +223,8 @@ extension ScenarioDecoder {
       whenEmpty: BudgetParameters.WhenEmpty(rawValue: b.string("when_empty")) ?? .withhold,
       learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"),
       watchComplicationPerDay: b.optionalNumber("watch_complication_per_day").map { Int($0) },
-      standbyPerDay: b.optionalNumber("standby_per_day").map { Int($0) })
+      standbyPerDay: b.optionalNumber("standby_per_day").map { Int($0) },
+      dryAfter: .minutes(b.number("dry_after_min")))
     let rl = r.object("reload", ScenarioSchema.reload)!
     let lateness: DurationDistribution
     switch rl.value("lateness") {

@@ -63,7 +63,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
-    dry = DrySpells(widgets: w, end: prepared.end, storage: storage)
+    dry = DrySpells(widgets: w, end: prepared.end, dryAfter: scenario.model.budget.dryAfter, storage: storage)
     glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
   }
 
@@ -194,6 +194,10 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       pending.set(w, late ? .policyRequest : .appRequest, at: earliest, cause: cause, on: &queue)
       return
     }
+    // A token bucket is settled to `t` by the check below: the widget's
+    // hourly budget samples before `t` are taken first, so they read the
+    // bucket as it was at each sample, not as it is now.
+    if budget.isTokenBucket { catchUp(w, before: t, env) }
     let available = budget.available(w, at: t, app)
     if available > t {
       if measured(t) {
@@ -264,13 +268,23 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     let newPlan = TimelinePlan(answer, request, schedule: schedule, horizon: feed.horizon[k], dataTime: dataTime)
     if measured(t) {
       // Wasted: the widget already showed current data and the new timeline
-      // adds no scheduled change the old one lacked.
-      var wasted = widgets.firstUnshownChange(w, at: t, env) > t
-      if wasted, let schedule {
+      // adds no scheduled change the old one lacked. Changed: the reload's
+      // data holds a change the widget did not show (a failed fetch or a
+      // stale cache can hold none even when the widget was stale), the new
+      // timeline adds a scheduled change, or a placeholder gives way to data.
+      let first = widgets.firstUnshownChange(w, at: t, env)
+      var wasted = first > t
+      var changed = first <= dataTime
+      if !changed, let schedule {
         let from = max(t, widgets.plan[w].coverageEnd)
-        if schedule.next(after: from) <= newPlan.coverageEnd { wasted = false }
+        if schedule.next(after: from) <= newPlan.coverageEnd {
+          wasted = false
+          changed = true
+        }
       }
+      if special && widgets.placeholder[w] && !answer.placeholder { changed = true }
       countReload(budgeted: budgeted, wasted: wasted, cause: cause)
+      if budgeted && changed { counts.count(.changedBudgetedReloads) }
       let hour = counts.hourIndex(t)
       counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
     }

@@ -1,22 +1,29 @@
 import ReloadEngine
 
-/// When each widget's budget ran dry: a spell opens when a budgeted
-/// request finds the budget empty and closes when budget returns. Counts
-/// dry time per hour, dry widget-days, and the local hour budgets first
-/// run out (docs/model.md#what-users-measure).
+/// When each widget's budget ran dry (docs/model.md#dry-spells): a spell
+/// opens when a budgeted request finds the budget empty and closes when
+/// budget returns; overlapping refusals make one spell. A spell counts only
+/// if it lasts longer than `budget.dry_after_min`: then, and only then, it
+/// adds its time to the dry hours (per run hour, for the hourly dry share),
+/// marks every local day it touches dry, and its start is the hour the
+/// budget ran out on its day. One definition for all four, decided when
+/// the spell closes (its length is known then), so they agree.
 struct DrySpells {
   private let since: Column<SimTime>
   private let until: Column<SimTime>
   private let lastDryDay: Column<Int>
   private let lastEpisodeDay: Column<Int>
   private let end: SimTime
+  /// Spells this long or shorter are not dry (ms).
+  private let dryAfter: Int64
 
-  init(widgets: Int, end: SimTime, storage: _DeviceStorage) {
+  init(widgets: Int, end: SimTime, dryAfter: SimDuration, storage: _DeviceStorage) {
     since = storage.column(widgets, .never)
     until = storage.column(widgets, .never)
     lastDryDay = storage.column(widgets, Int.min)
     lastEpisodeDay = storage.column(widgets, Int.min)
     self.end = end
+    self.dryAfter = max(0, dryAfter.milliseconds)
   }
 
   func reset(_ w: Int) {
@@ -37,7 +44,6 @@ struct DrySpells {
     }
     since[w] = t
     until[w] = returns
-    markDryDay(w, at: t, episodeStart: true, env, counts)
   }
 
   /// Budget returns earlier than expected (Low Power Mode ended).
@@ -45,13 +51,18 @@ struct DrySpells {
     if until[w] != .never { until[w] = min(until[w], t) }
   }
 
-  /// Ends widget `w`'s dry spell at `min(its budget's return, t)`.
+  /// Ends widget `w`'s dry spell at `min(its budget's return, t)`; counts
+  /// it if the budget's return came more than `dryAfter` after its start
+  /// (a spell still open at the end of the run is judged by its return).
   func close(_ w: Int, at t: SimTime, _ env: DeviceEnvironment, _ counts: inout TallyWriter) {
     let start = since[w]
     guard start != .never else { return }
-    let stop = min(min(until[w], t), end)
+    let returns = until[w]
     since[w] = .never
     until[w] = .never
+    guard returns.milliseconds &- start.milliseconds > dryAfter else { return }
+    let stop = min(min(returns, t), end)
+    markDryDay(w, at: start, episodeStart: true, env, counts)
     // Local days the spell runs into after its first are dry from midnight.
     var day = env.localDay(of: start) + 1
     while true {

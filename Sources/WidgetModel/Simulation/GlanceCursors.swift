@@ -100,10 +100,9 @@ extension DeviceWidgets {
     let runHour = counts.hourIndex(g)
     counts.countHourly(.glances, runHour)
     if special && widgets.placeholder[w] {
-      // Nothing to see: not fresh, not acceptable, stale since the first unseen change.
-      counts.count(.placeholderGlances)
-      counts.recordStale(UInt64(max(0, g.milliseconds &- min(first, g).milliseconds)), acceptable: false, hour: hour)
-      counts.countHourly(.staleGlances, runHour)
+      // No data to see: not fresh, not acceptable, and not stale either
+      // (staleness is the age of data shown): counted apart.
+      counts.recordPlaceholder(hour: hour)
     } else if first <= g {
       let staleness = UInt64(g.milliseconds &- first.milliseconds)
       counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)

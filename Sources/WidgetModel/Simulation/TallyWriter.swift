@@ -85,6 +85,13 @@ struct TallyWriter {
     counters.increment(layout.glancesByHour &+ hour)
   }
 
+  /// A glance at a widget showing a placeholder: neither fresh nor stale.
+  @inline(__always)
+  func recordPlaceholder(hour: Int) {
+    count(.placeholderGlances)
+    counters.increment(layout.glancesByHour &+ hour)
+  }
+
   /// A widget's budget left (`left` reloads) sampled at local hour `hour`.
   @inline(__always)
   func recordBudgetLeft(_ left: Int, hour: Int) {

@@ -105,10 +105,11 @@ public enum ResultsBuilder {
         case .glances: return Double(t.glances) / replications
         case .freshGlancePct: return pct(t.freshGlances, t.glances)
         case .acceptableGlancePct: return pct(t.acceptableGlances, t.glances)
-        case .stalenessMeanMin: return t.glances > 0 ? Double(t.staleSumMs) / Double(t.glances) / minutes : nil
-        case .stalenessP50Min: return t.glances > 0 ? staleness.quantile(0.50) / minutes : nil
-        case .stalenessP95Min: return t.glances > 0 ? staleness.quantile(0.95) / minutes : nil
-        case .stalenessP99Min: return t.glances > 0 ? staleness.quantile(0.99) / minutes : nil
+        case .stalenessMeanMin:
+          return t.glancesWithData > 0 ? Double(t.staleSumMs) / Double(t.glancesWithData) / minutes : nil
+        case .stalenessP50Min: return t.glancesWithData > 0 ? staleness.quantile(0.50) / minutes : nil
+        case .stalenessP95Min: return t.glancesWithData > 0 ? staleness.quantile(0.95) / minutes : nil
+        case .stalenessP99Min: return t.glancesWithData > 0 ? staleness.quantile(0.99) / minutes : nil
         case .budgetedReloadsPerWidgetDay: return per(t.budgetedReloads, widgetDays)
         case .freeReloadsPerWidgetDay: return per(t.freeReloads, widgetDays)
         case .wastedReloadPct: return pct(t.wastedReloads, reloads)
@@ -143,6 +144,7 @@ public enum ResultsBuilder {
         case .backendPeakMinuteRps: return Double(load.peakMinuteSum) / 60 * scale
         case .eventsPerWidgetDay: return per(t.events, widgetDays)
         case .placeholderGlancePct: return pct(t.placeholderGlances, t.glances)
+        case .changedReloadPct: return pct(t.changedBudgetedReloads, t.budgetedReloads)
         }
       }
     }

@@ -12,8 +12,10 @@ enum Counter: Int, CaseIterable {
   case backendRequests, dataChanges, events
   /// Local days (per widget) that lie wholly inside the measured window.
   case measuredLocalWidgetDays
-  /// Glances at a widget showing a placeholder (also counted stale).
+  /// Glances at a widget showing a placeholder (neither fresh nor stale).
   case placeholderGlances
+  /// Budgeted reloads that changed what the widget shows.
+  case changedBudgetedReloads
 }
 
 /// Where each part of a segment tally sits in its counter block.
@@ -79,7 +81,10 @@ public struct SegmentTally: Sendable {
 
   public var devices: UInt64 { value(.devices) }
   public var widgets: UInt64 { value(.widgets) }
-  public var glances: UInt64 { value(.freshGlances) &+ value(.staleGlances) }
+  /// Every glance: fresh, stale, or at a placeholder.
+  public var glances: UInt64 { value(.freshGlances) &+ value(.staleGlances) &+ value(.placeholderGlances) }
+  /// Glances at a widget that showed data (fresh or stale, not a placeholder).
+  public var glancesWithData: UInt64 { value(.freshGlances) &+ value(.staleGlances) }
   public var freshGlances: UInt64 { value(.freshGlances) }
   /// Fresh glances are always acceptable.
   public var acceptableGlances: UInt64 { value(.freshGlances) &+ value(.acceptableStaleGlances) }
@@ -87,6 +92,7 @@ public struct SegmentTally: Sendable {
   public var staleSumMs: UInt64 { value(.staleSumMs) }
   public var placeholderGlances: UInt64 { value(.placeholderGlances) }
   public var budgetedReloads: UInt64 { value(.budgetedReloads) }
+  public var changedBudgetedReloads: UInt64 { value(.changedBudgetedReloads) }
   public var freeReloads: UInt64 { value(.freeReloads) }
   public var wastedReloads: UInt64 { value(.wastedReloads) }
   public var withheldRequests: UInt64 { value(.withheldRequests) }
@@ -112,8 +118,8 @@ public struct SegmentTally: Sendable {
     return f
   }
 
-  /// Staleness of every glance in ms (fresh glances as 0: the hot loop
-  /// counts only stale ones into the histogram).
+  /// Staleness of every glance that showed data, in ms (fresh glances as
+  /// 0: the hot loop counts only stale ones into the histogram).
   public var staleness: LogHistogram {
     var counts = counters.values(layout.staleness..<(layout.staleness + LogHistogram.bucketCount))
     counts[0] &+= freshGlances
