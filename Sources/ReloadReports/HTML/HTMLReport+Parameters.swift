@@ -41,8 +41,10 @@ extension HTMLReport {
         + "parameter below, with where its value comes from. Values marked assumed are the model's guesses: "
         + "change them in the scenario file to see whether the recommendation still holds.")
     w.raw("</p>\n<dl class=\"legend\">")
+    // Each parameter's tags, found once (the legend counts them per tag).
+    let cited = parameters.map { tags(in: $0.source) }
     for (tag, meaning) in sourceTags {
-      let count = parameters.filter { tags(in: $0.source).contains(tag) }.count
+      let count = cited.filter { $0.contains(tag) }.count
       w.raw("<div><dt>")
       writeChip(tag, to: &w)
       w.raw("</dt><dd>")
@@ -68,8 +70,9 @@ extension HTMLReport {
         w.text(p.value)
         if status == "set in scenario" { w.raw(" <span class=\"badge\">set in scenario</span>") }
         w.raw("</td><td class=\"src\">")
-        for tag in tags(in: p.source) { writeChip(tag, to: &w) }
-        if p.source != tags(in: p.source).joined(separator: ", ") {
+        let pTags = tags(in: p.source)
+        for tag in pTags { writeChip(tag, to: &w) }
+        if p.source != pTags.joined(separator: ", ") {
           w.raw("<span class=\"srcnote\">")
           w.text(p.source)
           w.raw("</span>")
