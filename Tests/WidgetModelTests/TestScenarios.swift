@@ -18,7 +18,10 @@ enum TestScenarios {
     model.budget = BudgetParameters(
       accrual: .slidingWindow, maxPerDay: 50, minPerDay: 50, fullBudgetViewsPerDay: 0,
       minInterval: .zero)
-    model.reload = ReloadTiming(lateness: .uniform(.zero, .seconds(120)), whileAsleep: .run)
+    // R1 fixes its own rules (docs/r1.md), whatever the model's defaults become.
+    model.reload = ReloadTiming(
+      lateness: .uniform(.zero, .seconds(120)), whileAsleep: .run, asap: .immediate, latenessPressure: .none)
+    model.appReload = AppReloadParameters(backgroundLatency: .constant(.zero), whileAsleep: .spend)
     return Scenario(
       name: "r1", seed: seed, days: days, warmupDays: 0, devices: devices, segments: [segment],
       kinds: [kind], strategies: [strategy], model: model, engine: engine)

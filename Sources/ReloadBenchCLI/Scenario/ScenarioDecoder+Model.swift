@@ -234,7 +234,10 @@ extension ScenarioDecoder {
     }
     let reload = ReloadTiming(
       lateness: lateness, whileAsleep: ReloadTiming.WhileAsleep(rawValue: rl.string("while_asleep")) ?? .deferToWake,
-      firstRequestSpread: rl.optionalNumber("first_request_spread_min").map { .minutes($0) })
+      firstRequestSpread: rl.optionalNumber("first_request_spread_min").map { .minutes($0) },
+      asap: ReloadTiming.Asap(rawValue: rl.string("asap")) ?? .immediate,
+      latenessPressure: ReloadTiming.LatenessPressure(rawValue: rl.string("lateness_pressure")) ?? .none,
+      latenessPressureExponent: rl.number("lateness_pressure_exponent"))
     let v = r.object("visibility", ScenarioSchema.visibility)!
     let visibility = Visibility(
       homeFirstPage: v.number("home_first_page"), homeOtherPage: v.number("home_other_page"),
@@ -257,7 +260,9 @@ extension ScenarioDecoder {
     let ar = r.object("app_reload", ScenarioSchema.appReload)!
     let appReload = AppReloadParameters(
       enterBackground: AppReloadParameters.EnterBackground(rawValue: ar.string("enter_background")) ?? .budgeted,
-      burst: AppReloadParameters.Burst(rawValue: ar.string("burst")) ?? .each, burstWindow: .seconds(ar.number("burst_window_s")))
+      burst: AppReloadParameters.Burst(rawValue: ar.string("burst")) ?? .each, burstWindow: .seconds(ar.number("burst_window_s")),
+      backgroundLatency: try distribution(ar.value("background_latency"), path: "\(ar.path).background_latency", log: ar.log),
+      whileAsleep: AppReloadParameters.WhileAsleep(rawValue: ar.string("while_asleep")) ?? .spend)
     let ws = r.object("wake_sources", ScenarioSchema.wakeRules)!
     func rule(_ key: String, _ standard: WakeSourceRules.Rule) -> WakeSourceRules.Rule {
       guard let spec = ScenarioSchema.wakeRuleObjects.first(where: { $0.key == key }),

@@ -48,4 +48,7 @@ extension StreamPurpose {
   public static let appTriggers = StreamPurpose(rawValue: 25)
   /// Location, accessory, Network Extension wakes.
   public static let wakeSources = StreamPurpose(rawValue: 26)
+  /// Latency of the app's background `reloadTimelines` calls, and when a
+  /// call deferred to the morning runs (docs/model.md#background-latency).
+  public static let appReloadLatency = StreamPurpose(rawValue: 27)
 }

@@ -153,6 +153,24 @@ public struct ReloadTiming: Sendable, Equatable {
     /// The night is like the day.
     case run
   }
+  /// What WidgetKit does with a policy request that is due at once
+  /// (docs/model.md#asap-reloads): a timeline whose last entry is dated
+  /// now or earlier with `.atEnd`, or `.after` a date not later than the reload.
+  public enum Asap: String, Sendable, CaseIterable {
+    /// The request is made at once; only the minimum interval and the budget hold it back.
+    case immediate
+    /// The widget is only eligible: the system paces it at
+    /// `max(min_interval, awake span / today's budget)` after the reload.
+    case paced
+  }
+  /// Whether lateness grows with budget pressure (docs/model.md#lateness-pressure).
+  public enum LatenessPressure: String, Sendable, CaseIterable {
+    /// Every policy reload draws the full lateness.
+    case none
+    /// A draw is scaled by `used^exponent`, `used` the share of the
+    /// widget's budget spent at the request.
+    case budget
+  }
   /// Lateness of policy reloads (`.atEnd`, `.after`) after they are due
   /// (docs/model.md#lateness). App-requested reloads are not late.
   public var lateness: DurationDistribution
@@ -160,14 +178,30 @@ public struct ReloadTiming: Sendable, Equatable {
   /// The first policy request of each widget is spread uniformly over
   /// `[0, this)` (or over the policy's own interval when `nil`).
   public var firstRequestSpread: SimDuration?
+  public var asap: Asap
+  public var latenessPressure: LatenessPressure
+  /// For `latenessPressure: .budget`: lateness x used^exponent.
+  public var latenessPressureExponent: Double
 
   public init(
     lateness: DurationDistribution = .uniform(.zero, .seconds(10)),
-    whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil
+    whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil,
+    asap: Asap = .immediate, latenessPressure: LatenessPressure = .none, latenessPressureExponent: Double = 1
   ) {
     self.lateness = lateness
     self.whileAsleep = whileAsleep
     self.firstRequestSpread = firstRequestSpread
+    self.asap = asap
+    self.latenessPressure = latenessPressure
+    self.latenessPressureExponent = latenessPressureExponent
+  }
+
+  /// The factor a lateness draw is multiplied by when `used` (0...1) of
+  /// the widget's budget is spent (docs/model.md#lateness-pressure).
+  public func pressureFactor(used: Double) -> Double {
+    guard latenessPressure == .budget else { return 1 }
+    let u = Swift.min(1, Swift.max(0, used))
+    return latenessPressureExponent == 1 ? u : _pow(u, latenessPressureExponent)
   }
 
   public static let standard = ReloadTiming()
@@ -312,15 +346,34 @@ public struct AppReloadParameters: Sendable, Equatable {
     /// Calls for a kind within `burstWindow` of an earlier one ride on it.
     case one
   }
+  /// A budgeted (background) call made while the user sleeps
+  /// (docs/model.md#background-while-asleep).
+  public enum WhileAsleep: String, Sendable, CaseIterable {
+    /// It reloads (and spends budget) at once, night or day.
+    case spend
+    /// It waits for the user's wake-up hour, like policy reloads under `reload.while_asleep: defer_to_wake`.
+    case deferToWake = "defer_to_wake"
+  }
   public var enterBackground: EnterBackground
   public var burst: Burst
   public var burstWindow: SimDuration
+  /// From a budgeted (background) call to the reload (docs/model.md#background-latency).
+  public var backgroundLatency: DurationDistribution
+  public var whileAsleep: WhileAsleep
 
-  public init(enterBackground: EnterBackground = .budgeted, burst: Burst = .each, burstWindow: SimDuration = .seconds(5)) {
+  public init(
+    enterBackground: EnterBackground = .budgeted, burst: Burst = .each, burstWindow: SimDuration = .seconds(5),
+    backgroundLatency: DurationDistribution = .constant(.zero), whileAsleep: WhileAsleep = .spend
+  ) {
     self.enterBackground = enterBackground
     self.burst = burst
     self.burstWindow = burstWindow
+    self.backgroundLatency = backgroundLatency
+    self.whileAsleep = whileAsleep
   }
+
+  /// Some budgeted call may not reload at once (a latency, or the night).
+  public var delaysBackgroundCalls: Bool { !backgroundLatency.isZero || whileAsleep == .deferToWake }
 
   public static let standard = AppReloadParameters()
 }

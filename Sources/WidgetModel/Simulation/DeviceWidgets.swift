@@ -25,6 +25,12 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// Some reload may draw, fail, read a cache or show a placeholder: the
   /// per-reload bookkeeping for those is skipped when `false`.
   let special: Bool
+  /// `reload.asap: paced`: a policy request due at once waits for the budget's pace.
+  let pacedAsap: Bool
+  /// `reload.lateness_pressure: budget`: lateness grows with the budget spent.
+  let latenessPressure: Bool
+  /// Some budgeted app call may wait (`app_reload.background_latency`, `while_asleep`).
+  let delaysBackgroundCalls: Bool
 
   var queue = Simulator<EventQueue>()
   var counts: TallyWriter
@@ -39,6 +45,11 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   private(set) var count = 0
   /// Lateness of policy reloads and the user's wake-up time.
   private var latenessRNG = Xoshiro256StarStar(seed: 0)
+  /// Background app calls' latency and morning times (drawn only when some call may wait).
+  private var appReloadRNG = Xoshiro256StarStar(seed: 0)
+  /// For `reload.asap: paced`: the span over which the device's user sees
+  /// the widget each day (its awake hours; 24 h when the night is like the day).
+  private var awakeSpan = SimDuration.day
 
   init(_ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage) {
     let scenario = prepared.scenario
@@ -52,6 +63,9 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     drawsPerReload = provider.usesRandomDraw || failure.contains { $0 != nil }
     special = drawsPerReload || cacheReaders
     params = scenario.model
+    pacedAsap = scenario.model.reload.asap == .paced
+    latenessPressure = scenario.model.reload.latenessPressure == .budget
+    delaysBackgroundCalls = scenario.model.appReload.delaysBackgroundCalls
     eventMode = scenario.engine == .eventByEvent
     end = prepared.end
     minInterval = scenario.model.budget.minInterval
@@ -77,6 +91,13 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     queue.reset()
     counts.select(segment: env.segment)
     latenessRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .lateness)
+    if delaysBackgroundCalls {
+      appReloadRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .appReloadLatency)
+    }
+    if pacedAsap {
+      let hours = params.reload.whileAsleep == .run ? 24 : max(1, env.awakeHours.nonzeroBitCount)
+      awakeSpan = .milliseconds(Int64(hours) * 3_600_000)
+    }
     count = env.widgetCount
     for w in 0..<count {
       pending.reset(w)
@@ -206,7 +227,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       }
       dry.open(w, at: t, until: available, env, &counts)
       if params.budget.whenEmpty == .drop { return }
-      let at = late ? lateExecution(after: available) : available
+      let at = late ? lateExecution(w, after: available) : available
       if at < end {
         pending.set(w, .exec, at: at, cause: cause, on: &queue)
         if pending.time(w) == at { pending.withheld[w] = true }
@@ -214,18 +235,47 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       return
     }
     if late {
-      let at = lateExecution(after: t)
+      let at = lateExecution(w, after: t)
       if at < end { pending.set(w, .exec, at: at, cause: cause, on: &queue) }
     } else {
       reload(w, at: t, budgeted: true, chargeTimeline: true, cause: cause, env)
     }
   }
 
+  /// When widget `w`'s policy reload, allowed at `t`, runs: `t` plus a
+  /// lateness draw, scaled by the budget's pressure under
+  /// `reload.lateness_pressure: budget` (docs/model.md#lateness-pressure).
   @inline(__always)
-  mutating func lateExecution(after t: SimTime) -> SimTime {
+  mutating func lateExecution(_ w: Int, after t: SimTime) -> SimTime {
     let lateness = params.reload.lateness
     if lateness.isZero { return t }
-    return max(t, t + lateness.sample(using: &latenessRNG))
+    var d = lateness.sample(using: &latenessRNG)
+    if latenessPressure { d = pressured(d, w, at: t) }
+    return max(t, t + d)
+  }
+
+  /// `d` scaled by the share of widget `w`'s budget spent at `t`.
+  @inline(never)
+  func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
+    let cap = budget.cap(w, app)
+    let used = 1 - Double(budget.left(w, at: t, app)) / Double(cap)
+    return .milliseconds(Int64((Double(d.milliseconds) * params.reload.pressureFactor(used: used)).rounded()))
+  }
+
+  /// The spacing of `reload.asap: paced` for widget `w`: its budget spread
+  /// over the user's awake span, never less than the minimum interval
+  /// (docs/model.md#asap-reloads).
+  func asapPace(_ w: Int) -> SimDuration {
+    let pace = SimDuration.milliseconds(awakeSpan.milliseconds / Int64(budget.cap(w, app)))
+    return max(minInterval, pace)
+  }
+
+  /// Widget `w`, reloaded at `t`, asked to reload at once: under
+  /// `reload.asap: paced` its next policy request waits for `asapPace`.
+  @inline(never)
+  mutating func pacedRequest(_ w: Int, at t: SimTime) {
+    let next = t + asapPace(w)
+    if next < end { pending.set(w, .policyRequest, at: next, cause: .policy, on: &queue) }
   }
 
   /// A reload the app asks for (`reloadTimelines`) while it runs: free in
@@ -233,8 +283,32 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   mutating func appReload(_ w: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
     if app.reloadsAreFree {
       reload(w, at: t, budgeted: false, chargeTimeline: false, cause: cause, env)
+    } else if delaysBackgroundCalls {
+      delayedAppRequest(w, at: t, cause: cause, env)
     } else {
       budgetedRequest(w, at: t, late: false, cause: cause, env)
+    }
+  }
+
+  /// A budgeted app call that may wait: the background latency
+  /// (docs/model.md#background-latency), then, under
+  /// `app_reload.while_asleep: defer_to_wake`, the user's wake-up hour
+  /// (docs/model.md#background-while-asleep). The budget is checked when it runs.
+  @inline(never)
+  mutating func delayedAppRequest(_ w: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    var at = t
+    let latency = params.appReload.backgroundLatency
+    if !latency.isZero { at = t + max(.zero, latency.sample(using: &appReloadRNG)) }
+    if params.appReload.whileAsleep == .deferToWake && !env.isAwake(at: at) {
+      let wake = env.nextAwakeTime(atOrAfter: at)
+      if wake == .never { return }
+      // The user wakes some time in their first awake hour (as for policy reloads).
+      at = wake + .milliseconds(Int64(appReloadRNG.nextUnit() * 3_600_000))
+    }
+    if at == t {
+      budgetedRequest(w, at: t, late: false, cause: cause, env)
+    } else if at < end {
+      pending.set(w, .appRequest, at: at, cause: cause, on: &queue)
     }
   }
 
@@ -297,7 +371,13 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     widgets.show(w, newPlan, madeAt: t, eventMode: eventMode, feed, env)
     pending.reloaded(w, at: t)
     if newPlan.nextRequest < end {
-      pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &queue)
+      // Due at once (`.atEnd` past its last entry, `.after(now)`): under
+      // `reload.asap: paced` only eligible, paced by the budget.
+      if pacedAsap && newPlan.nextRequest <= t {
+        pacedRequest(w, at: t)
+      } else {
+        pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &queue)
+      }
     }
   }
 
@@ -383,7 +463,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
         dry.budgetReturns(w, at: available)
         let cause = pending.cause(w)
         pending.take(w)
-        let at = cause == .policy ? lateExecution(after: available) : available
+        let at = cause == .policy ? lateExecution(w, after: available) : available
         pending.set(w, .exec, at: at, cause: cause, on: &queue)
       }
     }
