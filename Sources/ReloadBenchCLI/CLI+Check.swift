@@ -35,12 +35,20 @@ struct CheckCommand: Command {
       segment, and "all") do not match the scenario. A baseline saved by another
       reloadbench version with the same model version is accepted (a note says so).
       Without a baseline file, only the expectations are checked.
+
+      A scenario's "evidence" states what a real app's users reported for one of its
+      strategies (exhausted, stale or fine); check scores each claim with one rule for
+      every app (Scenarios/README.md, "Evidence") and prints how many agree. A
+      disagreement fails the check only below --min-agreement:
+        reloadbench check Scenarios/evidence/*.json --min-agreement 10
       """,
     arguments: [("SCENARIO", "A scenario file to rerun and check.")],
     notes: "Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.",
     exitStatus: """
-        0  every expectation holds and no metric regressed
-        1  an expectation failed or a metric regressed (with --fail-on-change: moved)
+        0  every expectation holds, no metric regressed, and at least --min-agreement
+           evidence claims agree
+        1  an expectation failed or a metric regressed (with --fail-on-change: moved),
+           or fewer evidence claims agree than --min-agreement asks
         2  bad input: scenario, baseline (missing --baseline file, corrupt, of another
            scenario or model version), flags, or an unwritable path or an output that
            names an input or another output; nothing is checked
@@ -49,6 +57,7 @@ struct CheckCommand: Command {
   static let options: [OptionSpec] = [
     OptionSpec("--baseline", "FILE", "Compare with FILE (default Scenarios/baselines/<name>.json; one scenario only)."),
     OptionSpec("--tolerance", "PCT", "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's per-metric \"check\" tolerances still win."),
+    OptionSpec("--min-agreement", "N", "Fail (exit 1) when fewer than N of the scenarios' evidence claims agree with the runs."),
     OptionSpec("--fail-on-change", nil, "Fail on any metric that moved beyond its tolerance, improved and neutral ones too (for a model's own CI)."),
     OptionSpec("--markdown", "FILE", "Write the Markdown report to FILE instead of stdout ('-': stdout)."),
     OptionSpec("--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
@@ -66,6 +75,8 @@ struct CheckCommand: Command {
   var baselineFlag: String?
   var flagPct: Double?
   var failOnChange: Bool
+  /// `--min-agreement`: how many evidence claims must agree.
+  var minAgreement: Int?
   /// `--markdown`, `--junit`, `--json` and their targets.
   var outputs: [String: String]
 
@@ -93,10 +104,12 @@ struct CheckCommand: Command {
     for flag in ["--markdown", "--junit", "--json"] { o[flag] = parsed.value(flag) }
     outputs = o
     flagPct = nil
+    minAgreement = nil
     pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
     guard !paths.isEmpty else { return }
     if baselineFlag != nil && paths.count > 1 { return }
     flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
+    minAgreement = try parsed.integer("--min-agreement", in: 0...100_000, command: "check")
     pipeline = Pipeline(options: try CommonOptions(parsed, command: "check"), strategies: strategies)
   }
 
@@ -153,15 +166,21 @@ struct CheckCommand: Command {
         let b = try Baseline.load(baselinePath, save: resave)
         try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
         baseline = b
-      } else if loaded.checkSpec.expectations.isEmpty {
+      } else if loaded.checkSpec.expectations.isEmpty && loaded.checkSpec.evidence.isEmpty {
         throw .badInput(
-          "nothing to check in \(path): no baseline at \(baselinePath) and no \"expect\" in the scenario "
-            + "(fix: save a baseline with '\(resave)', or add expectations)")
+          "nothing to check in \(path): no baseline at \(baselinePath), and no \"expect\" or \"evidence\" in the "
+            + "scenario (fix: save a baseline with '\(resave)', or add expectations)")
       }
       plans.append(
         Plan(
           loaded: loaded, baselinePath: baselinePath, baseline: baseline,
           reportDirectory: pipeline.reportDirectory(for: loaded.scenario, several: several)))
+    }
+    let claims = plans.reduce(0) { $0 + $1.loaded.checkSpec.evidence.count }
+    if let k = minAgreement, k > claims {
+      throw .badInput(
+        "--min-agreement \(k) asks more claims to agree than the \(claims) the scenarios state in \"evidence\" "
+          + "(fix: pass at most \(claims), or add the scenarios with the evidence)")
     }
     try Pipeline.validateDistinct(plans.map(\.reportDirectory))
     try pipeline.validate(paths: pathUses(plans))
@@ -180,7 +199,9 @@ struct CheckCommand: Command {
       try pipeline.write(report.files, to: p.reportDirectory)
       checks.append(Self.check(p, report: report, flagPct: flagPct, failOnChange: failOnChange))
     }
-    let run = CheckRun(toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks)
+    let run = CheckRun(
+      toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks,
+      minAgreement: minAgreement)
     try emit(run)
     return run.passed ? ExitStatus.success : ExitStatus.failure
   }
@@ -272,7 +293,7 @@ struct CheckCommand: Command {
       if b.toolVersion != ReloadBenchCLI.version {
         notes.append("baseline saved by reloadbench \(b.toolVersion), this is \(ReloadBenchCLI.version) (same model version)")
       }
-    } else {
+    } else if !spec.expectations.isEmpty {
       notes.append(
         "no baseline at \(p.baselinePath): only the expectations were checked "
           + "(save one with 'reloadbench baseline save \(p.loaded.path)')")
@@ -286,7 +307,8 @@ struct CheckCommand: Command {
         ScenarioCheck.Baseline(file: p.baselinePath, toolVersion: $0.toolVersion, modelVersion: $0.modelVersion)
       },
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
-      expectations: spec.expectations.flatMap { $0.evaluate(on: table) }, notes: notes,
+      expectations: spec.expectations.flatMap { $0.evaluate(on: table) },
+      evidence: spec.evidence.map { $0.evaluate(on: table) }, notes: notes,
       seconds: report.results.facts.wallSeconds)
   }
 

@@ -27,4 +27,30 @@ enum PathText {
     let dir = parent(path)
     return dir.isEmpty ? "." : dir
   }
+
+  /// `relative` read from `folder`: `join("a/b", "../c")` → `"a/b/../c"`
+  /// (`standardized` folds the `..`); `join(".", "c")` → `"c"`.
+  static func join(_ folder: String, _ relative: String) -> String {
+    if folder.isEmpty || folder == "." { return relative }
+    return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+  }
+
+  /// `path` with `.` and `folder/..` folded away, by the text alone (no
+  /// symbolic links are followed): `"a/./b/../c"` → `"a/c"`,
+  /// `"../x/../y"` → `"../y"`. For telling two names of one file apart.
+  static func standardized(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+        continue
+      }
+      if part == "..", absolute { continue }
+      parts.append(part)
+    }
+    let body = parts.joined(separator: "/")
+    return absolute ? "/" + body : (body.isEmpty ? "." : body)
+  }
 }

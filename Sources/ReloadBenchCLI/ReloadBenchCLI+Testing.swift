@@ -54,6 +54,17 @@ package enum CLITesting {
   package static func scenarioHash(_ data: Data) throws -> String { ScenarioHash.sha256(try JSONValue.parse(data)) }
 
   /// The one-line error for `data`, or nil when it decodes.
+  /// The one-line error of reading the scenario file at `path` as the
+  /// tool does (its `extends` chain resolved), or nil when it decodes.
+  package static func fileErrorLine(_ path: String) -> String? {
+    do {
+      _ = try ScenarioLoader.load(path, strategies: .presets)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
   package static func errorLine(_ data: Data, file: String = "test.json") -> String? {
     do {
       _ = try ScenarioDecoder.decode(data, strategies: .presets)

@@ -307,7 +307,7 @@ import Testing
     let check = try Binary.run(["check", "--help"], in: dir)
     #expect(check.status == 0)
     for text in [
-      "EXIT STATUS", "0  every expectation holds and no metric regressed", "1  an expectation failed or a metric regressed",
+      "EXIT STATUS", "0  every expectation holds, no metric regressed", "--min-agreement N", "1  an expectation failed or a metric regressed",
       "2  bad input", "--baseline FILE", "--tolerance PCT", "--markdown FILE", "--junit FILE", "--json FILE", "--out DIR",
       "$GITHUB_STEP_SUMMARY", "bench --baseline",
     ] {

@@ -1,3 +1,4 @@
+import Foundation
 import ReloadMetrics
 import WidgetModel
 
@@ -11,6 +12,8 @@ struct CheckSpec: Equatable {
   }
 
   var expectations: [Expectation] = []
+  /// Outcomes real users reported (`evidence`).
+  var evidence: [EvidenceClaim] = []
   /// `check.tolerance_pct`: a relative tolerance for every metric.
   var tolerancePct: Double? = nil
   /// `check.metrics`, by metric name.
@@ -84,6 +87,30 @@ extension ScenarioDecoder {
       }
       spec.expectations.append(
         Expectation(strategy: policy, segment: segment, metric: metric, min: lo, max: hi, note: e.string("note")))
+    }
+    for (i, v) in r.array("evidence").enumerated() {
+      let e = SchemaReader(v, ScenarioSchema.evidenceClaim, path: "\(r.path).evidence[\(i)]", log: r.log)
+      let policy = e.string("policy")
+      if !policies.contains(policy) {
+        throw ScenarioError(
+          path: "\(e.path).policy", message: "\(TerminalText.quoted(policy)) is not a strategy of this scenario",
+          fix: hint(policy, policies))
+      }
+      let segment = e.string("segment")
+      if !segments.contains(segment) {
+        throw ScenarioError(
+          path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario",
+          fix: hint(segment, segments))
+      }
+      let source = e.string("source")
+      if source.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw ScenarioError(
+          path: "\(e.path).source", message: "is empty", fix: "say where it was reported, e.g. \"owner/repo#123: a quote\"")
+      }
+      spec.evidence.append(
+        EvidenceClaim(
+          strategy: policy, segment: segment, reported: EvidenceClaim.Outcome(rawValue: e.string("reported"))!,
+          strength: EvidenceClaim.Strength(rawValue: e.string("strength"))!, source: source))
     }
     guard let c = r.object("check", ScenarioSchema.check) else { return spec }
     spec.tolerancePct = c.optionalNumber("tolerance_pct")

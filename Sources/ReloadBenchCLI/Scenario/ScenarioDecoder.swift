@@ -73,6 +73,12 @@ enum ScenarioDecoder {
 
   static func scenario(_ r: SchemaReader, strategies registry: StrategyRegistry) throws(ScenarioError) -> Scenario {
     _ = r.value("$schema")
+    if r.has("extends") {
+      // ScenarioLoader resolves and removes it; only JSON decoded from memory gets here.
+      throw ScenarioError(
+        path: "$.extends", message: "names a file, but this scenario was not read from a file",
+        fix: "run it from a file (reloadbench run FILE), or copy in the settings of the file it extends")
+    }
     let name = r.string("name")
     let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
     if name.isEmpty || name.count > 100 || name.unicodeScalars.contains(where: { !allowed.contains($0) })

@@ -26,8 +26,17 @@ extension ScenarioSchema {
     SchemaField("metrics", .array(of: .object(metricTolerance), minItems: nil, maxItems: nil), "Tolerances of single metrics; they win over `tolerance_pct` and `--tolerance`.", default: .array([])),
   ])
 
+  static let evidenceClaim = SchemaObject("Evidence", doc: "An outcome that a real app's users or maintainers reported for one of the scenario's strategies. `reloadbench check` scores it with one rule for every app (Scenarios/README.md, \"Evidence\"): the run is **exhausted** when `dry_widget_day_pct` is at least 10, **stale** when `acceptable_glance_pct` is below 90 and **fine** when it is at least 90; the claim agrees when the run has the outcome it reports. A disagreement does not fail the check by itself: `--min-agreement` sets how many must agree.", [
+    SchemaField("policy", .string(choices: nil), "The strategy the report is about.", required: true),
+    SchemaField("segment", .string(choices: nil), "The segment it was reported for, or `all`.", default: .string("all")),
+    choice("reported", "What was reported: `exhausted` (the budget ran out: a maintainer's diagnosis), `stale` (people saw old data or placeholders) or `fine` (no complaint).", EvidenceClaim.Outcome.allCases.map(\.rawValue), required: true),
+    choice("strength", "`reported` (an issue, a pull request or a maintainer said so) or `weak` (only the absence of complaints is known).", EvidenceClaim.Strength.allCases.map(\.rawValue), required: true),
+    SchemaField("source", .string(choices: nil), "Where it was reported: the repository and the issue or pull request, with a short quote.", required: true),
+  ])
+
   static var checkFields: [SchemaField] {
     [
+      SchemaField("evidence", .array(of: .object(evidenceClaim), minItems: nil, maxItems: 100), "Outcomes real users reported, scored by `reloadbench check`.", default: .array([])),
       SchemaField("expect", .array(of: .object(expectation), minItems: nil, maxItems: 1000), "Bounds on the results that `reloadbench check` enforces.", default: .array([])),
       SchemaField("check", .object(check), "Tolerances of `reloadbench check` against a saved baseline.", default: .object([:])),
     ]

@@ -219,6 +219,7 @@ extension ScenarioSchema {
   static func scenarioFields(strategyNames: [String], strategy: SchemaObject) -> [SchemaField] {
     [
       SchemaField("$schema", .string(choices: nil), "Path or URL of the JSON Schema, for editors; ignored."),
+      SchemaField("extends", .string(choices: nil), "Another scenario file this one builds on (a path relative to this file's folder): its keys are read first and this file's are laid over them, objects key by key, anything else (a number, a list) replaced whole. Resolved when the file is read; chains of up to 8 files."),
       SchemaField("name", .string(choices: nil), "Scenario name: letters, digits, `-`, `_`, `.`; reports go to `Reports/<name>/`.", required: true),
       SchemaField("description", .string(choices: nil), "One or two sentences for the report's headline.", default: .string("")),
       integer("seed", "Seed of every random stream; same scenario + seed = same bytes.", default: 1, min: 0, max: 9_007_199_254_740_991),

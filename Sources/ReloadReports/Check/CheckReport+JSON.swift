@@ -20,7 +20,9 @@ private struct RunJSON: Encodable {
   let run: CheckRun
   init(_ run: CheckRun) { self.run = run }
 
-  enum Keys: String, CodingKey { case tool, version, model_version, passed, exit_status, scenarios }
+  enum Keys: String, CodingKey {
+    case tool, version, model_version, passed, exit_status, scenarios, evidence_agreeing, evidence_claims, min_agreement
+  }
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
@@ -30,6 +32,9 @@ private struct RunJSON: Encodable {
     try c.encode(run.passed, forKey: .passed)
     try c.encode(run.passed ? 0 : 1, forKey: .exit_status)
     try c.encode(run.scenarios.map(ScenarioJSON.init), forKey: .scenarios)
+    try c.encode(run.agreeing, forKey: .evidence_agreeing)
+    try c.encode(run.evidence.count, forKey: .evidence_claims)
+    try c.encode(run.minAgreement, forKey: .min_agreement)
   }
 }
 
@@ -39,7 +44,7 @@ private struct ScenarioJSON: Encodable {
 
   enum Keys: String, CodingKey {
     case name, file, sha256, seed, replications, passed, baseline, tolerances, fail_on_change, counts, notes
-    case expectations, metrics, seconds
+    case expectations, evidence, metrics, seconds
   }
   enum BaselineKeys: String, CodingKey { case file, tool_version, model_version }
 
@@ -70,8 +75,31 @@ private struct ScenarioJSON: Encodable {
     try c.encode(counts, forKey: .counts)
     try c.encode(s.notes, forKey: .notes)
     try c.encode(s.expectationsInReadingOrder.map(ExpectationJSON.init), forKey: .expectations)
+    try c.encode(s.evidence.map(EvidenceJSON.init), forKey: .evidence)
     try c.encode(s.comparisonsInReadingOrder.map { MetricJSON($0, fails: s.fails($0)) }, forKey: .metrics)
     try c.encode(s.seconds, forKey: .seconds)
+  }
+}
+
+private struct EvidenceJSON: Encodable {
+  let r: EvidenceResult
+  init(_ r: EvidenceResult) { self.r = r }
+
+  enum Keys: String, CodingKey {
+    case policy, segment, reported, strength, source, predicted, dry_widget_day_pct, acceptable_glance_pct, agrees
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Keys.self)
+    try c.encode(r.claim.strategy, forKey: .policy)
+    try c.encode(r.claim.segment, forKey: .segment)
+    try c.encode(r.claim.reported.rawValue, forKey: .reported)
+    try c.encode(r.claim.strength.rawValue, forKey: .strength)
+    try c.encode(r.claim.source, forKey: .source)
+    try c.encode(r.predicted.map(\.rawValue), forKey: .predicted)
+    try c.encode(r.dryWidgetDayPct, forKey: .dry_widget_day_pct)
+    try c.encode(r.acceptableGlancePct, forKey: .acceptable_glance_pct)
+    try c.encode(r.agrees, forKey: .agrees)
   }
 }
 

@@ -23,11 +23,16 @@ extension CheckReport {
       ? "1 scenario"
       : "\(run.scenarios.count) scenarios, \(failed) failed"
     out += "; exit status \(run.passed ? 0 : 1).\n\n"
+    if !run.evidence.isEmpty { out += evidenceSection(run) }
     if run.scenarios.count > 1 {
-      out += "| scenario | expectations | regressed | improved | changed | unchanged | result |\n"
-      out += "|---|--:|--:|--:|--:|--:|---|\n"
+      let evidence = !run.evidence.isEmpty
+      out += "| scenario | expectations |" + (evidence ? " evidence |" : "") + " regressed | improved | changed | unchanged | result |\n"
+      out += "|---|--:|" + (evidence ? "--:|" : "") + "--:|--:|--:|--:|---|\n"
       for s in run.scenarios {
-        let e = s.expectations.isEmpty ? "–" : "\(s.failedExpectations.count) of \(s.expectations.count) failed"
+        var e = s.expectations.isEmpty ? "–" : "\(s.failedExpectations.count) of \(s.expectations.count) failed"
+        if evidence {
+          e += " | " + (s.evidence.isEmpty ? "–" : "\(s.evidence.filter(\.agrees).count) of \(s.evidence.count) agree")
+        }
         let counts = s.baseline == nil
           ? ["–", "–", "–", "–"]
           : [ChangeVerdict.regressed, .improved, .changed, .unchanged].map { String(s.count($0)) }
@@ -55,12 +60,45 @@ extension CheckReport {
       for c in s.comparisonsInReadingOrder.filter(s.fails).prefix(10) { out += "  " + sentence(c, in: s) + "\n" }
       if s.failedMetrics.count > 10 { out += "  ... and \(s.failedMetrics.count - 10) more\n" }
     }
+    if !run.evidence.isEmpty { out += agreementLine(run) + "\n" }
     return out + (run.passed ? "check passed (exit status 0)\n" : "check failed (exit status 1)\n")
   }
 
   static func hasDetails(_ s: ScenarioCheck) -> Bool {
-    !s.passed || !s.expectations.isEmpty || !s.notes.isEmpty || s.baseline == nil
+    // A scenario that only states evidence is all in the evidence table.
+    if s.baseline == nil && s.expectations.isEmpty && !s.evidence.isEmpty { return false }
+    return !s.passed || !s.expectations.isEmpty || !s.notes.isEmpty || s.baseline == nil
       || s.comparisons.contains { $0.verdict != .unchanged }
+  }
+
+  /// `Evidence: 10 of 11 reported outcomes agree (at least 10 asked).`
+  static func agreementLine(_ run: CheckRun) -> String {
+    var line = "Evidence: \(run.agreeing) of \(run.evidence.count) reported outcome"
+      + (run.evidence.count == 1 ? " agrees" : "s agree")
+    if let k = run.minAgreement {
+      line += run.agreementTooLow ? " (fewer than the \(k) --min-agreement asks)" : " (at least \(k) asked)"
+    }
+    return line + "."
+  }
+
+  /// The evidence claims of every scenario in one table: what was
+  /// reported, what the run predicts by the one scoring rule, and whether
+  /// they agree.
+  static func evidenceSection(_ run: CheckRun) -> String {
+    var out = "### " + (run.agreementTooLow ? "❌ " : "") + agreementLine(run) + "\n\n"
+    out += "Scoring rule (the same for every app): \(cell(EvidenceScoring.ruleText))\n\n"
+    out += "| scenario | strategy | segment | reported | the run has | dry widget-days % | acceptable glances % | agrees | source |\n"
+    out += "|---|---|---|---|---|--:|--:|---|---|\n"
+    for s in run.scenarios {
+      for r in s.evidence {
+        let c = r.claim
+        let reported = c.reported.rawValue + (c.strength == .weak ? " (weak: no complaint found)" : "")
+        out += "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
+          + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | \(value(r.dryWidgetDayPct, decimals: 1)) "
+          + "| \(value(r.acceptableGlancePct, decimals: 1)) | \(r.agrees ? "yes" : "**no**") | \(cell(c.source)) |\n"
+      }
+    }
+    return out + "\n"
   }
 
   static func headline(_ s: ScenarioCheck) -> String {

@@ -6,15 +6,26 @@ public struct CheckRun: Sendable {
   public var toolVersion: String
   public var modelVersion: String
   public var scenarios: [ScenarioCheck]
+  /// `--min-agreement`: at least this many evidence claims must agree.
+  public var minAgreement: Int?
 
-  public init(toolVersion: String, modelVersion: String, scenarios: [ScenarioCheck]) {
+  public init(toolVersion: String, modelVersion: String, scenarios: [ScenarioCheck], minAgreement: Int? = nil) {
     self.toolVersion = toolVersion
     self.modelVersion = modelVersion
     self.scenarios = scenarios
+    self.minAgreement = minAgreement
   }
 
-  /// Every expectation holds and no metric regressed, in every scenario.
-  public var passed: Bool { scenarios.allSatisfy(\.passed) }
+  /// Every evidence claim of every scenario, in order.
+  public var evidence: [EvidenceResult] { scenarios.flatMap(\.evidence) }
+  /// How many evidence claims agree with the runs.
+  public var agreeing: Int { evidence.filter(\.agrees).count }
+  /// Fewer claims agree than `--min-agreement` asks.
+  public var agreementTooLow: Bool { minAgreement.map { agreeing < $0 } ?? false }
+
+  /// Every expectation holds, no metric regressed, in every scenario, and
+  /// enough evidence agrees.
+  public var passed: Bool { scenarios.allSatisfy(\.passed) && !agreementTooLow }
 }
 
 /// The check of one scenario: its expectations and its metrics against
@@ -48,6 +59,9 @@ public struct ScenarioCheck: Sendable {
   public var failOnChange: Bool
   public var comparisons: [MetricComparison]
   public var expectations: [ExpectationResult]
+  /// The scenario's evidence claims, scored (they do not fail the check by
+  /// themselves: `CheckRun.minAgreement` does).
+  public var evidence: [EvidenceResult]
   /// Things the reader should know: rows or columns not compared, no baseline.
   public var notes: [String]
   /// Wall time of the run, for JUnit's `time`.
@@ -56,7 +70,8 @@ public struct ScenarioCheck: Sendable {
   public init(
     scenario: String, file: String, scenarioSHA256: String, seed: UInt64, replications: Int, strategies: [String],
     segments: [String], baseline: Baseline?, toleranceSource: String, failOnChange: Bool,
-    comparisons: [MetricComparison], expectations: [ExpectationResult], notes: [String], seconds: Double
+    comparisons: [MetricComparison], expectations: [ExpectationResult], evidence: [EvidenceResult] = [],
+    notes: [String], seconds: Double
   ) {
     self.scenario = scenario
     self.file = file
@@ -70,6 +85,7 @@ public struct ScenarioCheck: Sendable {
     self.failOnChange = failOnChange
     self.comparisons = comparisons
     self.expectations = expectations
+    self.evidence = evidence
     self.notes = notes
     self.seconds = seconds
   }
