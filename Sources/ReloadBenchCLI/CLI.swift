@@ -16,7 +16,7 @@ public enum ReloadBenchCLI {
   /// bumping, re-save the committed baselines:
   ///
   ///     reloadbench baseline save Scenarios/golden/*.json Scenarios/example.json
-  public static let modelVersion = "1"
+  public static let modelVersion = "2"
 
   /// A subcommand: its name, its one-line summary, and its entry point
   /// (the arguments after its name, and the strategies scenarios may name).

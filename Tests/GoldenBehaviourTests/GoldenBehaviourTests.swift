@@ -23,8 +23,10 @@ import WidgetModel
     let dry = try #require(g.series("poll-5m").firstDryHour)
     #expect(dry.p50 < 18, "median first-dry hour \(dry.p50)")
     #expect(dry.p90 < 18, "90 % of dry days ran dry before 18:00, p90 \(dry.p90)")
-    // It uses the whole budget, and then the widget is stale.
-    #expect(g.value(.budgetedReloadsPerWidgetDay, "poll-5m") > 65)
+    // It uses nearly the whole budget of 70, and then the widget is stale (a
+    // token bucket discards the part of the night's refill above its
+    // capacity, about 8 % of the budget; a sliding window spends all of it).
+    #expect(g.value(.budgetedReloadsPerWidgetDay, "poll-5m") > 60)
   }
 
   /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are free (A).
@@ -164,7 +166,9 @@ import WidgetModel
     // give each half of it).
     #expect(abs(perWidget - budget) < 0.5, "\(perWidget) per widget-day with a budget of \(budget)")
     let funnel = g.series("push-every-change").funnel
-    #expect(funnel.silentPushReloads >= 2 * UInt64(budget) * 7 * UInt64(g.scenario.devices) - 100)
+    // Every budgeted reload of both instances was a push's (within the 5 % a
+    // token bucket's capacity discards of the night's refill).
+    #expect(Double(funnel.silentPushReloads) >= 0.95 * 2 * budget * 7 * Double(g.scenario.devices))
   }
 
   /// docs/model.md#budget-accrual: both accruals must exist and be comparable: similar totals

@@ -41,7 +41,7 @@ struct ScriptedRequests: TimelineProvider {
     let script = ScriptedRequests(
       requests: [6 * h, 23 * h + 55 * m, 26 * h, 40 * h, 53 * h + 50 * m].map { SimTime(milliseconds: $0) })
     let budget = BudgetParameters(
-      maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero, dryAfter: .minutes(dryAfterMinutes))
+      accrual: .slidingWindow, maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero, dryAfter: .minutes(dryAfterMinutes))
     let scenario = MetricDefinitionTests.scenario(strategy: MetricDefinitionTests.never, days: 3, budget: budget)
     return MetricDefinitionTests.run(scenario, provider: script, glances: [], changes: [])
   }

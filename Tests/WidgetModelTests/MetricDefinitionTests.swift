@@ -12,7 +12,8 @@ import Testing
   /// One device, one per-user widget, no views or sessions of its own:
   /// the test writes the glances and changes.
   static func scenario(
-    strategy: Strategy, days: Double, devices: Int = 1, budget: BudgetParameters = .init(minInterval: .zero),
+    strategy: Strategy, days: Double, devices: Int = 1,
+    budget: BudgetParameters = .init(accrual: .slidingWindow, minInterval: .zero),
     fleet: Double? = nil
   ) -> Scenario {
     let segment = Segment(
@@ -22,6 +23,7 @@ import Testing
     var model = ModelParameters.standard
     model.budget = budget
     model.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
+    model.pinHandComputedRules()
     return Scenario(
       name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: devices, fleetDevices: fleet,
       segments: [segment], kinds: [kind], strategies: [strategy], model: model)
@@ -107,7 +109,7 @@ import Testing
   /// until the oldest reload leaves the 24 h window.
   @Test func dryHoursDaysAndTheHourItRanDry() {
     let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
-    let budget = BudgetParameters(maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
     // Reloads at 0 h, 1 h; refused at 2 h until 24 h; reloads 24 h, 25 h;
     // refused at 26 h until 48 h.
     let r = Self.run(Self.scenario(strategy: poll1h, days: 2, budget: budget), glances: [], changes: [])
@@ -123,7 +125,7 @@ import Testing
   /// ..., 21 h each day; a reload at a sample's own time counts as spent).
   @Test func budgetLeftOfASlidingWindowAtEachLocalHour() {
     let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
-    let budget = BudgetParameters(maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
     let bands = r.series[0].budgetLeftByLocalHour
     #expect(bands.count == 24)
@@ -204,7 +206,7 @@ import Testing
   @Test func backendPeakIsTheBusiestSecondScaledToTheFleet() {
     let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
     // 10 devices reload in the same second every hour; the fleet is 100x.
-    let budget = BudgetParameters(fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let budget = BudgetParameters(accrual: .slidingWindow, fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(
       Self.scenario(strategy: poll1h, days: 0.5, devices: 10, budget: budget, fleet: 1000), glances: [], changes: [])
     #expect(Self.value(r, .backendPeakRps) == 1000)

@@ -21,8 +21,9 @@ import Testing
       name: "s", utcOffsets: [WeightedOffset(hours: 2, weight: 1)], wakeHour: 0...0, sleepHour: 24...24,
       homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: slots)
     var m = ModelParameters.standard
-    m.budget = BudgetParameters(maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
+    m.budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
     m.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
+    m.pinHandComputedRules()
     model(&m)
     return Scenario(
       name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: 1, segments: [segment],

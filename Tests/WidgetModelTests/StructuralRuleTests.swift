@@ -23,8 +23,9 @@ import Testing
       name: "s", utcOffsets: [WeightedOffset(hours: 0, weight: 1)], wakeHour: wake...wake, sleepHour: sleep...sleep,
       homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: [WidgetSlot(kind: 0)])
     var m = ModelParameters.standard
-    m.budget = BudgetParameters(maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
+    m.budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
     m.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
+    m.pinHandComputedRules()
     model(&m)
     return Scenario(
       name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: 1, segments: [segment],
@@ -123,7 +124,7 @@ import Testing
     let poll = Strategy(name: "p", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.minutes(60))))
     let r = Self.run(
       Self.scenario(poll, days: 1) {
-        $0.budget = BudgetParameters(maxPerDay: 10, minPerDay: 10, fullBudgetViewsPerDay: 0)
+        $0.budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 10, minPerDay: 10, fullBudgetViewsPerDay: 0)
         $0.reload.lateness = .constant(.minutes(60))
         $0.reload.latenessPressure = pressure
       })

@@ -27,3 +27,20 @@ enum TestScenarios {
       kinds: [kind], strategies: [strategy], model: model, engine: engine)
   }
 }
+
+extension ModelParameters {
+  /// Pins the rules that the hand-built tests compute by hand: "as soon as
+  /// possible" at once, lateness independent of the budget, budgeted app
+  /// calls reloading at once, night or day (docs/model.md#asap-reloads,
+  /// #lateness-pressure, #background-latency, #background-while-asleep).
+  /// The defaults are chosen by the evidence and may move; a test about
+  /// another alternative sets it after this. The budget's accrual is set
+  /// where each test builds its `BudgetParameters`.
+  mutating func pinHandComputedRules() {
+    reload.asap = .immediate
+    reload.latenessPressure = .none
+    appReload.backgroundLatency = .constant(.zero)
+    appReload.whileAsleep = .spend
+  }
+}
+

@@ -139,7 +139,11 @@ import WidgetModel
     var home = watch
     home.name = "home"
     home.widgets = [WidgetSlot(kind: 0)]
-    var sc = Self.scenario(watch, devices: 40, days: 5, strategies: ["poll-5m"])
+    // Under a sliding window a widget polled this often spends exactly its
+    // budget; a token bucket also discards part of the night's refill.
+    var model = ModelParameters.standard
+    model.budget.accrual = .slidingWindow
+    var sc = Self.scenario(watch, devices: 40, days: 5, strategies: ["poll-5m"], model: model)
     sc.segments = [watch, home]
     let r = runScenario(sc)
     let v = { (segment: String) in r.summary.value(.budgetedReloadsPerWidgetDay, in: r.summary.row(strategy: "poll-5m", segment: segment)!)! }

@@ -80,7 +80,7 @@ public struct BudgetParameters: Sendable, Equatable {
   public var standbyPerDay: Int?
 
   public init(
-    accrual: Accrual = .slidingWindow, maxPerDay: Int = 70, minPerDay: Int = 4,
+    accrual: Accrual = .tokenBucket, maxPerDay: Int = 70, minPerDay: Int = 4,
     fullBudgetViewsPerDay: Double = 12, viewsExponent: Double = 0.5,
     tokenBucketBurstFraction: Double = 0.25, lowPowerMultiplier: Double = 0.5,
     minInterval: SimDuration = .seconds(30), whenEmpty: WhenEmpty = .withhold,
@@ -186,7 +186,7 @@ public struct ReloadTiming: Sendable, Equatable {
   public init(
     lateness: DurationDistribution = .uniform(.zero, .seconds(10)),
     whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil,
-    asap: Asap = .immediate, latenessPressure: LatenessPressure = .none, latenessPressureExponent: Double = 1
+    asap: Asap = .paced, latenessPressure: LatenessPressure = .budget, latenessPressureExponent: Double = 1
   ) {
     self.lateness = lateness
     self.whileAsleep = whileAsleep
@@ -363,7 +363,8 @@ public struct AppReloadParameters: Sendable, Equatable {
 
   public init(
     enterBackground: EnterBackground = .budgeted, burst: Burst = .each, burstWindow: SimDuration = .seconds(5),
-    backgroundLatency: DurationDistribution = .constant(.zero), whileAsleep: WhileAsleep = .spend
+    backgroundLatency: DurationDistribution = .logNormal(median: .seconds(20), sigma: 1),
+    whileAsleep: WhileAsleep = .deferToWake
   ) {
     self.enterBackground = enterBackground
     self.burst = burst
