@@ -12,14 +12,16 @@ import Testing
   static let minute: Int64 = 60_000
 
   /// One device with one widget of kind "a" (and `extra` more slots),
-  /// nothing drawn: sessions, glances and changes come from `device`.
+  /// nothing drawn: sessions, glances and changes come from `device`. Its
+  /// clock is `utcOffset` hours from UTC, awake `wake`..`sleep` local; a
+  /// budget of 70 for every widget, no lateness.
   static func scenario(
     _ strategy: Strategy, days: Double = 4, kinds: [WidgetKindSpec]? = nil, slots: [WidgetSlot] = [WidgetSlot(kind: 0)],
-    model: (inout ModelParameters) -> Void = { _ in }
+    utcOffset: Double = 2, wake: Int = 0, sleep: Int = 24, model: (inout ModelParameters) -> Void = { _ in }
   ) -> Scenario {
     let segment = Segment(
-      name: "s", utcOffsets: [WeightedOffset(hours: 2, weight: 1)], wakeHour: 0...0, sleepHour: 24...24,
-      homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: slots)
+      name: "s", utcOffsets: [WeightedOffset(hours: utcOffset, weight: 1)], wakeHour: wake...wake,
+      sleepHour: sleep...sleep, homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: slots)
     var m = ModelParameters.standard
     m.budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
     m.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))

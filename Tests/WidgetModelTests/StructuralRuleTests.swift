@@ -19,18 +19,7 @@ import Testing
     _ strategy: Strategy, days: Double = 2, wake: Int = 0, sleep: Int = 24,
     model: (inout ModelParameters) -> Void = { _ in }
   ) -> Scenario {
-    let segment = Segment(
-      name: "s", utcOffsets: [WeightedOffset(hours: 0, weight: 1)], wakeHour: wake...wake, sleepHour: sleep...sleep,
-      homeViewsPerDay: 0, lockViewsPerDay: 0, appSessionsPerDay: 0, widgets: [WidgetSlot(kind: 0)])
-    var m = ModelParameters.standard
-    m.budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 70, minPerDay: 70, fullBudgetViewsPerDay: 0)
-    m.reload = ReloadTiming(lateness: .constant(.zero), whileAsleep: .run, firstRequestSpread: .milliseconds(1))
-    m.pinHandComputedRules()
-    model(&m)
-    return Scenario(
-      name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: 1, segments: [segment],
-      kinds: [WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), tolerance: .minutes(30))],
-      strategies: [strategy], model: m)
+    StrategyLanguageTests.scenario(strategy, days: days, utcOffset: 0, wake: wake, sleep: sleep, model: model)
   }
 
   static func run(_ s: Scenario, _ device: StrategyLanguageTests.Device = .init()) -> ScenarioResults {
