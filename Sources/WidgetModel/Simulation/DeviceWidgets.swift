@@ -255,8 +255,10 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   }
 
   /// `d` scaled by the share of widget `w`'s budget spent at `t`.
+  /// (`mutating` so that, kept out of line, it is passed the device's
+  /// address rather than a 2 KB copy of it; see `ReloadBudget.available`.)
   @inline(never)
-  func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
+  mutating func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
     let cap = budget.cap(w, app)
     let used = 1 - Double(budget.left(w, at: t, app)) / Double(cap)
     return .milliseconds(Int64((Double(d.milliseconds) * params.reload.pressureFactor(used: used)).rounded()))
