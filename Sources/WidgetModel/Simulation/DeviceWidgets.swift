@@ -170,6 +170,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   }
 
   /// The number of local days of `env`'s device wholly inside the measured window.
+  @inline(__always)
   func measuredLocalDays(_ env: DeviceEnvironment) -> Int {
     let day: Int64 = 86_400_000
     let o = env.utcOffset.milliseconds
@@ -267,6 +268,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// The spacing of `reload.asap: paced` for widget `w`: its budget spread
   /// over the user's awake span, never less than the minimum interval
   /// (docs/model.md#asap-reloads).
+  @inline(__always)
   func asapPace(_ w: Int) -> SimDuration {
     let pace = SimDuration.milliseconds(awakeSpan.milliseconds / Int64(budget.cap(w, app)))
     return max(minInterval, pace)
@@ -402,7 +404,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   }
 
   /// Whether kind `k`'s newest scheduled change at `t` is not published yet.
-  func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {
+  /// (`mutating` so that, out of line, it gets the device's address, not a copy.)
+  mutating func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {
     guard let schedule = env.schedules[k] else { return false }
     return schedule.next(after: feed.publishedThrough(kind: k, at: t, env)) <= t
   }

@@ -85,22 +85,25 @@ struct ReloadBudget {
   /// a mutating one gets its address.
   @inline(__always)
   mutating func available(_ w: Int, at t: SimTime, _ app: AppState) -> SimTime {
+    guard parameters.accrual == .slidingWindow else { return bucketAvailable(w, at: t, app) }
+    // Fewer than `cap` reloads in (t - 24 h, t] exactly when the cap-th
+    // newest one (if any) is at or before t - 24 h: O(1), no search.
     let cap = cap(w, app)
-    switch parameters.accrual {
-    case .slidingWindow:
-      // Fewer than `cap` reloads in (t - 24 h, t] exactly when the cap-th
-      // newest one (if any) is at or before t - 24 h: O(1), no search.
-      if rings.count(of: w) < cap { return t }
-      let capth = rings.time(ofRing: w, fromNewest: cap &- 1)
-      if capth <= t - Self.window { return t }
-      // The cap-th newest reload must leave the window.
-      return capth + Self.window
-    case .tokenBucket:
-      settle(w, at: t, app)
-      if tokens[w] >= 1 { return t }
-      let wait = ((1 - tokens[w]) / tokenRate(w, app)).rounded(.up)
-      return t + .milliseconds(Int64(wait))
-    }
+    if rings.count(of: w) < cap { return t }
+    let capth = rings.time(ofRing: w, fromNewest: cap &- 1)
+    if capth <= t - Self.window { return t }
+    // The cap-th newest reload must leave the window.
+    return capth + Self.window
+  }
+
+  /// `available` for a token bucket, out of line so that the sliding
+  /// window's few instructions stay inlined where budgets are checked.
+  @inline(never)
+  mutating func bucketAvailable(_ w: Int, at t: SimTime, _ app: AppState) -> SimTime {
+    settle(w, at: t, app)
+    if tokens[w] >= 1 { return t }
+    let wait = ((1 - tokens[w]) / tokenRate(w, app)).rounded(.up)
+    return t + .milliseconds(Int64(wait))
   }
 
   /// Widget `w` spends one reload at `t`.

@@ -26,7 +26,7 @@ struct TallyWriter {
     series = tally.series.block.writer
     perSecond = tally.segments.map(\.perSecond)
     counters = tally.segments[0].counters.writer
-    requests = RequestLog(storage)
+    requests = RequestLog(storage, segments: segments, seconds: seconds)
   }
 
   /// Counts into `segment`'s tally from now on.
