@@ -261,7 +261,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   @inline(never)
   mutating func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
     let cap = budget.cap(w, app)
-    let used = 1 - Double(budget.left(w, at: t, app)) / Double(cap)
+    let used = 1 - Double(budget.left(w, at: t, cap: cap)) / Double(cap)
     return .milliseconds(Int64((Double(d.milliseconds) * params.reload.pressureFactor(used: used)).rounded()))
   }
 

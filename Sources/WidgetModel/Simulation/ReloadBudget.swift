@@ -37,7 +37,7 @@ struct ReloadBudget {
     base[w] = dailyBudget
     tokens[w] = 0
     tokensAt[w] = .zero
-    if isTokenBucket { tokens[w] = tokenCapacity(w, app) }
+    if isTokenBucket { tokens[w] = tokenCapacity(cap: cap(w, app)) }
   }
 
   /// Today's budget of widget `w`, reloads per 24 h.
@@ -49,30 +49,38 @@ struct ReloadBudget {
     return max(1, min(ringCapacity, Int(b)))
   }
 
+  // The bucket's capacity and rate follow from today's budget `cap`; the
+  // callers compute `cap` once (its Low Power Mode and learning factors
+  // are a few floating-point operations) and pass it on.
   @inline(__always)
-  private func tokenCapacity(_ w: Int, _ app: AppState) -> Double {
-    max(1, Double(cap(w, app)) * parameters.tokenBucketBurstFraction)
+  private func tokenCapacity(cap: Int) -> Double {
+    max(1, Double(cap) * parameters.tokenBucketBurstFraction)
   }
 
   /// Tokens per millisecond.
   @inline(__always)
-  private func tokenRate(_ w: Int, _ app: AppState) -> Double {
-    Double(cap(w, app)) / Double(Self.window.milliseconds)
+  private func tokenRate(cap: Int) -> Double {
+    Double(cap) / Double(Self.window.milliseconds)
   }
 
   /// Brings widget `w`'s bucket up to `t` at the current rate.
   @inline(__always)
   func settle(_ w: Int, at t: SimTime, _ app: AppState) {
+    settle(w, at: t, cap: cap(w, app))
+  }
+
+  @inline(__always)
+  private func settle(_ w: Int, at t: SimTime, cap: Int) {
     let dt = Double(t.milliseconds &- tokensAt[w].milliseconds)
     if dt > 0 {
-      tokens[w] = min(tokenCapacity(w, app), tokens[w] + dt * tokenRate(w, app))
+      tokens[w] = min(tokenCapacity(cap: cap), tokens[w] + dt * tokenRate(cap: cap))
       tokensAt[w] = t
     }
   }
 
   /// Trims widget `w`'s bucket to a (smaller) capacity.
   func clampTokens(_ w: Int, _ app: AppState) {
-    tokens[w] = min(tokens[w], tokenCapacity(w, app))
+    tokens[w] = min(tokens[w], tokenCapacity(cap: cap(w, app)))
   }
 
   /// The earliest time at or after `t` when widget `w` may spend budget,
@@ -100,9 +108,10 @@ struct ReloadBudget {
   /// window's few instructions stay inlined where budgets are checked.
   @inline(never)
   mutating func bucketAvailable(_ w: Int, at t: SimTime, _ app: AppState) -> SimTime {
-    settle(w, at: t, app)
+    let cap = cap(w, app)
+    settle(w, at: t, cap: cap)
     if tokens[w] >= 1 { return t }
-    let wait = ((1 - tokens[w]) / tokenRate(w, app)).rounded(.up)
+    let wait = ((1 - tokens[w]) / tokenRate(cap: cap)).rounded(.up)
     return t + .milliseconds(Int64(wait))
   }
 
@@ -121,12 +130,18 @@ struct ReloadBudget {
   /// Budgeted reloads widget `w` could still make at `t`.
   @inline(__always)
   func left(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
+    left(w, at: t, cap: cap(w, app))
+  }
+
+  /// `left` for a widget whose budget today is `cap` (`cap(w, app)`).
+  @inline(__always)
+  func left(_ w: Int, at t: SimTime, cap: Int) -> Int {
     switch parameters.accrual {
     case .slidingWindow:
-      return max(0, cap(w, app) - rings.countNewer(than: t - Self.window, in: w))
+      return max(0, cap - rings.countNewer(than: t - Self.window, in: w))
     case .tokenBucket:
       let dt = Double(max(0, t.milliseconds &- tokensAt[w].milliseconds))
-      return Int(min(tokenCapacity(w, app), tokens[w] + dt * tokenRate(w, app)))
+      return Int(min(tokenCapacity(cap: cap), tokens[w] + dt * tokenRate(cap: cap)))
     }
   }
 }
