@@ -104,6 +104,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       widgets.unpredictableNext[w] = .never
       widgets.changeCursor[w] = 0
       widgets.predictedNext[w] = .never
+      widgets.nextAsked[w] = WidgetTimelines.notAsked
       widgets.kind[w] = env.widgetKind[w]
       dry.reset(w)
       glances.reset(w, env)

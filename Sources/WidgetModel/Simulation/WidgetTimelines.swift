@@ -22,6 +22,13 @@ struct WidgetTimelines {
   let failures: Column<Int>
   /// The widget shows a placeholder (no data).
   let placeholder: Column<Bool>
+  /// The last `schedule.next(after:)` a glance asked for, and its answer:
+  /// the glances between two reloads mostly fall on one entry of a grid
+  /// timeline, so they ask the same question (a pure function of the
+  /// device's schedule, so valid until the next device).
+  let nextAsked: Column<SimTime>
+  let nextAnswer: Column<SimTime>
+  static var notAsked: SimTime { SimTime(milliseconds: .min) }
 
   init(widgets: Int, storage: _DeviceStorage) {
     failures = storage.column(widgets, 0)
@@ -35,6 +42,8 @@ struct WidgetTimelines {
     shownUntil = storage.column(widgets, .zero)
     unpredictableNext = storage.column(widgets, .never)
     changeCursor = storage.column(widgets, 0)
+    nextAsked = storage.column(widgets, Self.notAsked)
+    nextAnswer = storage.column(widgets, .never)
   }
 
   /// Widget `w` now shows `newPlan`, made at `t` from data as of
@@ -69,7 +78,12 @@ struct WidgetTimelines {
     let p = plan[w]
     if case .grid = p.coverage, let schedule = env.schedules[kind[w]] {
       // coveredUntil(g) <= coverageEnd, so the cut is the publication's.
-      first = min(first, schedule.next(after: min(p.coveredUntil(g), shownUntil[w])))
+      let asked = min(p.coveredUntil(g), shownUntil[w])
+      if asked != nextAsked[w] {
+        nextAsked[w] = asked
+        nextAnswer[w] = schedule.next(after: asked)
+      }
+      first = min(first, nextAnswer[w])
     } else if g >= shownUntil[w] {
       first = min(first, predictedNext[w])
     }
