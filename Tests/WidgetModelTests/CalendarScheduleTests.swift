@@ -249,4 +249,40 @@ import WidgetModel
     #expect(s.publishedThrough(at: .zero + .days(3)) == .never)
     #expect(s.nextShowable(after: .zero) == s.next(after: .zero))
   }
+  /// `last(of:after:notAfter:)` and `count(from:to:)` take shortcuts on an
+  /// all-day grid; on every kind of schedule they equal stepping
+  /// `next(after:)` one change at a time.
+  @Test func shortcutsEqualSteppingThroughTheChanges() {
+    let specs: [ScheduledChanges] = [
+      ScheduledChanges(every: .minutes(60)),
+      ScheduledChanges(every: .minutes(7), offset: .minutes(3)),
+      ScheduledChanges(every: .minutes(45), offset: .minutes(13), fromHour: 6, toHour: 22),
+      ScheduledChanges.clockTimes([Self.hm(6, 0), Self.hm(13, 10), Self.hm(18, 30)]),
+    ]
+    var rng = SplitMix64(seed: 17)
+    for spec in specs {
+      for offset in [-7.0, 0, 5.5] {
+        let s = ChangeSchedule(spec, clockOffset: .hours(offset))
+        for _ in 0..<300 {
+          let time = SimTime(milliseconds: Int64(rng.next() % UInt64(20 * Self.day)) - Self.day)
+          let limit = time + .milliseconds(Int64(rng.next() % UInt64(3 * Self.day)))
+          let steps = Int(rng.next() % 40)
+          var t = time
+          for _ in 0..<steps {
+            let n = s.next(after: t)
+            if n > limit { break }
+            t = n
+          }
+          #expect(s.last(of: steps, after: time, notAfter: limit) == t, "\(spec) offset \(offset): \(steps) after \(time)")
+          var count = 0
+          var c = s.next(after: time - .milliseconds(1))
+          while c < limit {
+            count += 1
+            c = s.next(after: c)
+          }
+          #expect(s.count(from: time, to: limit) == count, "\(spec) offset \(offset): count in [\(time), \(limit))")
+        }
+      }
+    }
+  }
 }

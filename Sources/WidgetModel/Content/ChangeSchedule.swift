@@ -86,6 +86,30 @@ public struct ChangeSchedule: Sendable, Equatable {
     return .never
   }
 
+  /// The latest of the first `steps` scheduled changes after `time` that
+  /// is not after `limit`; `time` itself when the first is after `limit`.
+  /// The same as stepping `next(after:)` `steps` times and stopping at
+  /// `limit`, in O(1) for an all-day grid (a timeline of `.content`
+  /// entries asks this once per reload: 23 steps for a day of hourly data).
+  @inlinable
+  public func last(of steps: Int, after time: SimTime, notAfter limit: SimTime) -> SimTime {
+    guard steps > 0 else { return time }
+    if calendar == nil && allDay {
+      let first = next(after: time)
+      if first > limit { return time }
+      let fit = ChangeSchedule.floorDiv(limit.milliseconds &- first.milliseconds, every)
+      let n = min(Int64(steps - 1), fit)
+      return SimTime(milliseconds: first.milliseconds &+ n &* every)
+    }
+    var t = time
+    for _ in 0..<steps {
+      let s = next(after: t)
+      if s > limit { break }
+      t = s
+    }
+    return t
+  }
+
   /// `next(after:)` through a calendar, out of line so the plain grid's
   /// arithmetic stays small where it is inlined.
   @usableFromInline @inline(never)
@@ -116,8 +140,12 @@ public struct ChangeSchedule: Sendable, Equatable {
 
   /// The number of scheduled changes in `[start, end)`.
   public func count(from start: SimTime, to end: SimTime) -> Int {
-    var n = 0
     var t = next(after: start - .milliseconds(1))
+    if calendar == nil && allDay {
+      // An all-day grid: the changes in [t, end) are t, t + every, ...
+      return t >= end ? 0 : Int(ChangeSchedule.floorDiv(end.milliseconds &- 1 &- t.milliseconds, every) &+ 1)
+    }
+    var n = 0
     while t < end {
       n += 1
       t = next(after: t)

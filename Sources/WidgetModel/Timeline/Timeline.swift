@@ -290,13 +290,7 @@ public struct TimelinePlan: Sendable, Equatable {
     case .content(let count):
       coverage = .upToLastEntry
       if let schedule {
-        var t = time
-        for _ in 1..<max(1, count) {
-          let s = schedule.next(after: t)
-          if s > horizonEnd { break }
-          t = s
-        }
-        lastEntry = t
+        lastEntry = schedule.last(of: max(1, count) - 1, after: time, notAfter: horizonEnd)
       }
     }
     let next: SimTime
