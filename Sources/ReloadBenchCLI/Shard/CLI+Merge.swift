@@ -124,7 +124,7 @@ struct MergeCommand: Command {
     if let first = missing.first {
       let list = missing.prefix(8).map { "\($0)/\(n)" }.joined(separator: ", ") + (missing.count > 8 ? ", ..." : "")
       throw .badInput(
-        "\(missing.count == 1 ? "shard \(list) is" : "\(missing.count) shards are") missing (\(list)) "
+        (missing.count == 1 ? "shard \(list) is missing " : "\(missing.count) shards are missing (\(list)) ")
           + "(fix: run 'reloadbench run \(parts[0].header.scenario).json --shard \(first)/\(n)' with the same options, "
           + "and pass its part too)")
     }

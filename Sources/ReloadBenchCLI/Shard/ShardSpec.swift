@@ -23,7 +23,8 @@ struct ShardSpec: Equatable, Sendable {
   }
 
   /// The variables of the array-job engines that hold a task's index
-  /// (from 0), in the order they are read: the first one set is used.
+  /// (from 0), in the order they are read: the first one set (and not
+  /// empty) is used.
   static let indexVariables: [(name: String, engine: String)] = [
     ("JOB_COMPLETION_INDEX", "Kubernetes Indexed Job"),
     ("SLURM_ARRAY_TASK_ID", "Slurm job array, submitted with --array=0-(N-1)"),
@@ -70,7 +71,9 @@ struct ShardSpec: Equatable, Sendable {
   /// Shard `index + 1` of `count`, the index read from the first of
   /// `indexVariables` that is set.
   static func fromEnvironment(count n: Int, _ environment: [String: String]) throws(CLIError) -> ShardSpec {
-    guard let (name, value) = indexVariables.lazy.compactMap({ v in environment[v.name].map { (v.name, $0) } }).first
+    // A variable set to nothing counts as unset.
+    let set = indexVariables.lazy.compactMap { v in environment[v.name].flatMap { $0.isEmpty ? nil : (v.name, $0) } }
+    guard let (name, value) = set.first
     else {
       let names = indexVariables.map(\.name).joined(separator: ", ")
       throw .badInput(
