@@ -48,7 +48,8 @@ struct MergeCommand: Command {
   }
 
   func run() throws(CLIError) -> Int32 {
-    let parts = try paths.map { p throws(CLIError) in try PartialFile.read(p) }
+    // Every part checked (checksum, header) before any is decoded.
+    let parts = try paths.map { p throws(CLIError) in try PartialFile.read(p, body: false) }
     try Self.checkSameRun(parts)
     try Self.checkShards(parts)
     let header = parts[0].header
@@ -150,6 +151,16 @@ struct MergeCommand: Command {
     return loaded
   }
 
+  /// `part` with its body, read again (one part in memory at a time); it
+  /// must still be the part that was checked.
+  static func body(_ part: PartialFile.Part) throws(CLIError) -> PartialFile.Part {
+    let full = try PartialFile.read(part.path)
+    guard full.header == part.header else {
+      throw .badInput("\(part.path) changed while merging (fix: merge once every shard has finished writing)")
+    }
+    return full
+  }
+
   static func corrupt(_ path: String, _ what: String) -> CLIError {
     .badInput("\(path): corrupt: \(what) (fix: copy the part again, or rerun its shard)")
   }
@@ -189,7 +200,8 @@ struct MergeCommand: Command {
   /// exactly the single run's), with the shape the scenario gives.
   static func mergeRun(_ parts: [PartialFile.Part], scenario: Scenario) throws(CLIError) -> RunOutcome {
     var total: [[StrategyTally]]? = nil
-    for part in parts.sorted(by: { $0.header.shard < $1.header.shard }) {
+    for checked in parts.sorted(by: { $0.header.shard < $1.header.shard }) {
+      let part = try body(checked)
       let shard = ShardSpec(number: part.header.shard, count: part.header.shardCount)
       let devices = shard.deviceBlocks(devices: scenario.devices).reduce(0) { $0 + $1.count }
       guard part.header.devices == devices else {
@@ -216,7 +228,8 @@ struct MergeCommand: Command {
   /// of its shard.
   static func mergeSweep(_ parts: [PartialFile.Part], points: Int) throws(CLIError) -> [RunOutcome] {
     var outcomes = [RunOutcome?](repeating: nil, count: points)
-    for part in parts {
+    for checked in parts {
+      let part = try body(checked)
       let shard = ShardSpec(number: part.header.shard, count: part.header.shardCount)
       let mine = shard.points(of: points)
       guard part.header.points == mine else {

@@ -75,7 +75,9 @@ enum PartialFile {
 
   /// Reads and checks `path`: what it is, its format version, its checksum,
   /// its header. Every failure is bad input naming the file and a fix.
-  static func read(_ path: String) throws(CLIError) -> Part {
+  /// Without `body`, the part's body is checked and dropped (so checking
+  /// many parts holds one in memory at a time).
+  static func read(_ path: String, body keepBody: Bool = true) throws(CLIError) -> Part {
     guard let data = FileManager.default.contents(atPath: path) else {
       var isDir: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
@@ -119,7 +121,7 @@ enum PartialFile {
     guard headerEnd < end, header.bodyBytes == end - headerEnd - 1 else {
       throw .badInput("\(path): corrupt: the body is not the \(header.bodyBytes) bytes its header says (\(rerun))")
     }
-    return Part(path: path, header: header, body: bytes[(headerEnd + 1)..<end])
+    return Part(path: path, header: header, body: keepBody ? bytes[(headerEnd + 1)..<end] : [])
   }
 }
 
