@@ -35,7 +35,7 @@ struct RunCommand: Command {
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
       OptionSpec("--dry-run", nil, "Check the scenarios and print what would run; simulate nothing.")
-    ]
+    ] + ShardSpec.declarations
   static let common = CommonOptions.all
 
   var paths: [String]
@@ -47,6 +47,7 @@ struct RunCommand: Command {
     let common = try CommonOptions(parsed, command: "run")
     overrides.seed = common.seed
     pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
+    pipeline.shard = try ShardSpec.parse(parsed, command: "run")
     paths = parsed.positionals.isEmpty ? [ScenarioLoader.defaultPath] : parsed.positionals
     dryRun = parsed.has("--dry-run")
   }
@@ -69,7 +70,7 @@ struct RunCommand: Command {
       uses.append(
         .folder(
           dir, as: pipeline.options.out == nil ? "the report folder" : "the --out folder",
-          files: l.sweep == nil ? Pipeline.reportFiles : Pipeline.sweepFiles, fix: "pass --out with another folder"))
+          files: pipeline.outputFiles(sweep: l.sweep != nil), fix: "pass --out with another folder"))
     }
     try pipeline.validate(paths: uses)
     var jobs: [Job] = []
@@ -97,12 +98,16 @@ struct RunCommand: Command {
       for job in jobs {
         let text = job.points.map { SweepCommand.plan(job.loaded, $0, dir: job.directory, threads: threads) }
           ?? Self.plan(job.loaded.scenario, dir: job.directory, threads: threads)
-        Terminal.out(text + "\n")
+        Terminal.out(text + (pipeline.shard.map { "\n" + Shards.plan(job, $0) } ?? "") + "\n")
       }
       return ExitStatus.success
     }
     for job in jobs {
-      try pipeline.prepare(job.directory, files: job.points == nil ? Pipeline.reportFiles : Pipeline.sweepFiles)
+      try pipeline.prepare(job.directory, files: pipeline.outputFiles(sweep: job.points != nil))
+    }
+    if let shard = pipeline.shard {
+      for job in jobs { try Shards.run(job, shard, pipeline: pipeline) }
+      return ExitStatus.success
     }
     pipeline.warnAboutBuild()
     for job in jobs {

@@ -31,7 +31,7 @@ struct SweepCommand: Command {
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
       OptionSpec("--dry-run", nil, "Check the scenario and every point, print the grid; simulate nothing.")
-    ]
+    ] + ShardSpec.declarations
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write sweep.csv and sweep.html to DIR (default Reports/<scenario name>).",
     .threads: nil, .seed: "Override the scenario's seed (every point uses it).", .quiet: nil, .reproducible: nil,
@@ -49,6 +49,7 @@ struct SweepCommand: Command {
     let common = try CommonOptions(parsed, command: "sweep")
     overrides.seed = common.seed
     pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
+    pipeline.shard = try ShardSpec.parse(parsed, command: "sweep")
     dryRun = parsed.has("--dry-run")
   }
 
@@ -70,10 +71,15 @@ struct SweepCommand: Command {
       return ExitStatus.success
     }
     if dryRun {
-      Terminal.out(Self.plan(job.loaded, points, dir: job.directory, threads: pipeline.options.threads) + "\n")
+      let shard = pipeline.shard.map { "\n" + Shards.plan(job, $0) } ?? ""
+      Terminal.out(Self.plan(job.loaded, points, dir: job.directory, threads: pipeline.options.threads) + shard + "\n")
       return ExitStatus.success
     }
-    try pipeline.prepare(job.directory, files: Pipeline.sweepFiles)
+    try pipeline.prepare(job.directory, files: pipeline.outputFiles(sweep: true))
+    if let shard = pipeline.shard {
+      try Shards.run(job, shard, pipeline: pipeline)
+      return ExitStatus.success
+    }
     try Self.execute(job.loaded, points, pipeline: pipeline, dir: job.directory)
     return ExitStatus.success
   }
@@ -90,9 +96,12 @@ struct SweepCommand: Command {
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
-  /// Runs every point and writes the sweep's files.
+  /// Runs every point and writes the sweep's files. `merged`: each point's
+  /// tallies from a sweep's shards (`reloadbench merge`), in place of
+  /// simulating.
   static func execute(
-    _ loaded: LoadedScenario, _ plans: [SweepPointPlan], pipeline: Pipeline, dir: String
+    _ loaded: LoadedScenario, _ plans: [SweepPointPlan], pipeline: Pipeline, dir: String,
+    merged: [RunOutcome]? = nil
   ) throws(CLIError) {
     let s = pipeline.options
     guard let spec = loaded.sweep else { return }
@@ -118,7 +127,7 @@ struct SweepCommand: Command {
     for plan in plans {
       let pointStart = clock.now
       let label = "\(base.name) \(plan.index + 1)/\(plans.count)"
-      let outcome = pipeline.simulate(plan.scenario, label: label)
+      let outcome = merged?[plan.index] ?? pipeline.simulate(plan.scenario, label: label)
       let results = ResultsBuilder.build(
         plan.scenario, replications: outcome.replications, facts: Pipeline.facts(plan.scenario, widgets: 0),
         parameters: [])

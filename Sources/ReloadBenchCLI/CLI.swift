@@ -47,6 +47,7 @@ public enum ReloadBenchCLI {
     },
     Entry(BenchCommand.self),
     Entry(SweepCommand.self),
+    Entry(MergeCommand.self),
     Entry(ListCommand.self),
     // The schema documents the presets only, whatever is registered.
     Entry("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md.") {

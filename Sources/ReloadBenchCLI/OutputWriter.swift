@@ -28,13 +28,18 @@ enum OutputWriter {
 
   /// Writes every `(file name, contents)` into `directory`, atomically as a set.
   static func write(_ files: [(name: String, contents: String)], to directory: String) throws(CLIError) {
+    try write(files.map { (name: $0.name, data: Data($0.contents.utf8)) }, to: directory)
+  }
+
+  /// The same, for files of bytes (a shard's partial result).
+  static func write(_ files: [(name: String, data: Data)], to directory: String) throws(CLIError) {
     try prepare(directory)
     let fm = FileManager.default
     var temporary: [(String, String)] = []
     for (name, contents) in files {
       let final = (directory as NSString).appendingPathComponent(name)
       let temp = (directory as NSString).appendingPathComponent(temporaryName(name))
-      guard fm.createFile(atPath: temp, contents: Data(contents.utf8)) else {
+      guard fm.createFile(atPath: temp, contents: contents) else {
         for (t, _) in temporary { try? fm.removeItem(atPath: t) }
         throw .badInput("cannot write \(final) (fix: check free space and permissions)")
       }

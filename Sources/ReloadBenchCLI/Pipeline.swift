@@ -28,6 +28,8 @@ struct Pipeline {
   var overrides: ScenarioOverrides
   /// The strategies scenarios may name: the presets and those registered in Swift.
   let strategies: StrategyRegistry
+  /// `--shard K/N`: simulate one shard and write its part, not the reports.
+  var shard: ShardSpec? = nil
 
   init(options: CommonOptions, overrides: ScenarioOverrides = ScenarioOverrides(), strategies: StrategyRegistry) {
     self.options = options
@@ -261,6 +263,11 @@ struct Pipeline {
   /// The files a sweep writes.
   static let sweepFiles = ["sweep.csv", "sweep.html"]
 
+  /// The files a job writes into its folder: the reports, or a shard's part.
+  func outputFiles(sweep: Bool) -> [String] {
+    shard.map { [$0.fileName] } ?? (sweep ? Self.sweepFiles : Self.reportFiles)
+  }
+
   /// Every file of a report, rendered on two threads: the CSV files on
   /// one, the JSON and the page that embeds it on the other (the outputs do
   /// not depend on which thread renders them).
@@ -310,10 +317,12 @@ struct Pipeline {
   /// Stages 4 to 7 for one scenario: simulate, merge, build results,
   /// render. The page shows the run's timings, so they are settled before
   /// rendering (or left out with `--reproducible`).
-  func report(_ loaded: LoadedScenario) -> Report {
+  /// `merged`: the tallies of a run's shards (`reloadbench merge`), in
+  /// place of simulating.
+  func report(_ loaded: LoadedScenario, merged: RunOutcome? = nil) -> Report {
     let clock = ContinuousClock()
     let start = clock.now
-    let outcome = simulate(loaded.scenario)
+    let outcome = merged ?? simulate(loaded.scenario)
     let reportStart = clock.now
     var built = buildResults(loaded, outcome, parameters: ParameterListing.facts(loaded.json))
     let beforeHTML = clock.now

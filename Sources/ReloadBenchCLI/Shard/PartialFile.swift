@@ -1,0 +1,287 @@
+import Foundation
+import ReloadMetrics
+import WidgetModel
+
+/// A shard's partial result (`shard-K-of-N.rbpart`): every accumulator the
+/// reports are built from, as exact integers, with what ties it to its run.
+///
+/// Layout (`formatVersion` 1):
+///
+///     reloadbench-partial 1\n
+///     {header as one line of JSON}\n            (PartialHeader)
+///     body: `bodyBytes` bytes of LEB128 varints  (TallyCoder)
+///     sha256 <64 hex digits of every byte above>\n
+///
+/// The body holds, per replication and strategy, each segment's counter
+/// block (scalars, histograms, per-local-hour tallies) and per-second
+/// backend requests, and the strategy's per-hour series: its size grows
+/// with the measured days, segments and strategies, never with the devices.
+/// A sweep's part holds the tallies of each of its points.
+struct PartialHeader: Codable, Equatable {
+  enum Kind: String, Codable { case run, sweep }
+  var kind: Kind
+  var modelVersion: String
+  var toolVersion: String
+  /// The scenario's name, and the hash of its content (`ScenarioHash`).
+  var scenario: String
+  var scenarioSHA256: String
+  /// The values the runs used, after the command line's overrides.
+  var seed: UInt64
+  var replications: Int
+  var engine: String
+  var shard: Int
+  var shardCount: Int
+  /// Devices this shard simulated (a run), or the sweep points it holds.
+  var devices: Int?
+  var points: [Int]?
+  /// The scenario as it ran (its `extends` resolved, before the overrides):
+  /// `merge` rebuilds the reports from it.
+  var scenarioJSON: String
+  var bodyBytes: Int
+
+  enum CodingKeys: String, CodingKey {
+    case kind, scenario, seed, replications, engine, shard, devices, points
+    case modelVersion = "model_version", toolVersion = "tool_version", scenarioSHA256 = "scenario_sha256"
+    case shardCount = "shard_count", scenarioJSON = "scenario_json", bodyBytes = "body_bytes"
+  }
+}
+
+enum PartialFile {
+  static let magic = "reloadbench-partial"
+  /// Bump when the layout or the body's encoding changes.
+  static let formatVersion = 1
+  static let trailerPrefix = "sha256 "
+  static let trailerLength = 7 + 64 + 1
+
+  /// The file's bytes.
+  static func encode(_ header: PartialHeader, body: [UInt8]) -> [UInt8] {
+    var h = header
+    h.bodyBytes = body.count
+    var bytes = Array("\(magic) \(formatVersion)\n".utf8)
+    bytes += Array(JSONFiles.text(h, pretty: false).utf8)
+    bytes.append(0x0A)
+    bytes += body
+    let digest = SHA256.hex(bytes)
+    bytes += Array("\(trailerPrefix)\(digest)\n".utf8)
+    return bytes
+  }
+
+  /// A part read back: its header and body.
+  struct Part {
+    let path: String
+    let header: PartialHeader
+    let body: ArraySlice<UInt8>
+  }
+
+  /// Reads and checks `path`: what it is, its format version, its checksum,
+  /// its header. Every failure is bad input naming the file and a fix.
+  /// Without `body`, the part's body is checked and dropped (so checking
+  /// many parts holds one in memory at a time).
+  static func read(_ path: String, body keepBody: Bool = true) throws(CLIError) -> Part {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      var isDir: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+      throw .badInput(
+        exists
+          ? (isDir.boolValue
+            ? "\(path) is a folder, not a part (fix: pass the shard-K-of-N.rbpart files, e.g. \(path)/shard-*.rbpart)"
+            : "cannot read \(path): permission denied (fix: make it readable)")
+          : "cannot read \(path): no such file (fix: check the path of the part)")
+    }
+    let bytes = [UInt8](data)
+    let rerun = "fix: copy the part again, or rerun its shard"
+    let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
+    let first = String(decoding: bytes[..<min(newline, 64)], as: UTF8.self)
+    guard first.hasPrefix(magic + " ") else {
+      throw .badInput("\(path) is not a partial result of reloadbench (fix: pass the shard-K-of-N.rbpart files that 'run --shard' writes)")
+    }
+    guard let version = Int(first.dropFirst(magic.count + 1)) else {
+      throw .badInput("\(path): truncated or corrupt: its first line is not '\(magic) N' (\(rerun))")
+    }
+    guard version == formatVersion else {
+      throw .badInput(
+        "\(path) is in partial format \(version); this reloadbench \(ReloadBenchCLI.version) reads format \(formatVersion) "
+          + "(fix: merge with the reloadbench that wrote the parts, or rerun every shard with this one)")
+    }
+    let end = bytes.count - trailerLength
+    let trailer = end > newline ? String(decoding: bytes[end...], as: UTF8.self) : ""
+    guard trailer.hasPrefix(trailerPrefix), trailer.hasSuffix("\n") else {
+      throw .badInput("\(path): truncated or corrupt: no checksum at its end (\(rerun))")
+    }
+    guard SHA256.hex(Array(bytes[..<end])) == trailer.dropFirst(trailerPrefix.count).dropLast() else {
+      throw .badInput("\(path): truncated or corrupt: its checksum does not match its contents (\(rerun))")
+    }
+    let headerEnd = bytes[(newline + 1)..<end].firstIndex(of: 0x0A) ?? end
+    let header: PartialHeader
+    do {
+      header = try JSONFiles.decode(PartialHeader.self, from: Data(bytes[(newline + 1)..<headerEnd]))
+    } catch {
+      throw .badInput("\(path): corrupt header (\(Baseline.describe(error))) (\(rerun))")
+    }
+    guard headerEnd < end, header.bodyBytes == end - headerEnd - 1 else {
+      throw .badInput("\(path): corrupt: the body is not the \(header.bodyBytes) bytes its header says (\(rerun))")
+    }
+    return Part(path: path, header: header, body: keepBody ? bytes[(headerEnd + 1)..<end] : [])
+  }
+}
+
+/// The body's encoding: counters as LEB128 varints, each block preceded
+/// by its length; per-second counts bit-packed in runs of 64 (one byte for
+/// the run's bit width, then 64 values of that width: a quiet minute takes
+/// one byte).
+enum TallyCoder {
+  static let run = 64
+
+  struct Corrupt: Error {}
+
+  static func put(_ v: UInt64, _ out: inout [UInt8]) {
+    var v = v
+    while v >= 0x80 {
+      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      v >>= 7
+    }
+    out.append(UInt8(v))
+  }
+
+  static func put<T: FixedWidthInteger & UnsignedInteger>(_ block: CounterBlock<T>, _ out: inout [UInt8]) {
+    put(UInt64(block.count), &out)
+    for i in 0..<block.count { put(UInt64(block.value(at: i)), &out) }
+  }
+
+  /// One replication's tallies (one per strategy): each with its shape
+  /// (segments, ring capacity, measured seconds), then its blocks.
+  static func encode(_ tallies: [StrategyTally], into out: inout [UInt8]) {
+    put(UInt64(tallies.count), &out)
+    for t in tallies {
+      let first = t.segments[0]
+      put(UInt64(t.segments.count), &out)
+      put(UInt64(first.budgetLeftWidth - 1), &out)
+      put(UInt64(first.perSecond.count), &out)
+      for g in t.segments {
+        put(g.counters, &out)
+        pack(g.perSecond, &out)
+      }
+      put(t.series.block, &out)
+    }
+  }
+
+  /// `block`'s count, then its values bit-packed in runs of `run`.
+  static func pack(_ block: CounterBlock<UInt32>, _ out: inout [UInt8]) {
+    put(UInt64(block.count), &out)
+    var start = 0
+    while start < block.count {
+      let end = min(block.count, start + run)
+      var all: UInt32 = 0
+      for i in start..<end { all |= block.value(at: i) }
+      let width = 32 - all.leadingZeroBitCount
+      out.append(UInt8(width))
+      if width > 0 {
+        var acc: UInt64 = 0
+        var bits = 0
+        for i in start..<end {
+          acc |= UInt64(block.value(at: i)) << UInt64(bits)
+          bits += width
+          while bits >= 8 {
+            out.append(UInt8(truncatingIfNeeded: acc))
+            acc >>= 8
+            bits -= 8
+          }
+        }
+        if bits > 0 { out.append(UInt8(truncatingIfNeeded: acc)) }
+      }
+      start = end
+    }
+  }
+
+  /// Reads what `encode` wrote, from `bytes[at...]`, advancing `at`.
+  struct Reader {
+    let bytes: ArraySlice<UInt8>
+    var at: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+      self.bytes = bytes
+      at = bytes.startIndex
+    }
+
+    var atEnd: Bool { at == bytes.endIndex }
+
+    mutating func next() throws(Corrupt) -> UInt64 {
+      var v: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard at < bytes.endIndex, shift < 64 else { throw Corrupt() }
+        let b = bytes[at]
+        at += 1
+        v |= UInt64(b & 0x7F) << shift
+        if b < 0x80 { return v }
+        shift += 7
+      }
+    }
+
+    mutating func int(max: Int) throws(Corrupt) -> Int {
+      let v = try next()
+      guard v <= UInt64(max) else { throw Corrupt() }
+      return Int(v)
+    }
+
+    mutating func fill<T: FixedWidthInteger & UnsignedInteger>(_ block: CounterBlock<T>) throws(Corrupt) {
+      guard try next() == UInt64(block.count) else { throw Corrupt() }
+      for i in 0..<block.count {
+        let v = try next()
+        guard v <= UInt64(T.max) else { throw Corrupt() }
+        block[i] = T(v)
+      }
+    }
+
+    mutating func unpack(_ block: CounterBlock<UInt32>) throws(Corrupt) {
+      guard try next() == UInt64(block.count) else { throw Corrupt() }
+      var start = 0
+      while start < block.count {
+        let end = min(block.count, start + TallyCoder.run)
+        guard at < bytes.endIndex else { throw Corrupt() }
+        let width = Int(bytes[at])
+        at += 1
+        guard width <= 32 else { throw Corrupt() }
+        if width > 0 {
+          let length = ((end - start) * width + 7) / 8
+          guard bytes.endIndex - at >= length else { throw Corrupt() }
+          let mask = (UInt64(1) << UInt64(width)) - 1
+          var acc: UInt64 = 0
+          var bits = 0
+          for i in start..<end {
+            while bits < width {
+              acc |= UInt64(bytes[at]) << UInt64(bits)
+              at += 1
+              bits += 8
+            }
+            block[i] = UInt32(truncatingIfNeeded: acc & mask)
+            acc >>= UInt64(width)
+            bits -= width
+          }
+        } else {
+          for i in start..<end { block[i] = 0 }
+        }
+        start = end
+      }
+    }
+
+    mutating func tallies() throws(Corrupt) -> [StrategyTally] {
+      let n = try int(max: 10_000)
+      var out: [StrategyTally] = []
+      for _ in 0..<n {
+        let segments = try int(max: 10_000)
+        let ring = try int(max: 1 << 20)
+        let seconds = try int(max: 1 << 34)
+        guard segments > 0, seconds <= bytes.count * TallyCoder.run else { throw Corrupt() }
+        let t = StrategyTally(segments: segments, ringCapacity: ring, measuredSeconds: seconds)
+        for g in t.segments {
+          try fill(g.counters)
+          try unpack(g.perSecond)
+        }
+        try fill(t.series.block)
+        out.append(t)
+      }
+      return out
+    }
+  }
+}
