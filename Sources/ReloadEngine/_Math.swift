@@ -27,3 +27,25 @@ package func _lgamma(_ x: Double) -> Double { lgamma(x) }
 
 @inlinable @inline(__always)
 package func _pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+
+/// `Int64(x.rounded())` (to nearest, halves away from zero) without the C
+/// library's `round` call: the conversion truncates toward zero, and the
+/// remainder `x - Double(i)` is exact (for |x| >= 2^52 it is 0, since such
+/// doubles are integers). Traps where `Int64(x.rounded())` traps.
+/// NOTE: for performance: `round` was 1.7 % of the default scenario's time.
+@inlinable @inline(__always)
+package func _roundedToInt64(_ x: Double) -> Int64 {
+  let i = Int64(x)
+  let rest = x - Double(i)
+  if rest >= 0.5 { return i &+ 1 }
+  if rest <= -0.5 { return i &- 1 }
+  return i
+}
+
+/// `Int64(x.rounded(.up))` without the C library's `ceil` call (exact, as
+/// `_roundedToInt64`). Traps where `Int64(x.rounded(.up))` traps.
+@inlinable @inline(__always)
+package func _roundedUpToInt64(_ x: Double) -> Int64 {
+  let i = Int64(x)
+  return Double(i) < x ? i &+ 1 : i
+}

@@ -263,7 +263,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   mutating func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
     let cap = budget.cap(w, app)
     let used = 1 - Double(budget.left(w, at: t, cap: cap)) / Double(cap)
-    return .milliseconds(Int64((Double(d.milliseconds) * params.reload.pressureFactor(used: used)).rounded()))
+    return .milliseconds(_roundedToInt64(Double(d.milliseconds) * params.reload.pressureFactor(used: used)))
   }
 
   /// The spacing of `reload.asap: paced` for widget `w`: its budget spread

@@ -111,8 +111,7 @@ struct ReloadBudget {
     let cap = cap(w, app)
     settle(w, at: t, cap: cap)
     if tokens[w] >= 1 { return t }
-    let wait = ((1 - tokens[w]) / tokenRate(cap: cap)).rounded(.up)
-    return t + .milliseconds(Int64(wait))
+    return t + .milliseconds(_roundedUpToInt64((1 - tokens[w]) / tokenRate(cap: cap)))
   }
 
   /// Widget `w` spends one reload at `t`.
