@@ -18,6 +18,10 @@ public struct Recommendation: Sendable, Equatable {
     let rows = table.overallRows.filter { v(acceptable, $0).isFinite }
     guard !rows.isEmpty else { return nil }
     let qualifying = rows.filter { v(acceptable, $0) >= targetPct }
+    // Silent and WidgetKit pushes the backend sends to the fleet per day.
+    func pushes(_ row: ResultRow) -> Double {
+      (table.value(.silentPushesPerFleetDay, in: row) ?? 0) + (table.value(.widgetPushesPerFleetDay, in: row) ?? 0)
+    }
     if !qualifying.isEmpty {
       let best = qualifying.min {
         (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
@@ -29,7 +33,11 @@ public struct Recommendation: Sendable, Equatable {
         + "tolerance (target \(NumberFormat.short(targetPct)) %) at "
         + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, best))) budgeted reloads and "
         + "\(NumberFormat.short(v(.backendRequestsPerWidgetDay, best))) backend requests per widget-day, "
-        + (others == 0 ? "the only strategy that meets the target" : "the cheapest of the \(qualifying.count) that meet it")
+        + "a backend peak of \(NumberFormat.short(v(.backendFleetPeakRps, best))) requests/s (the fleet's p99.9 second) and "
+        + "\(NumberFormat.short(pushes(best))) pushes a day, "
+        + (others == 0
+          ? "the only strategy that meets the target"
+          : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
       return Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
