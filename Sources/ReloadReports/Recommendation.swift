@@ -8,8 +8,16 @@ public struct Recommendation: Sendable, Equatable {
   public let strategy: String
   public let reason: String
   public let meetsTarget: Bool
+  /// The next strategy by the same rule, if any.
+  public var runnerUp: String? = nil
+  /// What "best" means: the scenario's objective, or the default rule.
+  public var objective: String = Recommendation.defaultObjective
 
   public static let defaultTargetPct = 90.0
+  /// The default rule, in words (the cost named in the reason follows it).
+  public static let defaultObjective =
+    "at least 90 % of glances within tolerance; among those, the fewest budgeted reloads per widget-day, "
+    + "then the fewest backend requests per widget-day"
 
   public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
     func v(_ metric: SummaryMetric, _ row: ResultRow) -> Double { table.value(metric, in: row) ?? .nan }
@@ -38,7 +46,12 @@ public struct Recommendation: Sendable, Equatable {
         + (others == 0
           ? "the only strategy that meets the target"
           : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
-      return Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
+      var out = Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
+      out.runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
+        (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
+          < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
+      }?.strategy
+      return out
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
     return Recommendation(
