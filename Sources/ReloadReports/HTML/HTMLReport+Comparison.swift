@@ -21,7 +21,7 @@ extension HTMLReport {
     // The hour budgets ran out is in the findings and the budget chart; here
     // it would be empty for most strategies.
     ("Budget", [.dryWidgetDayPct, .dryHoursPerWidgetDay]),
-    ("Backend", [.backendRequestsPerWidgetDay, .backendFleetPeakRps, .backendFleetPeakMinuteRps]),
+    ("Backend", [.backendRequestsPerWidgetDay, .backendFleetPeakRps]),
   ]
 
   static func writeComparison(
