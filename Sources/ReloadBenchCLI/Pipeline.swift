@@ -284,9 +284,10 @@ struct Pipeline {
           ])
       } else {
         let json = HTMLReport.dataJSON(results)
-        let page = HTMLReport.render(
-          results, findings: Findings.compute(results), recommendation: recommendation, dataJSON: json)
-        box.set(1, [("report.html", page), ("results.json", json + "\n")])
+        let findings = Findings.compute(results)
+        let page = HTMLReport.render(results, findings: findings, recommendation: recommendation, dataJSON: json)
+        let document = RecommendationJSON.insert(recommendation, findings: findings, into: json)
+        box.set(1, [("report.html", page), ("results.json", document + "\n")])
       }
     }
     let files = box.parts[0] + box.parts[1]

@@ -79,3 +79,37 @@ public struct ResultTable: Sendable, Codable, Equatable {
     }
   }
 }
+
+extension ResultTable {
+  /// The best value of column `i` among `rows`, or nil when it is not
+  /// clearly the best: a tie (another row has the same value) or a lead
+  /// inside the noise. The noise is the replications' 95 % half-widths
+  /// (`sqrt(ci_a^2 + ci_b^2)`) and, for `backend_fleet_peak_rps`, its own
+  /// interval (the best one's must not overlap the runner-up's). The ★ in
+  /// the reports and the `*` in the terminal read this.
+  public func distinctBest(column i: Int, among rows: [ResultRow]) -> Double? {
+    guard columns[i].polarity != .neutral, rows.count > 1 else { return nil }
+    let larger = columns[i].polarity == .prefersLarger
+    let ranked = rows.filter { i < $0.values.count && $0.values[i] != nil }.sorted {
+      larger ? $0.values[i]! > $1.values[i]! : $0.values[i]! < $1.values[i]!
+    }
+    guard let first = ranked.first, let best = first.values[i] else { return nil }
+    guard ranked.count > 1, let next = ranked[1].values[i] else { return best }
+    if next == best { return nil }
+    let ciA = first.ci95?[safe: i] ?? nil
+    let ciB = ranked[1].ci95?[safe: i] ?? nil
+    if let a = ciA, let b = ciB, abs(best - next) <= (a * a + b * b).squareRoot() { return nil }
+    if columns[i].name == SummaryMetric.backendFleetPeakRps.name,
+      let lowIndex = columnIndex(.backendFleetPeakLowRps), let highIndex = columnIndex(.backendFleetPeakHighRps),
+      let bestHigh = first.values[safe: highIndex] ?? nil, let nextLow = ranked[1].values[safe: lowIndex] ?? nil,
+      bestHigh >= nextLow
+    {
+      return nil
+    }
+    return best
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}

@@ -53,6 +53,12 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case eventsPerWidgetDay
   case placeholderGlancePct
   case changedReloadPct
+  case backendFleetPeakRps
+  case backendFleetPeakLowRps
+  case backendFleetPeakHighRps
+  case backendFleetPeakMinuteRps
+  case silentPushesPerFleetDay
+  case widgetPushesPerFleetDay
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -259,6 +265,39 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         definition:
           "Share of budgeted reloads that changed what the widget shows: new data with a change it did not show, a scheduled change the old timeline lacked, or data where a placeholder was. The rest spent budget for nothing (the same data again: a widget already current, a failed fetch, a stale cache); empty when none was budgeted."
       )
+    case .backendFleetPeakRps:
+      return Metric(
+        "backend_fleet_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
+        label: "Fleet peak second (p99.9)", shortLabel: "fleet peak req/s", terminalLabel: "fleet peak/s",
+        definition:
+          "The fleet's requests in a busy second: the 99.9th percentile of the measured seconds (exceeded about 10 minutes a week), from the fleet's per-second rate estimated from the sample (FleetLoad: synchronised bursts resolved to the second, independent requests averaged where their rate is smooth) with Poisson noise. Unlike backend_peak_rps it does not depend on how many devices were simulated."
+      )
+    case .backendFleetPeakLowRps:
+      return Metric(
+        "backend_fleet_peak_low_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
+        label: "Fleet peak second, 95 % interval low", shortLabel: "fleet peak low",
+        definition: "Lower end of the 95 % interval of backend_fleet_peak_rps (the sample's Poisson error of the rate).")
+    case .backendFleetPeakHighRps:
+      return Metric(
+        "backend_fleet_peak_high_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
+        label: "Fleet peak second, 95 % interval high", shortLabel: "fleet peak high",
+        definition: "Upper end of the 95 % interval of backend_fleet_peak_rps.")
+    case .backendFleetPeakMinuteRps:
+      return Metric(
+        "backend_fleet_peak_minute_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
+        label: "Fleet peak minute (p99.9)", shortLabel: "fleet peak-minute req/s",
+        definition:
+          "The fleet's mean requests per second in a busy minute: the 99.9th percentile of the measured minutes, estimated like backend_fleet_peak_rps.")
+    case .silentPushesPerFleetDay:
+      return Metric(
+        "silent_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,
+        label: "Silent pushes per day (fleet)", shortLabel: "silent pushes/day", terminalLabel: "silent/day",
+        definition: "Silent (background) APNs pushes the backend sends per measured day, scaled to the scenario's fleet size.")
+    case .widgetPushesPerFleetDay:
+      return Metric(
+        "widget_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,
+        label: "WidgetKit pushes per day (fleet)", shortLabel: "WidgetKit pushes/day", terminalLabel: "wk push/day",
+        definition: "WidgetKit APNs pushes the backend sends per measured day, scaled to the scenario's fleet size.")
     }
   }
 }

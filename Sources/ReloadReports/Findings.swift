@@ -54,20 +54,35 @@ public enum Findings {
       out.append(sentence + ".")
     }
 
-    let peak = rows.max { v(.backendPeakRps, $0) < v(.backendPeakRps, $1) }!
-    let low = rows.min { v(.backendPeakRps, $0) < v(.backendPeakRps, $1) }!
-    if v(.backendPeakRps, peak) > 0 {
+    // The fleet's busy second (p99.9), not the sample's busiest: see
+    // FleetLoad (docs/model.md#fleet-load).
+    let peak = rows.max { v(.backendFleetPeakRps, $0) < v(.backendFleetPeakRps, $1) }!
+    let low = rows.min { v(.backendFleetPeakRps, $0) < v(.backendFleetPeakRps, $1) }!
+    if v(.backendFleetPeakRps, peak) > 0 {
       var sentence =
-        "Backend peak: \(peak.strategy) reaches \(NumberFormat.short(v(.backendPeakRps, peak))) requests/s "
-        + "across \(NumberFormat.short(results.facts.fleetDevices)) devices"
-      if let s = results.series(for: peak.strategy) {
-        let hour = s.backendPeakHour + results.facts.warmupDays * 24
-        sentence += " (day \(Int(hour / 24)), \(NumberFormat.clock(hour.truncatingRemainder(dividingBy: 24))) UTC)"
-      }
+        "Backend peak (the fleet's busiest 0.1 % of seconds): \(peak.strategy) reaches "
+        + "\(NumberFormat.short(v(.backendFleetPeakRps, peak))) requests/s "
+        + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, peak)))–\(NumberFormat.short(v(.backendFleetPeakHighRps, peak)))) "
+        + "across \(NumberFormat.short(results.facts.fleetDevices)) devices, "
+        + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute"
       if low.strategy != peak.strategy {
-        sentence += ", \(low.strategy) only \(NumberFormat.short(v(.backendPeakRps, low)))"
+        sentence += "; \(low.strategy) only \(NumberFormat.short(v(.backendFleetPeakRps, low)))"
       }
       out.append(sentence + ".")
+    }
+    // APNs pushes at fleet scale, silent and WidgetKit apart.
+    let pushers = rows.compactMap { row -> String? in
+      let silent = v(.silentPushesPerFleetDay, row)
+      let widget = v(.widgetPushesPerFleetDay, row)
+      var parts: [String] = []
+      if silent.isFinite && silent > 0 { parts.append("\(NumberFormat.short(silent)) silent") }
+      if widget.isFinite && widget > 0 { parts.append("\(NumberFormat.short(widget)) WidgetKit") }
+      return parts.isEmpty ? nil : "\(row.strategy) \(parts.joined(separator: " and "))"
+    }
+    if !pushers.isEmpty {
+      out.append(
+        "Pushes a day across \(NumberFormat.short(results.facts.fleetDevices)) devices: "
+          + pushers.joined(separator: "; ") + ".")
     }
     return out
   }

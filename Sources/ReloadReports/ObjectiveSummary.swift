@@ -145,17 +145,22 @@ extension Recommendation {
       reason += others == 0
         ? (o.bounds.isEmpty ? "" : ", the only strategy that meets every constraint")
         : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].strategy): \(summary.advantageText ?? "–")"
-      return Recommendation(strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true)
+      var out = Recommendation(strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true)
+      out.runnerUp = others > 0 ? outcome.candidates[outcome.ranking[1].candidate].strategy : nil
+      out.objective = o.text
+      return out
     }
     guard let closest = outcome.closest else { return nil }
     let misses = zip(o.bounds, closest.slacks).compactMap { b, slack -> String? in
       guard let slack else { return "\(b.text) (no value)" }
       return slack < 0 ? "\(b.text) by \(summary.value(b.metric, -slack))" : nil
     }
-    return Recommendation(
+    var out = Recommendation(
       strategy: outcome.candidates[closest.candidate].strategy,
       reason: "no strategy meets every constraint of the objective (\(o.text)); this one misses least: "
         + misses.joined(separator: " and "),
       meetsTarget: false)
+    out.objective = o.text
+    return out
   }
 }

@@ -8,8 +8,16 @@ public struct Recommendation: Sendable, Equatable {
   public let strategy: String
   public let reason: String
   public let meetsTarget: Bool
+  /// The next strategy by the same rule, if any.
+  public var runnerUp: String? = nil
+  /// What "best" means: the scenario's objective, or the default rule.
+  public var objective: String = Recommendation.defaultObjective
 
   public static let defaultTargetPct = 90.0
+  /// The default rule, in words (the cost named in the reason follows it).
+  public static let defaultObjective =
+    "at least 90 % of glances within tolerance; among those, the fewest budgeted reloads per widget-day, "
+    + "then the fewest backend requests per widget-day"
 
   public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
     func v(_ metric: SummaryMetric, _ row: ResultRow) -> Double { table.value(metric, in: row) ?? .nan }
@@ -18,6 +26,10 @@ public struct Recommendation: Sendable, Equatable {
     let rows = table.overallRows.filter { v(acceptable, $0).isFinite }
     guard !rows.isEmpty else { return nil }
     let qualifying = rows.filter { v(acceptable, $0) >= targetPct }
+    // Silent and WidgetKit pushes the backend sends to the fleet per day.
+    func pushes(_ row: ResultRow) -> Double {
+      (table.value(.silentPushesPerFleetDay, in: row) ?? 0) + (table.value(.widgetPushesPerFleetDay, in: row) ?? 0)
+    }
     if !qualifying.isEmpty {
       let best = qualifying.min {
         (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
@@ -29,8 +41,17 @@ public struct Recommendation: Sendable, Equatable {
         + "tolerance (target \(NumberFormat.short(targetPct)) %) at "
         + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, best))) budgeted reloads and "
         + "\(NumberFormat.short(v(.backendRequestsPerWidgetDay, best))) backend requests per widget-day, "
-        + (others == 0 ? "the only strategy that meets the target" : "the cheapest of the \(qualifying.count) that meet it")
-      return Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
+        + "a backend peak of \(NumberFormat.short(v(.backendFleetPeakRps, best))) requests/s (the fleet's p99.9 second) and "
+        + "\(NumberFormat.short(pushes(best))) pushes a day, "
+        + (others == 0
+          ? "the only strategy that meets the target"
+          : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
+      var out = Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
+      out.runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
+        (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
+          < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
+      }?.strategy
+      return out
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
     return Recommendation(

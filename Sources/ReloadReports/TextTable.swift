@@ -6,7 +6,7 @@ import ReloadMetrics
 public enum TextTable {
   public static let defaultColumns: [SummaryMetric] = [
     .freshGlancePct, .acceptableGlancePct, .stalenessP95Min, .budgetedReloadsPerWidgetDay,
-    .freeReloadsPerWidgetDay, .dryWidgetDayPct, .backendRequestsPerWidgetDay, .backendPeakRps,
+    .freeReloadsPerWidgetDay, .dryWidgetDayPct, .backendRequestsPerWidgetDay, .backendFleetPeakRps,
     .energyMjPerDeviceDay,
   ]
 
@@ -24,7 +24,7 @@ public enum TextTable {
           line.append("–")
           continue
         }
-        let best = table.best(column: i, among: rows)
+        let best = table.distinctBest(column: i, among: rows)
         let mark = (best != nil && x == best! && rows.count > 1) ? "*" : " "
         line.append(NumberFormat.fixed(x, decimals: min(metric.decimals, x >= 100 ? 0 : 1)) + mark)
       }
@@ -43,6 +43,6 @@ public enum TextTable {
       out += text + "\n"
       if r == 0 { out += String(repeating: "-", count: text.count) + "\n" }
     }
-    return out + "(* best in column; wd = widget-day)\n"
+    return out + "(* best in column, ties and differences inside the noise unmarked; wd = widget-day; fleet peak/s = p99.9 second of the fleet)\n"
   }
 }

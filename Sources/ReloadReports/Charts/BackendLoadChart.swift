@@ -67,16 +67,24 @@ enum BackendLoadChart {
         chart.add(
           .marker(
             p, .diamond, size: 4, cls: isOverall ? "peak overall" : "peak",
-            tooltip: "busiest second: \(NumberFormat.short(s.backendPeakRps)) requests/s, \(peakWhen) UTC"))
-        // The figure goes in the panel's header, not on the lines.
+            tooltip: "the sample's busiest second x fleet/sample: \(NumberFormat.short(s.backendPeakRps)) requests/s, \(peakWhen) UTC"))
+        // The figure goes in the panel's header, not on the lines: the
+        // fleet's p99.9 second (the sample's busiest second is noise).
+        let row = results.summary.row(strategy: s.strategy)
+        let fleetPeak = row.flatMap { results.summary.value(.backendFleetPeakRps, in: $0) }
         var text =
-          (isOverall ? "◆ highest peak " : "◆ peak ") + NumberFormat.short(s.backendPeakRps) + " req/s"
-        // The time too, when it fits beside the strategy's name.
-        let withTime = text + ", " + peakWhen + " UTC"
-        if ChartFrame.textWidth(s.strategy, fontSize: 13.5) + ChartFrame.textWidth(withTime, fontSize: 11)
-          + 24 < width
+          fleetPeak.map { "p99.9 second " + NumberFormat.short($0) + " req/s" }
+          ?? ((isOverall ? "◆ highest peak " : "◆ peak ") + NumberFormat.short(s.backendPeakRps) + " req/s")
+        // The interval too, when it fits beside the strategy's name.
+        if let row, let lo = results.summary.value(.backendFleetPeakLowRps, in: row),
+          let hi = results.summary.value(.backendFleetPeakHighRps, in: row)
         {
-          text = withTime
+          let withInterval = text + " (" + NumberFormat.short(lo) + "–" + NumberFormat.short(hi) + ")"
+          if ChartFrame.textWidth(s.strategy, fontSize: 13.5) + ChartFrame.textWidth(withInterval, fontSize: 11)
+            + 24 < width
+          {
+            text = withInterval
+          }
         }
         chart.add(
           .text(
@@ -101,16 +109,18 @@ enum BackendLoadChart {
       caption:
         "Requests your servers would see from the whole fleet of "
         + "\(NumberFormat.short(results.facts.fleetDevices)) devices, hour by hour in UTC: the thick line is "
-        + "the hourly mean, the thin line the busiest second of each hour; the diamond marks each strategy's "
-        + "busiest second. Log scale: each grid line is ten times the one below, and hours quieter than the "
+        + "the hourly mean, the thin line the simulated sample's busiest second of each hour scaled to the "
+        + "fleet (with few simulated devices mostly sampling noise); the diamond marks the sample's busiest second. "
+        + "Each panel's header gives the fleet's p99.9 second with its 95 % interval, the figure to plan "
+        + "capacity with (estimated from the rate per second, not from the sample's busiest). Log scale: each grid line is ten times the one below, and hours quieter than the "
         + "bottom line are drawn on it.",
       layout: .pair, charts: charts,
       table: .init(
         caption: "Backend requests per second, fleet-wide: hourly mean / busiest second",
         columns: ["UTC hour"] + series.map(\.strategy), rows: rows),
       key: [
-        ("line", "hourly mean"), ("line thin", "busiest second of the hour"),
-        ("diamond", "busiest second of the run"),
+        ("line", "hourly mean"), ("line thin", "sample's busiest second of the hour, scaled"),
+        ("diamond", "sample's busiest second of the run, scaled"),
       ])
   }
 

@@ -21,7 +21,7 @@ extension HTMLReport {
     // The hour budgets ran out is in the findings and the budget chart; here
     // it would be empty for most strategies.
     ("Budget", [.dryWidgetDayPct, .dryHoursPerWidgetDay]),
-    ("Backend", [.backendRequestsPerWidgetDay, .backendPeakRps]),
+    ("Backend", [.backendRequestsPerWidgetDay, .backendFleetPeakRps]),
   ]
 
   static func writeComparison(
@@ -36,7 +36,8 @@ extension HTMLReport {
       "<section id=\"comparison\" aria-labelledby=\"comparison-h\"><h2 id=\"comparison-h\">Comparison</h2>\n<p>"
     )
     w.text(
-      "All segments together. ★ marks the best value in each column (where every strategy has a value); "
+      "All segments together. ★ marks the best value in each column (where every strategy has a value and "
+        + "the lead is outside the noise: no ★ for a tie or a difference inside the 95 % interval); "
         + "the arrow under each heading says which direction is better. Per-widget-day figures count measured "
         + "days only; – means not applicable (e.g. a budget that never ran out).")
     w.raw("</p>\n")
@@ -125,7 +126,7 @@ extension HTMLReport {
     // one (a budget that never ran out has no "ran out at" hour).
     let best = columns.map { i -> Double? in
       let complete = rows.allSatisfy { row in i < row.values.count && row.values[i].map(\.isFinite) == true }
-      return rows.count > 1 && complete ? table.best(column: i, among: rows) : nil
+      return rows.count > 1 && complete ? table.distinctBest(column: i, among: rows) : nil
     }
     for row in rows {
       let isRecommended = row.strategy == recommended

@@ -47,7 +47,7 @@ extension HTMLReport {
     .facts div{background:var(--panel);border-radius:6px;padding:6px 10px}
     .facts dt{color:var(--muted);font-size:.8rem}
     .facts dd{margin:0;font-weight:600;overflow-wrap:anywhere}
-    .scroll{overflow-x:auto;max-width:100%}
+    .scroll{overflow-x:auto;max-width:100%;position:relative}
     table{border-collapse:collapse;font-variant-numeric:tabular-nums}
     caption{text-align:left;color:var(--muted);font-size:.85rem;padding:4px 0}
     th,td{padding:5px 7px;border-bottom:1px solid var(--border);vertical-align:top}
@@ -80,7 +80,7 @@ extension HTMLReport {
     .charts.single{grid-template-columns:minmax(0,820px)}
     .charts.pair{grid-template-columns:repeat(auto-fit,minmax(min(100%,400px),1fr))}
     .charts.multiples{grid-template-columns:repeat(auto-fill,minmax(min(100%,230px),1fr))}
-    .chartbox{overflow-x:auto}
+    .chartbox{overflow-x:auto;position:relative}
     svg.chart{display:block;width:100%;height:auto;font-family:inherit;font-size:12px;overflow:visible}
     svg .grid{stroke:var(--grid);fill:none}
     svg .axis{stroke:var(--axis);fill:none}

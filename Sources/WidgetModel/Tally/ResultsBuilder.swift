@@ -47,16 +47,19 @@ public enum ResultsBuilder {
     let ctx = Context(scenario: scenario, replications: Double(replications.count))
     let all = merged(pooled.segments)
     let loads = SecondStats.compute(pooled.segments.map(\.perSecond))
+    let fleet = fleetLoads(pooled.segments.map(\.perSecond), scale: ctx.scale)
     var rows: [ResultRow] = []
     for g in 0...scenario.segments.count {
       let tally = g < scenario.segments.count ? pooled.segments[g] : all
-      let values = ctx.metrics(tally, load: loads[g])
+      let values = ctx.metrics(tally, load: loads[g], fleet: fleet[g])
       var ci: [Double?]? = nil
       if replications.count >= 2 {
         let perRep = replications.map { r -> [Double?] in
           let repLoads = SecondStats.compute(r[s].segments.map(\.perSecond))
           let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
-          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g])
+          // The fleet estimate is not a headline metric (no interval over
+          // replications: it has its own): the pooled one stands in.
+          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g], fleet: fleet[g])
         }
         ci = SummaryMetric.allCases.map { m -> Double? in
           guard m.metric.headline else { return nil }
@@ -68,6 +71,25 @@ public enum ResultsBuilder {
         ResultRow(scenario: scenario.name, strategy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
     }
     return (rows, ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
+  }
+
+  /// The fleet load estimate of each segment and, last, of their sum.
+  static func fleetLoads(_ blocks: [CounterBlock<UInt32>], scale: Double) -> [FleetLoad] {
+    let n = blocks.map(\.count).min() ?? 0
+    var all = [UInt64](repeating: 0, count: n + 1)
+    var out: [FleetLoad] = []
+    for block in blocks {
+      var prefix = [UInt64](repeating: 0, count: n + 1)
+      for i in 0..<n {
+        let v = UInt64(block.value(at: i))
+        prefix[i + 1] = prefix[i] &+ v
+        all[i + 1] &+= v
+      }
+      out.append(FleetLoad.estimate(prefix: prefix, scale: scale))
+    }
+    for i in 0..<n { all[i + 1] &+= all[i] }
+    out.append(FleetLoad.estimate(prefix: all, scale: scale))
+    return out
   }
 
   /// The segments' counters summed (the per-second blocks are summarised
@@ -85,7 +107,7 @@ public enum ResultsBuilder {
 
     /// One value per summary column, in column order (`nil` where not
     /// applicable).
-    func metrics(_ t: SegmentTally, load: SecondStats) -> [Double?] {
+    func metrics(_ t: SegmentTally, load: SecondStats, fleet: FleetLoad) -> [Double?] {
       let days = scenario.measuredDays
       let widgetDays = Double(t.widgets) * days
       let deviceDays = Double(t.devices) * days
@@ -145,6 +167,12 @@ public enum ResultsBuilder {
         case .eventsPerWidgetDay: return per(t.events, widgetDays)
         case .placeholderGlancePct: return pct(t.placeholderGlances, t.glances)
         case .changedReloadPct: return pct(t.changedBudgetedReloads, t.budgetedReloads)
+        case .backendFleetPeakRps: return fleet.peakSecond
+        case .backendFleetPeakLowRps: return fleet.peakSecondLow
+        case .backendFleetPeakHighRps: return fleet.peakSecondHigh
+        case .backendFleetPeakMinuteRps: return fleet.peakMinute
+        case .silentPushesPerFleetDay: return days > 0 ? Double(t.funnel.silentPushesSent) * scale / days : nil
+        case .widgetPushesPerFleetDay: return days > 0 ? Double(t.funnel.widgetPushesSent) * scale / days : nil
         }
       }
     }

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(ucrt)
+  import ucrt
+#endif
+
+/// The fleet's backend load per second, estimated from a simulated sample:
+/// the figure behind `backend_fleet_peak_rps` and its interval
+/// (docs/model.md, "Backend load at fleet scale").
+///
+/// Why not the sample's busiest second times `F = fleet / n`: with few
+/// simulated devices a second holds 0, 1 or 2 requests, so the product is
+/// a multiple of `F` and mostly noise (7 requests x 166.67 at 3,000 of
+/// 500,000 devices, 233 req/s at 30,000). The fleet's own count in a second
+/// is a sum over many devices, close to Poisson with mean the fleet's rate
+/// in that second, so its busy seconds follow from that rate:
+///
+/// 1. **Rate.** For each second, the sample's requests in the narrowest
+///    centred window (11 s, 31 s, 61 s, ... up to `maxHalfWidth` either
+///    side) that holds at least `minimumWindowCount` of them, divided by
+///    the window's length, times `F`. Requests synchronised across the
+///    fleet (a shared content change, a push sent to everyone, the top of
+///    the hour, wake-up times) pile up in a few seconds and are resolved at
+///    the narrowest window, 11 s, whatever the sample size (a narrower one
+///    would resolve a large sample's bursts more sharply than a small
+///    one's, and the peak would again depend on the sample); independent
+///    requests are averaged over a longer window, where their rate is
+///    smooth.
+/// 2. **Seconds.** The fleet's count in second `i` is taken as
+///    Poisson(rate_i) (normal with continuity correction); the reported
+///    peak is the `quantile` (p99.9) of all measured seconds' counts: the
+///    level that 0.1 % of seconds exceed, about 10 minutes a week.
+/// 3. **Interval.** The same quantile with every window's count at the
+///    bounds of its Poisson 95 % interval (`count ± 1.96 sqrt(count)`): an
+///    interval for the sampling error of the rate, conservative because
+///    the bounds are taken together.
+/// 4. **Minute.** The same for minutes: the fleet's mean requests per
+///    second in a minute, p99.9 of the measured minutes.
+///
+/// Only the sample's per-second counts are read; no device is re-simulated.
+public struct FleetLoad: Sendable, Equatable {
+  /// The p99.9 of the fleet's requests per second over the measured seconds.
+  public var peakSecond: Double
+  /// The 95 % interval of `peakSecond`.
+  public var peakSecondLow: Double
+  public var peakSecondHigh: Double
+  /// The p99.9 of the fleet's mean requests per second in a minute.
+  public var peakMinute: Double
+
+  public static let zero = FleetLoad(peakSecond: 0, peakSecondLow: 0, peakSecondHigh: 0, peakMinute: 0)
+
+  /// The share of seconds whose load is above the reported peak.
+  public static let quantile = 0.999
+  /// Sample requests a rate window must hold (a relative error of about 6 %).
+  public static let minimumWindowCount: UInt64 = 250
+  /// The widest window, either side of the second (30 min: the fleet's
+  /// independent load varies with the hour of the day, not faster).
+  public static let maxHalfWidth = 1800
+  /// The window half-widths tried, narrowest first (seconds).
+  static let halfWidths = [5, 15, 30, 60, 150, 300, 600, 900, 1800]
+
+  public init(peakSecond: Double, peakSecondLow: Double, peakSecondHigh: Double, peakMinute: Double) {
+    self.peakSecond = peakSecond
+    self.peakSecondLow = peakSecondLow
+    self.peakSecondHigh = peakSecondHigh
+    self.peakMinute = peakMinute
+  }
+
+  /// The estimate from `prefix`, the running sum of the sample's requests
+  /// per second (`prefix[0] == 0`, `prefix[i + 1] - prefix[i]` = second
+  /// `i`), scaled by `scale` (fleet devices per simulated device-replication).
+  public static func estimate(prefix: [UInt64], scale: Double) -> FleetLoad {
+    let n = prefix.count - 1
+    guard n > 0, scale > 0, prefix[n] > 0 else { return .zero }
+    var mid = [Double](repeating: 0, count: n)
+    var low = [Double](repeating: 0, count: n)
+    var high = [Double](repeating: 0, count: n)
+    for i in 0..<n {
+      var count: UInt64 = 0
+      var length = 1
+      for h in halfWidths {
+        let a = Swift.max(0, i - h)
+        let b = Swift.min(n, i + h + 1)
+        count = prefix[b] - prefix[a]
+        length = b - a
+        if count >= minimumWindowCount { break }
+      }
+      let c = Double(count)
+      let perSecond = scale / Double(length)
+      mid[i] = c * perSecond
+      let spread = 1.96 * c.squareRoot()
+      low[i] = Swift.max(0, c - spread) * perSecond
+      // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
+      high[i] = (c > 0 ? c + spread : 3) * perSecond
+    }
+    var minutes: [Double] = []
+    minutes.reserveCapacity((n + 59) / 60)
+    var start = 0
+    while start < n {
+      let end = Swift.min(n, start + 60)
+      var sum = 0.0
+      for i in start..<end { sum += mid[i] }
+      minutes.append(sum / Double(end - start))
+      start = end
+    }
+    return FleetLoad(
+      peakSecond: poissonMixtureQuantile(mid, seconds: 1, quantile),
+      peakSecondLow: poissonMixtureQuantile(low, seconds: 1, quantile),
+      peakSecondHigh: poissonMixtureQuantile(high, seconds: 1, quantile),
+      peakMinute: poissonMixtureQuantile(minutes, seconds: 60, quantile))
+  }
+
+  /// The `q` quantile of a load drawn from an equal mixture of
+  /// Poisson(rate x seconds) / seconds, one per rate (in requests per
+  /// second). Rates are grouped in bins 0.5 % wide, the count's tail
+  /// taken as normal with continuity correction, and the level found by
+  /// bisection.
+  static func poissonMixtureQuantile(_ rates: [Double], seconds: Double, _ q: Double) -> Double {
+    let top = rates.max() ?? 0
+    guard top > 0 else { return 0 }
+    // Bins of rates, geometrically 0.5 % wide from top / 1e9 (smaller ones
+    // fold into the first bin).
+    let step = 0.005
+    let floor = top * 1e-9
+    let binCount = Int((log(top / floor) / log1p(step)).rounded(.up)) + 1
+    var weight = [Double](repeating: 0, count: binCount)
+    var total = [Double](repeating: 0, count: binCount)
+    for r in rates {
+      if r <= 0 { continue }  // a second with no load is never above a level
+      let b = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / log1p(step)))
+      weight[b] += 1
+      total[b] += r
+    }
+    let all = Double(rates.count)
+    let target = (1 - q) * all
+    // Expected number of draws above `x` requests/s.
+    func above(_ x: Double) -> Double {
+      var s = 0.0
+      for b in 0..<binCount where weight[b] > 0 {
+        let mean = total[b] / weight[b] * seconds
+        let z = (x * seconds + 0.5 - mean) / (2 * mean).squareRoot()
+        s += weight[b] * 0.5 * erfc(z)
+      }
+      return s
+    }
+    var lo = 0.0
+    var hi = top + 10 * (top / seconds).squareRoot() + 10 / seconds
+    if above(lo) <= target { return 0 }
+    for _ in 0..<60 {
+      let m = (lo + hi) / 2
+      if above(m) > target { lo = m } else { hi = m }
+    }
+    return (lo + hi) / 2
+  }
+}
