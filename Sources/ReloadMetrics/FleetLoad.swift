@@ -124,14 +124,23 @@ public struct FleetLoad: Sendable, Equatable {
     // fold into the first bin).
     let step = 0.005
     let floor = top * 1e-9
-    let binCount = Int((log(top / floor) / log1p(step)).rounded(.up)) + 1
+    let binWidth = log1p(step)
+    let binCount = Int((log(top / floor) / binWidth).rounded(.up)) + 1
     var weight = [Double](repeating: 0, count: binCount)
     var total = [Double](repeating: 0, count: binCount)
+    // Neighbouring seconds often share a rate (a window's count moves
+    // slowly), so the last rate's bin is kept: one `log` per change of
+    // rate instead of one per second (the report's largest cost before).
+    var lastRate = -1.0
+    var lastBin = 0
     for r in rates {
       if r <= 0 { continue }  // a second with no load is never above a level
-      let b = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / log1p(step)))
-      weight[b] += 1
-      total[b] += r
+      if r != lastRate {
+        lastRate = r
+        lastBin = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / binWidth))
+      }
+      weight[lastBin] += 1
+      total[lastBin] += r
     }
     let all = Double(rates.count)
     let target = (1 - q) * all
