@@ -77,16 +77,24 @@ public struct FleetLoad: Sendable, Equatable {
     var mid = [Double](repeating: 0, count: n)
     var low = [Double](repeating: 0, count: n)
     var high = [Double](repeating: 0, count: n)
+    // A wider window holds every second of a narrower one, so its count is
+    // never smaller: the narrowest window with enough requests (or the
+    // widest) is found by bisection over the widths, not by trying each.
+    let widths = halfWidths
     for i in 0..<n {
-      var count: UInt64 = 0
-      var length = 1
-      for h in halfWidths {
+      func window(_ k: Int) -> (count: UInt64, length: Int) {
+        let h = widths[k]
         let a = Swift.max(0, i - h)
         let b = Swift.min(n, i + h + 1)
-        count = prefix[b] - prefix[a]
-        length = b - a
-        if count >= minimumWindowCount { break }
+        return (prefix[b] - prefix[a], b - a)
       }
+      var lo = 0
+      var hi = widths.count - 1
+      while lo < hi {
+        let m = (lo + hi) / 2
+        if window(m).count >= minimumWindowCount { hi = m } else { lo = m + 1 }
+      }
+      let (count, length) = window(lo)
       let c = Double(count)
       let perSecond = scale / Double(length)
       mid[i] = c * perSecond
@@ -145,12 +153,23 @@ public struct FleetLoad: Sendable, Equatable {
     let all = Double(rates.count)
     let target = (1 - q) * all
     // Expected number of draws above `x` requests/s.
+    // The occupied bins' weights, means and spreads, computed once for
+    // the bisection's 60 evaluations (same values, same order of the sum).
+    var weights: [Double] = []
+    var means: [Double] = []
+    var spreads: [Double] = []
+    for b in 0..<binCount where weight[b] > 0 {
+      let mean = total[b] / weight[b] * seconds
+      weights.append(weight[b])
+      means.append(mean)
+      spreads.append((2 * mean).squareRoot())
+    }
     func above(_ x: Double) -> Double {
       var s = 0.0
-      for b in 0..<binCount where weight[b] > 0 {
-        let mean = total[b] / weight[b] * seconds
-        let z = (x * seconds + 0.5 - mean) / (2 * mean).squareRoot()
-        s += weight[b] * 0.5 * erfc(z)
+      let level = x * seconds + 0.5
+      for j in weights.indices {
+        let z = (level - means[j]) / spreads[j]
+        s += weights[j] * 0.5 * erfc(z)
       }
       return s
     }
