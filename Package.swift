@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadCalibrationTests",
-      dependencies: ["ReloadCalibration", "ReloadBenchCLI", "WidgetModel", "ReloadStrategies", "reloadbench"]),
+      dependencies: ["ReloadCalibration"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench", "WidgetModel", "ReloadEngine"],
       exclude: ["Fixtures"]),

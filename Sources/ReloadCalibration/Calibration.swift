@@ -210,6 +210,26 @@ struct Fitter {
         : "Median budgeted reloads per complete day of widgets asking every 10 minutes or sooner."
       budget.note += " It is the budget of the widgets logged; how it depends on views is not in a log (iOS does not tell a widget when it is seen), so compare families below."
     }
+    if accrual.status != .identified, budget.status == .identified {
+      // Undecided accrual: the two readings of the same log differ.
+      let l = summaries.flatMap(\.lateIntervals), n = summaries.flatMap(\.saturatedDayCounts)
+      let bucketReading = l.isEmpty ? Double.nan : 1440 / Stats.median(l)
+      let windowReading = n.isEmpty ? Double.nan : Stats.median(n)
+      budget.status = .tooFewData
+      budget.note =
+        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (reloads per day), "
+        + "\(Self.fmt(bucketReading)) read as a bucket (the late-day pace). Log saturated widgets for whole days (.after(now + 5 min)): "
+        + "the bucket shows as a slower pace late in the day."
+      budget.estimate = nil
+      budget.low = nil
+      budget.high = nil
+    }
+    if !bucket && accrual.status == .identified && budget.status != .identified {
+      budget.status = .notIdentifiable
+      budget.note =
+        "The saturated widgets ask at once and are paced, which under a sliding window never reaches the budget: "
+        + "log a cohort returning .after(now + 5 min), whose reloads per day are then B."
+    }
     out.append(budget)
     let b = budget.estimate
 
@@ -240,10 +260,14 @@ struct Fitter {
         need: { !$0.spans.isEmpty }, values: { $0.spans.map(\.count) }, missing: budgetMissing
       ) { d in
         var v: [Double] = []
-        for i in d { for s in summaries[i].spans { v.append((s.count - s.span * b) / b) } }
+        for i in d { for s in summaries[i].spans { v.append((s.count + 1 - s.span * b) / b) } }
         return v.isEmpty ? nil : max(0.01, Stats.median(v))
       }
-      cap.note = "Reloads of a saturated day beyond what B refills between its first and last reload, over B."
+      // Indicative only: in the recovery tests it reads about 15 % low
+      // (background reloads at night and lateness spend tokens the log does
+      // not place), so it is not put in the model block.
+      if cap.status == .identified { cap.status = .observed }
+      cap.note = "Indicative (reads about 15 % low in the recovery tests; not put in the model block): reloads of a saturated day beyond what B refills between its first and last reload, over B."
       out.append(cap)
     } else {
       out.append(
@@ -313,8 +337,17 @@ struct Fitter {
       return v.count < 10 ? nil : Stats.quantile(v, 0.25)
     }
     if let s = asap.estimate {
-      let floor = (minInterval.estimate ?? 30) / 60
-      asap.choice = s > 3 * floor && s > 2 ? "paced" : "immediate"
+      // At once means at the minimum interval (seconds); paced means the budget's pace (minutes).
+      asap.choice = s > 2 ? "paced" : "immediate"
+      if asap.choice == "immediate" && minInterval.status != .identified {
+        let v = summaries.flatMap(\.asapSpacing).map { $0 * 60 }
+        if v.count >= Self.minValues {
+          minInterval.status = .identified
+          minInterval.estimate = Stats.quantile(v, 0.02)
+          minInterval.note = "2nd percentile of the intervals after timelines due at once (asap: immediate)."
+          if let i = out.firstIndex(where: { $0.field == "budget.min_interval_s" }) { out[i] = minInterval }
+        }
+      }
       asap.note =
         asap.choice == "paced"
         ? "Reloads asked for at once came about \(Self.fmt(s)) min apart: paced (docs/model.md#asap-reloads)"
@@ -324,7 +357,8 @@ struct Fitter {
     out.append(asap)
 
     // Lateness of .after / .atEnd and its growth with the budget spent.
-    let late = fitLateness(b: b, bucket: bucket, capShare: out.first { $0.field == "budget.token_bucket_burst_fraction" }?.estimate ?? 0.25)
+    // The capacity is only indicative (above): the replay takes the model's default share.
+    let late = fitLateness(b: b, bucket: bucket, capShare: 0.25)
     out.append(contentsOf: late.parameters)
 
     // App calls.
@@ -462,7 +496,21 @@ struct Fitter {
       exponent.estimate = nil
       exponent.note = "The budget spent at each request needs B, which this log does not identify. " + missing
     }
-    let e = exponent.estimate ?? 0
+    // Under a token bucket the budget spent at a request stays between
+    // 1 - capacity/B and 1, so lateness hardly varies with it: a wide
+    // interval means the log does not tell the exponent.
+    var assumedExponent = false
+    if exponent.status == .identified, let lo = exponent.low, let hi = exponent.high, hi - lo > 1 {
+      exponent.status = .tooFewData
+      exponent.note =
+        "The budget spent at the requests varies too little (\(bucket ? "a token bucket keeps it above 1 - capacity/B" : "widgets far from their budget")) "
+        + "to tell the exponent (interval \(Self.fmt(lo)) to \(Self.fmt(hi))): log a cohort asking every 15-30 minutes, whose spent share varies over the day."
+      exponent.estimate = nil
+      exponent.low = nil
+      exponent.high = nil
+      assumedExponent = true
+    }
+    let e = exponent.status == .identified ? exponent.estimate ?? 0 : (assumedExponent ? 1 : 0)
     if exponent.status == .identified {
       exponent.choice = e < 0.2 ? "none" : "budget"
       exponent.note =
@@ -482,7 +530,8 @@ struct Fitter {
       let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
       let sigma = Stats.standardDeviation(v.map { Double.log($0) })
       base.choice = "sigma=\(Self.fmt(sigma))"
-      base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e."
+      base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e"
+        + (assumedExponent ? " with e = 1 assumed (the default; the exponent is not identified)." : ".")
     }
     out.append(base)
     return (out, samples.map(\.lateness))

@@ -167,7 +167,9 @@ struct Summarizer {
         s.reloadsPerDay.append(Double(dl.count))
         guard saturated else { continue }
         let lpm = dl.contains { log.lowPower[$0] == 1 }
-        if !lpm {
+        // A widget asking at once is paced under `asap: paced`: under a window
+        // it never reaches its budget, so its count says nothing of B.
+        if !lpm && medianRequest > 1000 {
           s.saturatedDayCounts.append(Double(dl.count))
           s.familyCounts[family, default: []].append(Double(dl.count))
         }
@@ -211,8 +213,6 @@ struct Summarizer {
         if asked <= 1000 {
           // Asked at once: the spacing the system chose (early in the day: budget not binding).
           s.asapSpacing.append(Double(gap) / 60_000)
-          s.shortRequests += 1
-          s.shortRequestIntervals.append(Double(gap) / 1000)
         } else if asked < 300_000 {
           s.shortRequests += 1
           if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
