@@ -131,6 +131,8 @@ struct CalibrateCommand: Command {
   static func simulate(_ original: Scenario, with model: FittedModel) throws(CLIError) -> Calibration.Curves {
     var scenario = original
     apply(model, to: &scenario)
+    // The charts show distributions: 200 devices draw them as well as a fleet.
+    scenario.devices = min(scenario.devices, 200)
     var log = ReloadLog()
     var failure: LogParser.Failure? = nil
     _ = try EmitLog.render(scenario, format: .csv) { (chunk: String) throws(CLIError) in

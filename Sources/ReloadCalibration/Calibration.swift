@@ -500,7 +500,8 @@ struct Fitter {
     // 1 - capacity/B and 1, so lateness hardly varies with it: a wide
     // interval means the log does not tell the exponent.
     var assumedExponent = false
-    if exponent.status == .identified, let lo = exponent.low, let hi = exponent.high, hi - lo > 1 {
+    if exponent.status == .identified, bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1 {
+      let lo = exponent.low ?? .nan, hi = exponent.high ?? .nan
       exponent.status = .tooFewData
       exponent.note =
         "The budget spent at the requests varies too little (\(bucket ? "a token bucket keeps it above 1 - capacity/B" : "widgets far from their budget")) "

@@ -85,6 +85,14 @@ public enum CalibrationReport {
       figcaption { font-size: 0.9em; margin-bottom: 4px; }
       svg { width: 100%; height: auto; display: block; }
       svg text { fill: var(--muted); font-size: 11px; }
+      code { overflow-wrap: anywhere; }
+      @media (max-width: 700px) {
+        table.params, table.params tbody, table.params tr, table.params td { display: block; width: auto; }
+        table.params thead { display: none; }
+        table.params tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+        table.params td { border: 0; padding: 2px 4px; text-align: left; }
+        table.params td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+      }
       .legend span { display: inline-block; margin-right: 12px; font-size: 0.88em; }
       .sw { display: inline-block; width: 12px; height: 3px; vertical-align: middle; margin-right: 4px; }
       </style></head><body>
@@ -97,15 +105,16 @@ public enum CalibrationReport {
     if !dropped.isEmpty {
       h += "<p>Dropped: " + dropped.map { "\($0.count) \(esc($0.what))" }.joined(separator: "; ") + ".</p>\n"
     }
-    h += "<h2>Parameters</h2>\n<div class=\"table-wrap\"><table><thead><tr><th>parameter</th><th>status</th><th>estimate</th><th>95 % interval</th><th>devices / days</th><th>how read, or what to log</th></tr></thead><tbody>\n"
+    h += "<h2>Parameters</h2>\n<div class=\"table-wrap\"><table class=\"params\"><thead><tr><th>parameter</th><th>status</th><th>estimate</th><th>95 % interval</th><th>devices / days</th><th>how read, or what to log</th></tr></thead><tbody>\n"
     for p in c.parameters {
       let choice = p.choice.flatMap { $0.hasPrefix("sigma=") ? nil : $0 }
       var est = p.estimate.map { num($0) + (p.unit.isEmpty ? "" : " " + esc(p.unit)) } ?? "—"
       if let choice { est = "<b>\(esc(choice))</b> (" + est + ")" }
       let interval = p.low.map { "\(num($0)) – \(num(p.high))" } ?? "—"
       h += "<tr><td><code>\(esc(p.field))</code><br><span class=\"muted\">\(esc(p.label))</span></td>"
-      h += "<td class=\"\(p.status.rawValue)\">\(p.status.rawValue.replacingAll("_", " "))</td><td class=\"num\">\(est)</td><td class=\"num\">\(interval)</td>"
-      h += "<td class=\"num\">\(p.devices) / \(p.days)</td><td>\(esc(p.note))</td></tr>\n"
+      h += "<td class=\"\(p.status.rawValue)\" data-label=\"status\">\(p.status.rawValue.replacingAll("_", " "))</td>"
+      h += "<td class=\"num\" data-label=\"estimate\">\(est)</td><td class=\"num\" data-label=\"95 % interval\">\(interval)</td>"
+      h += "<td class=\"num\" data-label=\"devices / days\">\(p.devices) / \(p.days)</td><td>\(esc(p.note))</td></tr>\n"
     }
     h += "</tbody></table></div>\n"
     h += "<h2>The model block</h2>\n<p>Paste into a scenario's <code>model</code> (only identified parameters):</p>\n<pre>\(esc(model.json()))</pre>\n"
