@@ -9,6 +9,7 @@
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
 //   ReloadStrategies -> WidgetModel
 //   ReloadReports  -> ReloadMetrics
+//   ReloadCalibration -> (none)       (reload logs and the fit of `calibrate`)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //
@@ -30,7 +31,7 @@ let package = Package(
       name: "ReloadBench",
       targets: [
         "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies",
-        "ReloadReports", "ReloadBenchCLI",
+        "ReloadReports", "ReloadCalibration", "ReloadBenchCLI",
       ]),
   ],
   targets: [
@@ -41,10 +42,11 @@ let package = Package(
       swiftSettings: checks),
     .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
+    .target(name: "ReloadCalibration", swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [
-        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies", "ReloadReports",
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies", "ReloadReports", "ReloadCalibration",
       ],
       swiftSettings: checks),
     .executableTarget(name: "reloadbench", dependencies: ["ReloadBenchCLI"]),
@@ -54,6 +56,9 @@ let package = Package(
       name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadStrategies", "ReloadEngine"]),
     .testTarget(name: "ReloadStrategiesTests", dependencies: ["ReloadStrategies", "WidgetModel"]),
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
+    .testTarget(
+      name: "ReloadCalibrationTests",
+      dependencies: ["ReloadCalibration"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench", "WidgetModel", "ReloadEngine"],
       exclude: ["Fixtures"]),

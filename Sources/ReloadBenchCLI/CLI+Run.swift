@@ -1,5 +1,6 @@
 import Foundation
 import ReloadEngine
+import ReloadCalibration
 import ReloadMetrics
 import ReloadReports
 import WidgetModel
@@ -34,13 +35,15 @@ struct RunCommand: Command {
 
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
-      OptionSpec("--dry-run", nil, "Check the scenarios and print what would run; simulate nothing.")
+      OptionSpec("--dry-run", nil, "Check the scenarios and print what would run; simulate nothing."),
+      EmitLog.option,
     ] + ShardSpec.declarations
   static let common = CommonOptions.all
 
   var paths: [String]
   var pipeline: Pipeline
   var dryRun: Bool
+  var emitLog: String?
 
   init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     var overrides = try ScenarioOverrides(parsed, seed: nil, command: "run")
@@ -50,6 +53,7 @@ struct RunCommand: Command {
     pipeline.shard = try ShardSpec.parse(parsed, command: "run")
     paths = parsed.positionals.isEmpty ? [ScenarioLoader.defaultPath] : parsed.positionals
     dryRun = parsed.has("--dry-run")
+    emitLog = parsed.value("--emit-log")
   }
 
   /// A scenario to run, and where its reports go (a sweep's points too).
@@ -93,6 +97,10 @@ struct RunCommand: Command {
     var loaded: [LoadedScenario] = []
     for path in paths { loaded.append(try pipeline.load(path)) }
     let jobs = try Self.jobs(loaded, pipeline)
+    let logFormat = try emitLog.map { (p: String) throws(CLIError) -> LogFormat in
+      try pipeline.validate(paths: loaded.map { .read($0.path, as: "the scenario") } + [.file(p, as: "the --emit-log file")])
+      return try EmitLog.validate(p, jobs: jobs)
+    }
     let threads = pipeline.options.threads
     if dryRun {
       for job in jobs {
@@ -119,6 +127,10 @@ struct RunCommand: Command {
       let report = pipeline.report(job.loaded)
       try pipeline.write(report.files, to: job.directory)
       if !pipeline.options.quiet { Self.printSummary(report, dir: job.directory) }
+      if let emitLog, let logFormat {
+        let written = try EmitLog.write(job.loaded.scenario, to: emitLog, format: logFormat)
+        if !pipeline.options.quiet { EmitLog.announce(written, path: emitLog, scenario: job.loaded.scenario) }
+      }
     }
     return ExitStatus.success
   }

@@ -49,6 +49,7 @@ public enum ReloadBenchCLI {
     Entry(SweepCommand.self),
     Entry(MergeCommand.self),
     Entry(ListCommand.self),
+    Entry(CalibrateCommand.self),
     // The schema documents the presets only, whatever is registered.
     Entry("schema", "Write Scenarios/scenario.schema.json and the field reference in Scenarios/README.md.") {
       (a: [String], _: StrategyRegistry) throws(CLIError) -> Int32 in try SchemaCommand.run(a)

@@ -37,14 +37,16 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   /// The most widgets one device can have.
   public static var maxWidgetsPerDevice: Int { 64 }
 
-  public init(prepared: PreparedScenario, strategy: Strategy, provider: Provider) {
+  /// With `recordLog`, the simulator also keeps each device's reload log
+  /// (`LogRecorder`; read with `logRecords`), for `run --emit-log`.
+  public init(prepared: PreparedScenario, strategy: Strategy, provider: Provider, recordLog: Bool = false) {
     self.prepared = prepared
     self.strategy = strategy
     self.provider = provider
     let storage = _DeviceStorage()
     let w = Self.maxWidgetsPerDevice
     self.storage = storage
-    device = DeviceWidgets(prepared, strategy, provider: provider, widgets: w, storage: storage)
+    device = DeviceWidgets(prepared, strategy, provider: provider, widgets: w, storage: storage, recordLog: recordLog)
     sources = DeviceSources(strategy, prepared, providerCalls: Provider.makesReloadCalls, widgets: w, storage: storage)
   }
 
@@ -62,6 +64,13 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     }
     device.finish(env)
   }
+
+  /// The reload log of the last device run (`recordLog` only), in time
+  /// order, and whether some of it did not fit.
+  public var logRecords: (count: Int, overflowed: Bool) { (device.log.count, device.log.overflowed) }
+
+  /// Line `i` of the last device's reload log.
+  public func logRecord(_ i: Int) -> LogRecord { device.log[i] }
 
   /// Adds buffered backend requests to the per-second tallies.
   public mutating func flush() {
@@ -117,12 +126,14 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device, env)
     case .silentPushDeliver:
       if sources.silentPush.delivered(kind: index, at: t, &device, env) {
+        if device.log.enabled { device.log.event(.silentPush, at: t, widgetKind: index, cause: .silentPush, device.app) }
         sources.triggers.woke(.silentPush, at: t, &device, env)
       }
     case .silentPushRelease: sources.silentPush.release(at: t, &device, env)
     case .widgetPushSend: sources.widgetPush.sent(kind: index, at: t, &device, env)
     case .backgroundRefreshRun:
       if sources.backgroundRefresh.ran(generation: generation, at: t, &device, env) {
+        if device.log.enabled { device.log.event(.backgroundRefresh, at: t, cause: .backgroundRefresh, device.app) }
         sources.triggers.woke(.backgroundRefresh, at: t, &device, env)
       }
     case .inAppEvent: sources.triggers.inAppEvent(index, generation: generation, at: t, &device, env)
@@ -141,6 +152,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     if device.measured(t) { device.counts.count(.events) }
     device.app.foreground = true
     device.app.forceQuit = false  // launching the app undoes a force-quit
+    if device.log.enabled { device.log.event(.foreground, at: t, cause: .foreground, device.app) }
     sources.appDidBecomeActive(at: t, &device, env)
     device.queue.schedule(.sessionEnd, 0, at: env.sessionEnd[device.app.sessionCursor])
   }
@@ -148,6 +160,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   mutating func sessionEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.app.foreground = false
     device.app.forceQuit = env.sessionForceQuit[device.app.sessionCursor]
+    if device.log.enabled { device.log.event(.background, at: t, cause: .foreground, device.app) }
     sources.appDidEnterBackground(at: t, &device, env)
     device.app.sessionCursor += 1
     let next = device.app.sessionCursor

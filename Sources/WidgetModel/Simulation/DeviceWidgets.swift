@@ -41,6 +41,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   var budget: ReloadBudget
   let dry: DrySpells
   let glances: GlanceCursors
+  /// The device's reload log, kept only for `run --emit-log`.
+  var log: LogRecorder
   /// The current device's widgets.
   private(set) var count = 0
   /// Lateness of policy reloads and the user's wake-up time.
@@ -51,7 +53,10 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// the widget each day (its awake hours; 24 h when the night is like the day).
   private var awakeSpan = SimDuration.day
 
-  init(_ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage) {
+  init(
+    _ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage,
+    recordLog: Bool = false
+  ) {
     let scenario = prepared.scenario
     self.prepared = prepared
     self.provider = provider
@@ -79,6 +84,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
     dry = DrySpells(widgets: w, end: prepared.end, dryAfter: scenario.model.budget.dryAfter, storage: storage)
     glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
+    log = LogRecorder(enabled: recordLog, measureStart: prepared.measureStart, storage: storage)
   }
 
   @inline(__always)
@@ -112,6 +118,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     glances.resetKinds(kindCount)
     budget.reset(widgets: count)
     app.reset(learningDays: params.budget.learningDays)
+    if log.enabled { log.reset() }
   }
 
   /// Widget `w` starts showing data captured at t = 0 from a timeline made
@@ -324,11 +331,13 @@ struct DeviceWidgets<Provider: TimelineProvider> {
 
   /// The app asks to reload every widget of kind `k` (`reloadTimelines(ofKind:)`).
   mutating func appReload(kind k: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    if log.enabled { log.event(.reloadCall, at: t, widgetKind: k, cause: cause, app) }
     for w in 0..<count where widgets.kind[w] == k { appReload(w, at: t, cause: cause, env) }
   }
 
   /// The app asks to reload every widget (`reloadAllTimelines()`).
   mutating func appReloadAll(at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
+    if log.enabled { log.event(.reloadCall, at: t, cause: cause, app) }
     for w in 0..<count { appReload(w, at: t, cause: cause, env) }
   }
 
@@ -375,6 +384,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     if budgeted && chargeTimeline { budget.spend(w, at: t, app) }
     widgets.show(w, newPlan, madeAt: t, eventMode: eventMode, feed, env)
     pending.reloaded(w, at: t)
+    if log.enabled { log.timeline(w, kind: k, at: t, answer, next: newPlan.nextRequest, cause: cause, app) }
     if newPlan.nextRequest < end {
       // Due at once (`.atEnd` past its last entry, `.after(now)`): under
       // `reload.asap: paced` only eligible, paced by the budget.

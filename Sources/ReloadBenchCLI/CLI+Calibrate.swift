@@ -1,0 +1,171 @@
+import Foundation
+import ReloadCalibration
+import ReloadEngine
+import WidgetModel
+
+/// `reloadbench calibrate LOG... [--scenario FILE] [--out DIR]`: the
+/// model's parameters fitted to reload logs (Scenarios/log-format.md). The
+/// fit is `ReloadCalibration`'s; this reads the files and flags.
+struct CalibrateCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "calibrate",
+    abstract: "Fit the model's parameters to reload logs from your devices (calibration.json, .csv, .html).",
+    usage: "LOG ... [--scenario FILE] [--out DIR] [OPTIONS]",
+    discussion: """
+      Reads reload logs (CSV with a header or JSON Lines, Scenarios/log-format.md), as the
+      widget extension and app write them (Examples/ReloadLogger) or as 'reloadbench run
+      --emit-log' writes them, and estimates the daily budget, how it accrues, Low Power
+      Mode's cut, the minimum interval, the pacing of reloads asked for at once, lateness
+      and its growth with the budget spent, the latency and burst cost of the app's calls,
+      and how often silent pushes and BGAppRefresh arrived, each with a 95 % bootstrap
+      interval over devices. A parameter the log cannot identify is reported as such, with
+      what to log to identify it. Writes calibration.json (with a `model` block to paste
+      into a scenario), calibration.csv and calibration.html to --out.
+      """,
+    arguments: [("LOG", "A reload log (.csv, .jsonl or .ndjson); several are read as one.")],
+    notes: """
+      With --scenario, the scenario (its first strategy) is simulated with the fitted model
+      block and its log is drawn against the observed one in calibration.html.
+      Nothing is written when a log is refused.
+      """,
+    exitStatus: "0 success; 2 bad input (a malformed line: file, line and column; an empty log; flags; paths).")
+
+  static let options: [OptionSpec] = [
+    OptionSpec("--scenario", "FILE", "Simulate this scenario with the fitted model for the observed-vs-simulated charts."),
+    OptionSpec("--out", "DIR", "Write the three files here (default Reports/calibration)."),
+    OptionSpec("--max-bad-lines", "N", "Skip up to N malformed lines (counted in the report) instead of stopping at the first."),
+    OptionSpec("--seed", "N", "Seed of the bootstrap (default 1); the same seed gives the same intervals."),
+    OptionSpec("--quiet", nil, "Print nothing but errors."),
+  ]
+
+  var logs: [String]
+  var scenario: String?
+  var out: String
+  var maxBadLines: Int?
+  var seed: UInt64
+  var quiet: Bool
+  let strategies: StrategyRegistry
+
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
+    logs = parsed.positionals
+    scenario = parsed.value("--scenario")
+    out = parsed.value("--out") ?? "Reports/calibration"
+    maxBadLines = try parsed.integer("--max-bad-lines", in: 0...1_000_000_000, command: "calibrate")
+    seed = try parsed.number("--seed", in: 0...9_007_199_254_740_991, command: "calibrate").map { UInt64($0) } ?? 1
+    quiet = parsed.has("--quiet")
+    self.strategies = strategies
+  }
+
+  func validate() throws(CLIError) {
+    guard !logs.isEmpty else {
+      throw .badInput("calibrate needs at least one log file (fix: reloadbench calibrate LOG.csv; see 'reloadbench calibrate --help')")
+    }
+  }
+
+  func run() throws(CLIError) -> Int32 {
+    let pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
+    var uses: [Pipeline.PathUse] = logs.map { .read($0, as: "the log") }
+    if let scenario { uses.append(.read(scenario, as: "the scenario")) }
+    uses.append(.folder(out, as: "the --out folder", files: CalibrationReport.files, fix: "pass --out with another folder"))
+    try pipeline.validate(paths: uses)
+    let loaded = try scenario.map { (p: String) throws(CLIError) in try pipeline.load(p) }
+
+    var log = ReloadLog()
+    for path in logs {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
+      }
+      do {
+        try LogParser.parse([UInt8](data), file: path, into: &log, maxBadLines: maxBadLines)
+      } catch {
+        throw .badInput(error.description)
+      }
+    }
+    guard log.count > 0 else {
+      throw .badInput("\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
+    }
+    let calibration = Calibration.fit(log, seed: seed)
+    guard calibration.devices > 0 else {
+      throw .badInput(
+        "\(logs.joined(separator: ", ")): no device has a complete day (a day with lines between two days with lines) "
+          + "(fix: collect at least three consecutive days per device)")
+    }
+    let model = FittedModel(calibration)
+    var simulated: Calibration.Curves? = nil
+    if let loaded {
+      simulated = try Self.simulate(loaded.scenario, with: model)
+    }
+    try pipeline.prepare(out, files: CalibrationReport.files)
+    try pipeline.write(
+      [
+        ("calibration.json", CalibrationReport.json(calibration, model: model, simulated: simulated)),
+        ("calibration.csv", CalibrationReport.csv(calibration)),
+        ("calibration.html", CalibrationReport.html(calibration, model: model, simulated: simulated, scenario: scenario)),
+      ], to: out)
+    if !quiet { Terminal.out(Self.summary(calibration, model: model, out: out)) }
+    return ExitStatus.success
+  }
+
+  /// The scenario's model with the fitted parameters laid over it.
+  static func apply(_ m: FittedModel, to scenario: inout Scenario) {
+    var p = scenario.model
+    if let a = m.accrual, let v = BudgetParameters.Accrual(rawValue: a) { p.budget.accrual = v }
+    if let v = m.maxPerDay { p.budget.maxPerDay = v }
+    if let v = m.burstFraction { p.budget.tokenBucketBurstFraction = v }
+    if let v = m.lowPowerMultiplier { p.budget.lowPowerMultiplier = v }
+    if let v = m.minIntervalS { p.budget.minInterval = .milliseconds(Int64(v * 1000)) }
+    if let a = m.asap, let v = ReloadTiming.Asap(rawValue: a) { p.reload.asap = v }
+    if let a = m.latenessPressure, let v = ReloadTiming.LatenessPressure(rawValue: a) { p.reload.latenessPressure = v }
+    if let v = m.latenessPressureExponent { p.reload.latenessPressureExponent = v }
+    if let med = m.latenessMedianS, let s = m.latenessSigma {
+      p.reload.lateness = .logNormal(median: .milliseconds(Int64(med * 1000)), sigma: s)
+    }
+    if let med = m.backgroundLatencyMedianS, let s = m.backgroundLatencySigma {
+      p.appReload.backgroundLatency = .logNormal(median: .milliseconds(Int64(med * 1000)), sigma: s)
+    }
+    if let a = m.burst, let v = AppReloadParameters.Burst(rawValue: a) { p.appReload.burst = v }
+    scenario.model = p
+  }
+
+  /// The curves of the scenario's log simulated with the fitted model.
+  static func simulate(_ original: Scenario, with model: FittedModel) throws(CLIError) -> Calibration.Curves {
+    var scenario = original
+    apply(model, to: &scenario)
+    // The charts show distributions: 200 devices draw them as well as a fleet.
+    scenario.devices = min(scenario.devices, 200)
+    var log = ReloadLog()
+    var failure: LogParser.Failure? = nil
+    _ = try EmitLog.render(scenario, format: .csv) { (chunk: String) throws(CLIError) in
+      // The log text goes through the same parser as a collected log.
+      var text = chunk
+      if log.count > 0 || failure != nil { text = LogFormat.header + chunk }
+      do throws(LogParser.Failure) {
+        try LogParser.parse(Array(text.utf8), file: "simulated", into: &log, maxBadLines: nil)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw .badInput("simulated log: \(failure.description)") }
+    return Calibration.fit(log, replicates: 0).curves
+  }
+
+  static func summary(_ c: Calibration, model: FittedModel, out: String) -> String {
+    var s = "Calibrated from \(c.lines) lines: \(c.devices) devices, \(c.deviceDays) complete device-days.\n"
+    for d in c.dropped where d.count > 0 { s += "  dropped: \(d.count) \(d.what)\n" }
+    for p in c.parameters {
+      let value: String
+      switch p.status {
+      case .identified, .observed:
+        let e = p.estimate.map { String(format: "%.4g", $0) } ?? "?"
+        let ci = p.low.map { String(format: " [%.4g, %.4g]", $0, p.high ?? .nan) } ?? ""
+        let choice = p.choice.flatMap { $0.hasPrefix("sigma=") ? nil : $0 + " " } ?? ""
+        value = "\(choice)\(e)\(ci) \(p.unit)"
+      case .tooFewData: value = "too few data"
+      case .notIdentifiable: value = "not identifiable from this log"
+      }
+      s += "  \(p.field): \(value)\n"
+    }
+    s += "Wrote \(out)/{\(CalibrationReport.files.joined(separator: ", "))}\n"
+    return s
+  }
+}

@@ -1,0 +1,556 @@
+/// `reloadbench calibrate`: the model's parameters estimated from reload
+/// logs, each with a bootstrap interval over devices, or a plain statement
+/// that the log cannot identify it and what to log instead
+/// (Scenarios/log-format.md#what-the-fit-reads; the rules are docs/model.md's).
+public struct Calibration: Sendable {
+  /// One estimated parameter.
+  public struct Parameter: Sendable {
+    public enum Status: String, Sendable {
+      /// Estimated; goes into the `model` block.
+      case identified
+      /// The log has too few devices or days for it.
+      case tooFewData = "too_few_data"
+      /// The log cannot tell it, whatever its size.
+      case notIdentifiable = "not_identifiable"
+      /// Estimated, but not a model field (a property of the users, for comparison).
+      case observed
+    }
+
+    /// `budget.max_per_day`, `observed.silent_pushes_per_device_day`.
+    public var field: String
+    public var label: String
+    public var unit: String
+    public var status: Status
+    public var estimate: Double?
+    public var low: Double?
+    public var high: Double?
+    /// Devices and device-days whose lines the estimate rests on.
+    public var devices: Int
+    public var days: Int
+    /// Why not identified and what to log; or how it was read.
+    public var note: String
+    /// A word instead of a number (`token_bucket`, `paced`).
+    public var choice: String? = nil
+  }
+
+  public var parameters: [Parameter] = []
+  /// The log after cleaning: devices, complete device-days, lines.
+  public var devices = 0
+  public var deviceDays = 0
+  public var lines = 0
+  public var files: [String] = []
+  /// What was dropped, in words and counts (`duplicate lines`: 12).
+  public var dropped: [(what: String, count: Int)] = []
+  /// The observed curves for the report.
+  public var curves = Curves()
+
+  public struct Curves: Sendable {
+    public var reloadsPerDay: [Double] = []
+    public var intervalsMin: [Double] = []
+    public var latenessS: [Double] = []
+    public init() {}
+  }
+
+  public func parameter(_ field: String) -> Parameter? { parameters.first { $0.field == field } }
+
+  /// Fits `log`; `seed` fixes the bootstrap, `replicates` its size.
+  /// `assumed` gives values to use where the log cannot tell (the budget's
+  /// capacity share when the lateness pressure needs it).
+  public static func fit(_ log: ReloadLog, seed: UInt64 = 1, replicates: Int = 200) -> Calibration {
+    var c = Calibration()
+    c.files = log.files
+    c.lines = log.count
+    var summarizer = Summarizer()
+    let groups = Summarizer.byDevice(log)
+    let summaries = groups.map { summarizer.summarize(log, lines: $0) }.filter { $0.days > 0 || !$0.name.isEmpty }
+    c.devices = summaries.filter { $0.days > 0 }.count
+    c.deviceDays = summaries.reduce(0) { $0 + $1.days }
+    c.dropped = [
+      ("malformed lines skipped (--max-bad-lines)", log.badLines),
+      ("duplicate lines", summarizer.dropped.duplicates),
+      ("partial device-days (first or last day of a device, or next to a missing day)", summarizer.dropped.edgeDays),
+      ("devices without utc_offset_min (days read in UTC)", summarizer.dropped.unknownOffsetDevices),
+      ("devices without a complete day", summaries.filter { $0.days == 0 }.count),
+    ]
+    c.curves.reloadsPerDay = summaries.flatMap(\.reloadsPerDay)
+    c.curves.intervalsMin = summaries.flatMap(\.intervals)
+    let fitter = Fitter(summaries: summaries.filter { $0.days > 0 }, seed: seed, replicates: replicates, families: log.families)
+    let fitted = fitter.fitAll()
+    c.parameters = fitted.parameters
+    c.curves.latenessS = fitted.lateness
+    return c
+  }
+}
+
+/// The estimators. Each reads a multiset of devices (the whole log, or a
+/// bootstrap resample) and returns a value or nil.
+struct Fitter {
+  let summaries: [DeviceSummary]
+  let seed: UInt64
+  let replicates: Int
+  let families: ReloadLog.Names
+
+  static let minDevices = 5
+  static let minValues = 20
+
+  init(summaries: [DeviceSummary], seed: UInt64, replicates: Int, families: ReloadLog.Names) {
+    self.summaries = summaries
+    self.seed = seed
+    self.replicates = replicates
+    self.families = families
+  }
+
+  typealias P = Calibration.Parameter
+
+  /// An estimate with its 95 % bootstrap interval over devices.
+  func bootstrap(_ salt: UInt64, _ estimator: ([Int]) -> Double?) -> (Double, Double, Double)? {
+    let all = Array(summaries.indices)
+    guard let point = estimator(all), point.isFinite else { return nil }
+    var rng = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ salt)
+    var values: [Double] = []
+    values.reserveCapacity(replicates)
+    var pick = [Int](repeating: 0, count: all.count)
+    for _ in 0..<replicates {
+      for i in pick.indices { pick[i] = Int(rng.next() % UInt64(all.count)) }
+      if let v = estimator(pick), v.isFinite { values.append(v) }
+    }
+    guard values.count >= replicates / 2 else { return (point, .nan, .nan) }
+    values.sort()
+    return (point, Stats.sortedQuantile(values, 0.025), Stats.sortedQuantile(values, 0.975))
+  }
+
+  func support(_ has: (DeviceSummary) -> Bool) -> (devices: Int, days: Int) {
+    var d = 0, n = 0
+    for s in summaries where has(s) {
+      d += 1
+      n += s.days
+    }
+    return (d, n)
+  }
+
+  func pooled(_ devices: [Int], _ key: (DeviceSummary) -> [Double]) -> [Double] {
+    var out: [Double] = []
+    for d in devices { out.append(contentsOf: key(summaries[d])) }
+    return out
+  }
+
+  func param(
+    _ field: String, _ label: String, _ unit: String, salt: UInt64, need: (DeviceSummary) -> Bool,
+    minValues: Int = Fitter.minValues, values: (DeviceSummary) -> [Double], missing: String,
+    note: String = "", status: P.Status = .identified, _ estimator: ([Int]) -> Double?
+  ) -> P {
+    let (devices, days) = support(need)
+    let count = summaries.reduce(0) { $0 + values($1).count }
+    var p = P(field: field, label: label, unit: unit, status: status, devices: devices, days: days, note: note)
+    guard devices >= Self.minDevices, count >= minValues, let (e, lo, hi) = bootstrap(salt, estimator) else {
+      p.status = devices == 0 ? .notIdentifiable : .tooFewData
+      p.note =
+        devices == 0
+        ? missing
+        : "\(devices) device(s), \(count) value(s): too few to estimate (needs \(Self.minDevices) devices and \(minValues) values). "
+          + missing
+      return p
+    }
+    p.estimate = e
+    p.low = lo.isNaN ? nil : lo
+    p.high = hi.isNaN ? nil : hi
+    return p
+  }
+
+  func fitAll() -> (parameters: [P], lateness: [Double]) {
+    var out: [P] = []
+    let saturatedNeed: (DeviceSummary) -> Bool = { !$0.lateIntervals.isEmpty }
+    let budgetMissing =
+      "The budget shows only on widgets that ask more often than it allows: log a test cohort whose widget returns "
+      + ".after(now + 5 min) (or one entry with .atEnd) for a few days."
+
+    // Window or bucket: a bucket lets a widget spend its capacity at the
+    // pace it asks, then holds it to B per 24 h (late intervals longer than
+    // early ones); a window keeps the asked pace until B are spent.
+    let ratio: ([Int]) -> Double? = { d in
+      let e = pooled(d, \.earlyIntervals), l = pooled(d, \.lateIntervals)
+      guard e.count >= 3 else { return nil }
+      return Stats.median(l) / Stats.median(e)
+    }
+    var accrual = param(
+      "budget.accrual", "How the budget accrues (late-day / early-day reload interval)", "ratio", salt: 1,
+      need: saturatedNeed, values: \.lateIntervals, missing: budgetMissing, ratio)
+    var bucket = true
+    if let r = accrual.estimate {
+      bucket = r >= 1.2
+      accrual.choice = bucket ? "token_bucket" : "sliding_window"
+      accrual.note =
+        bucket
+        ? "Saturated widgets reload at their own pace early in the day, then at a slower steady pace: a token bucket (docs/model.md#budget-accrual)."
+        : "Saturated widgets keep one pace until the day's budget is spent: a sliding 24 h window (docs/model.md#budget-accrual)."
+      if let lo = accrual.low, let hi = accrual.high, lo < 1.2 && hi >= 1.2 {
+        accrual.note += " The interval straddles 1.2, so the log does not decide between them."
+        accrual.status = .tooFewData
+      }
+    }
+    out.append(accrual)
+
+    // The daily budget: the bucket's refill pace, or the window's count per day.
+    let budgetOf: ([Int]) -> Double? = { d in
+      if bucket {
+        let l = pooled(d, \.lateIntervals)
+        guard !l.isEmpty else { return nil }
+        return 1440 / Stats.median(l)
+      }
+      let n = pooled(d, \.saturatedDayCounts)
+      return n.isEmpty ? nil : Stats.median(n)
+    }
+    var budget = param(
+      "budget.max_per_day", "Daily budget B of a saturated widget", "reloads per 24 h", salt: 2, need: saturatedNeed,
+      values: \.lateIntervals, missing: budgetMissing, budgetOf)
+    if budget.status == .identified {
+      budget.note =
+        bucket
+        ? "24 h over the median steady interval of widgets asking every 10 minutes or sooner."
+        : "Median budgeted reloads per complete day of widgets asking every 10 minutes or sooner."
+      budget.note += " It is the budget of the widgets logged; how it depends on views is not in a log (iOS does not tell a widget when it is seen), so compare families below."
+    }
+    if accrual.status != .identified, budget.status == .identified {
+      // Undecided accrual: the two readings of the same log differ.
+      let l = summaries.flatMap(\.lateIntervals), n = summaries.flatMap(\.saturatedDayCounts)
+      let bucketReading = l.isEmpty ? Double.nan : 1440 / Stats.median(l)
+      let windowReading = n.isEmpty ? Double.nan : Stats.median(n)
+      budget.status = .tooFewData
+      budget.note =
+        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (reloads per day), "
+        + "\(Self.fmt(bucketReading)) read as a bucket (the late-day pace). Log saturated widgets for whole days (.after(now + 5 min)): "
+        + "the bucket shows as a slower pace late in the day."
+      budget.estimate = nil
+      budget.low = nil
+      budget.high = nil
+    }
+    if !bucket && accrual.status == .identified && budget.status != .identified {
+      budget.status = .notIdentifiable
+      budget.note =
+        "The saturated widgets ask at once and are paced, which under a sliding window never reaches the budget: "
+        + "log a cohort returning .after(now + 5 min), whose reloads per day are then B."
+    }
+    out.append(budget)
+    let b = budget.estimate
+
+    // Per family.
+    for f in 0..<families.count {
+      let fam = Int32(f)
+      var p = param(
+        "observed.budget_per_day.\(families[fam])", "Daily budget, family \(families[fam])", "reloads per 24 h",
+        salt: 100 + UInt64(f), need: { ($0.familyLate[fam] ?? []).count > 0 },
+        values: { $0.familyLate[fam] ?? [] }, missing: budgetMissing, status: .observed
+      ) { d in
+        if bucket {
+          let l = pooled(d) { $0.familyLate[fam] ?? [] }
+          return l.isEmpty ? nil : 1440 / Stats.median(l)
+        }
+        let n = pooled(d) { $0.familyCounts[fam] ?? [] }
+        return n.isEmpty ? nil : Stats.median(n)
+      }
+      if p.status == .identified { p.status = .observed }
+      if p.status == .observed { p.note = "The budget of widgets of this family (placement is not visible to a widget; family is the log's proxy for how often it is seen)." }
+      out.append(p)
+    }
+
+    // The bucket's capacity: reloads of a saturated day beyond its refill.
+    if bucket, let b {
+      var cap = param(
+        "budget.token_bucket_burst_fraction", "Token bucket capacity, share of B", "share of B", salt: 3,
+        need: { !$0.spans.isEmpty }, values: { $0.spans.map(\.count) }, missing: budgetMissing
+      ) { d in
+        var v: [Double] = []
+        for i in d { for s in summaries[i].spans { v.append((s.count + 1 - s.span * b) / b) } }
+        return v.isEmpty ? nil : max(0.01, Stats.median(v))
+      }
+      // Indicative only: in the recovery tests it reads about 15 % low
+      // (background reloads at night and lateness spend tokens the log does
+      // not place), so it is not put in the model block.
+      if cap.status == .identified { cap.status = .observed }
+      cap.note = "Indicative (reads about 15 % low in the recovery tests; not put in the model block): reloads of a saturated day beyond what B refills between its first and last reload, over B."
+      out.append(cap)
+    } else {
+      out.append(
+        P(
+          field: "budget.token_bucket_burst_fraction", label: "Token bucket capacity, share of B", unit: "share of B",
+          status: .notIdentifiable, devices: 0, days: 0,
+          note: b == nil ? budgetMissing : "Only a token bucket has a capacity; the log reads as a sliding window."))
+    }
+
+    // Low Power Mode.
+    if bucket {
+      var lpm = param(
+        "budget.low_power_multiplier", "Budget multiplier in Low Power Mode", "x", salt: 4,
+        need: { !$0.lowPowerIntervals.isEmpty }, values: \.lowPowerIntervals,
+        missing: "No saturated widget was logged with low_power true: log ProcessInfo.isLowPowerModeEnabled on every line, and keep a cohort asking every 5 minutes."
+      ) { d in
+        let l = pooled(d, \.lowPowerIntervals), n = pooled(d, \.normalLateIntervals)
+        guard l.count >= 5, !n.isEmpty else { return nil }
+        return min(1, Stats.median(n) / Stats.median(l))
+      }
+      if lpm.status == .identified { lpm.note = "Steady reload interval outside Low Power Mode over the interval in it (saturated widgets)." }
+      out.append(lpm)
+    } else {
+      out.append(
+        P(
+          field: "budget.low_power_multiplier", label: "Budget multiplier in Low Power Mode", unit: "x", status: .notIdentifiable,
+          devices: 0, days: 0,
+          note: "Under a sliding window a Low Power Mode evening spends what is left of the window, so its pace does not show the multiplier: log devices that keep Low Power Mode on all day."))
+    }
+    let lpmShare = Double(summaries.filter(\.hasLowPower).count) / Double(max(1, summaries.count))
+    out.append(
+      P(
+        field: "observed.low_power_device_share", label: "Devices that used Low Power Mode", unit: "share", status: .observed,
+        estimate: lpmShare, devices: summaries.count, days: summaries.reduce(0) { $0 + $1.days },
+        note: "A property of the users (a segment's low_power_mode.share), not of iOS."))
+
+    // Minimum interval: requests shorter than it, answered at it.
+    var minInterval = param(
+      "budget.min_interval_s", "Minimum interval between reloads", "s", salt: 5,
+      need: { !$0.shortRequestIntervals.isEmpty }, values: \.shortRequestIntervals,
+      missing: "No widget asked for a reload less than 5 minutes ahead: log a test cohort returning .after(now + 10 s)."
+    ) { d in
+      let v = pooled(d, \.shortRequestIntervals)
+      return v.count < 10 ? nil : Stats.quantile(v, 0.02)
+    }
+    // Paced asap requests answer far above the minimum: then it is only an upper bound.
+    if let m = minInterval.estimate, let b, m > 0.5 * 86_400 / b {
+      minInterval.status = .notIdentifiable
+      minInterval.note =
+        "Requests made at once were answered at the budget's pace (\(Int(m)) s), so the minimum interval is hidden below it: log a cohort returning .after(now + 10 s)."
+      minInterval.estimate = nil
+      minInterval.low = nil
+      minInterval.high = nil
+    } else if minInterval.status == .identified {
+      minInterval.note = "2nd percentile of the intervals after requests shorter than them."
+    }
+    out.append(minInterval)
+
+    // asap: paced or immediate, and the spacing.
+    var asap = param(
+      "reload.asap", "Spacing of reloads asked for at once", "min", salt: 6, need: { !$0.asapSpacing.isEmpty },
+      values: \.asapSpacing,
+      missing: "No widget returned a timeline due at once: log a cohort with one entry dated now and .atEnd."
+    ) { d in
+      // Early in the day, before the budget holds: the lower half.
+      let v = pooled(d, \.asapSpacing)
+      return v.count < 10 ? nil : Stats.quantile(v, 0.25)
+    }
+    if let s = asap.estimate {
+      // At once means at the minimum interval (seconds); paced means the budget's pace (minutes).
+      asap.choice = s > 2 ? "paced" : "immediate"
+      if asap.choice == "immediate" && minInterval.status != .identified {
+        let v = summaries.flatMap(\.asapSpacing).map { $0 * 60 }
+        if v.count >= Self.minValues {
+          minInterval.status = .identified
+          minInterval.estimate = Stats.quantile(v, 0.02)
+          minInterval.note = "2nd percentile of the intervals after timelines due at once (asap: immediate)."
+          if let i = out.firstIndex(where: { $0.field == "budget.min_interval_s" }) { out[i] = minInterval }
+        }
+      }
+      asap.note =
+        asap.choice == "paced"
+        ? "Reloads asked for at once came about \(Self.fmt(s)) min apart: paced (docs/model.md#asap-reloads)"
+          + (b.map { "; with B = \(Self.fmt($0)) that spreads the budget over \(Self.fmt(s * $0 / 60)) h a day." } ?? ".")
+        : "Reloads asked for at once came at the minimum interval: immediate (docs/model.md#asap-reloads)."
+    }
+    out.append(asap)
+
+    // Lateness of .after / .atEnd and its growth with the budget spent.
+    // The capacity is only indicative (above): the replay takes the model's default share.
+    let late = fitLateness(b: b, bucket: bucket, capShare: 0.25)
+    out.append(contentsOf: late.parameters)
+
+    // App calls.
+    var latency = param(
+      "app_reload.background_latency", "Latency of a background reloadTimelines call (median)", "s", salt: 9,
+      need: { !$0.callLatency.isEmpty }, values: \.callLatency,
+      missing: "No background reload_call lines: log a reload_call line (with its trigger) where the app calls reloadTimelines, and write the same trigger for the widget to log."
+    ) { d in
+      let v = pooled(d, \.callLatency).filter { $0 > 0 }
+      return v.count < 5 ? nil : Stats.median(v)
+    }
+    if latency.status == .identified {
+      let v = summaries.flatMap(\.callLatency).filter { $0 > 0 }.map { Double.log($0) }
+      latency.note = "Log-normal, sigma \(Self.fmt(Stats.standardDeviation(v))) (from the call to the widget's getTimeline with the same trigger)."
+      latency.choice = "sigma=\(Self.fmt(Stats.standardDeviation(v)))"
+    }
+    out.append(latency)
+    var burst = param(
+      "app_reload.burst", "Reloads per call in a burst of calls (within 5 s)", "reloads per call", salt: 10,
+      need: { !$0.bursts.isEmpty }, minValues: 10, values: { $0.bursts.map(\.calls) },
+      missing: "No two background calls within 5 s: the burst rule shows only where the app calls several times in a row."
+    ) { d in
+      var calls = 0.0, reloads = 0.0
+      for i in d { for x in summaries[i].bursts { calls += x.calls; reloads += x.reloads } }
+      return calls > 0 ? reloads / calls : nil
+    }
+    if let r = burst.estimate {
+      burst.choice = r > 0.75 ? "each" : "one"
+      burst.note = r > 0.75 ? "Each call reloads: a burst costs one reload per call." : "A burst costs about one reload, whatever its calls (or the calls coalesce)."
+    }
+    out.append(burst)
+
+    // Wakes of the app.
+    for (field, label, key) in [
+      ("observed.silent_pushes_per_device_day", "Silent pushes received per device-day", \DeviceSummary.silentPushes),
+      ("observed.bg_refreshes_per_device_day", "BGAppRefresh runs per device-day", \DeviceSummary.bgRefreshes),
+    ] {
+      let what = field.contains("silent") ? "silent_push" : "bg_refresh"
+      var p = param(
+        field, label, "per device-day", salt: field.contains("silent") ? 11 : 12, need: { $0[keyPath: key] > 0 },
+        minValues: 0, values: { [Double($0[keyPath: key])] },
+        missing: "No \(what) lines: log one when the app's \(what == "silent_push" ? "application(_:didReceiveRemoteNotification:)" : "BGAppRefreshTask handler") runs.",
+        status: .observed
+      ) { d in
+        var n = 0.0, days = 0.0
+        for i in d {
+          n += Double(summaries[i][keyPath: key])
+          days += Double(summaries[i].days)
+        }
+        return days > 0 ? n / days : nil
+      }
+      if p.status == .identified { p.status = .observed }
+      if p.status == .observed {
+        p.note = "Arrivals the app logged, over complete device-days of every device (compare with a run's rate; the rates the model draws are segment and model fields)."
+      }
+      out.append(p)
+    }
+
+    // What a log can never tell.
+    for (field, label, note) in [
+      ("budget.views_exponent", "How the budget follows views", "iOS does not tell a widget when it is seen: the log has no views, so the curve of budget against views cannot be fitted; the per-family budgets above are the nearest the log gets."),
+      ("budget.full_budget_views_per_day", "Views that earn the full budget", "As above: views are not in a log."),
+      ("budget.when_empty", "Withheld or dropped when the budget is empty", "A withheld request and a dropped one followed by a later request look alike in a log of served timelines."),
+      ("reload.while_asleep", "Policy reloads while the user sleeps", "Sleep is not in a log; a log of foreground lines shows the hours a user is active, not when they sleep."),
+    ] {
+      out.append(P(field: field, label: label, unit: "", status: .notIdentifiable, devices: 0, days: 0, note: note))
+    }
+    return (out, late.lateness)
+  }
+
+  func fitLateness(b: Double?, bucket: Bool, capShare: Double) -> (parameters: [P], lateness: [Double]) {
+    // The budget spent at each request, replayed from the instance's budgeted reloads.
+    var samples: [(device: Int, lateness: Double, used: Double)] = []
+    let dayMs = 86_400_000.0
+    for (di, s) in summaries.enumerated() {
+      for x in s.lateness {
+        var used = 0.0
+        if let b {
+          let times = s.budgetTimes[x.instance]
+          if bucket {
+            // As the simulator reads it: 1 - (whole tokens left) / B
+            // (docs/model.md#lateness-pressure; Sources/WidgetModel/Simulation/ReloadBudget.swift `left`).
+            let cap = max(1, capShare * b)
+            var tokens = cap
+            var last = times.first ?? x.requestTime
+            for t in times {
+              if t >= x.requestTime { break }
+              tokens = max(0, min(cap, tokens + Double(t - last) / dayMs * b) - 1)
+              last = t
+            }
+            tokens = min(cap, tokens + Double(x.requestTime - last) / dayMs * b)
+            used = min(1, max(0, 1 - tokens.rounded(.down) / b.rounded(.down)))
+          } else {
+            let n = times.filter { $0 < x.requestTime && $0 >= x.requestTime - Int64(dayMs) }.count
+            used = min(1, Double(n) / b)
+          }
+        }
+        samples.append((di, x.lateness, used))
+      }
+    }
+    let bySample = Dictionary(grouping: samples.indices, by: { samples[$0].device })
+    func pick(_ d: [Int]) -> [(lateness: Double, used: Double)] {
+      var out: [(Double, Double)] = []
+      for i in d { for j in bySample[i] ?? [] { out.append((samples[j].lateness, samples[j].used)) } }
+      return out
+    }
+    let need: (DeviceSummary) -> Bool = { !$0.lateness.isEmpty }
+    let missing = "No .after or .atEnd request more than 5 minutes ahead on a widget that is not saturated: log the policy and next of every timeline."
+    var out: [P] = []
+    let median = param(
+      "observed.lateness_median_s", "Lateness of .after/.atEnd reloads (median, as observed)", "s", salt: 7,
+      need: need, values: { $0.lateness.map(\.lateness) }, missing: missing, status: .observed
+    ) { d in
+      let v = pick(d).map(\.lateness)
+      return v.count < 10 ? nil : Stats.median(v)
+    }
+    var m = median
+    if m.status == .identified { m.status = .observed }
+    if m.status == .observed {
+      let v = samples.map(\.lateness)
+      m.note = "p10 \(Self.fmt(Stats.quantile(v, 0.1))) s, p90 \(Self.fmt(Stats.quantile(v, 0.9))) s; \(v.filter { $0 < 0 }.count) of \(v.count) early."
+    }
+    out.append(m)
+    // d x used^e: log lateness against log used.
+    var exponent = param(
+      "reload.lateness_pressure_exponent", "Growth of lateness with the budget spent (exponent e of used^e)", "", salt: 8,
+      need: need, values: { $0.lateness.map(\.lateness) }, missing: missing
+    ) { d in
+      let v = pick(d).filter { $0.lateness > 1 && $0.used > 0.02 }
+      guard v.count >= 10 else { return nil }
+      return Stats.leastSquares(v.map { Double.log($0.used) }, v.map { Double.log($0.lateness) })?.slope
+    }
+    if b == nil && exponent.status == .identified {
+      exponent.status = .notIdentifiable
+      exponent.estimate = nil
+      exponent.note = "The budget spent at each request needs B, which this log does not identify. " + missing
+    }
+    // Under a token bucket the budget spent at a request stays between
+    // 1 - capacity/B and 1, so lateness hardly varies with it: a wide
+    // interval means the log does not tell the exponent.
+    var assumedExponent = false
+    if exponent.status == .identified, bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1 {
+      let lo = exponent.low ?? .nan, hi = exponent.high ?? .nan
+      exponent.status = .tooFewData
+      exponent.note =
+        "The budget spent at the requests varies too little (\(bucket ? "a token bucket keeps it above 1 - capacity/B" : "widgets far from their budget")) "
+        + "to tell the exponent (interval \(Self.fmt(lo)) to \(Self.fmt(hi))): log a cohort asking every 15-30 minutes, whose spent share varies over the day."
+      exponent.estimate = nil
+      exponent.low = nil
+      exponent.high = nil
+      assumedExponent = true
+    }
+    let e = exponent.status == .identified ? exponent.estimate ?? 0 : (assumedExponent ? 1 : 0)
+    if exponent.status == .identified {
+      exponent.choice = e < 0.2 ? "none" : "budget"
+      exponent.note =
+        "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B). "
+        + (e < 0.2 ? "Near 0: lateness does not grow with the budget spent (lateness_pressure none)." : "lateness_pressure budget.")
+    }
+    out.append(exponent)
+    // The lateness before pressure: lateness / used^e, as a log-normal.
+    var base = param(
+      "reload.lateness", "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
+      values: { $0.lateness.map(\.lateness) }, missing: missing
+    ) { d in
+      let v = pick(d).filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
+      return v.count < 10 ? nil : Stats.median(v)
+    }
+    if base.status == .identified {
+      let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
+      let sigma = Stats.standardDeviation(v.map { Double.log($0) })
+      base.choice = "sigma=\(Self.fmt(sigma))"
+      base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e"
+        + (assumedExponent ? " with e = 1 assumed (the default; the exponent is not identified)." : ".")
+    }
+    out.append(base)
+    return (out, samples.map(\.lateness))
+  }
+
+  static func fmt(_ v: Double) -> String {
+    guard v.isFinite else { return "n/a" }
+    let a = abs(v)
+    let d = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3
+    var s = String(Int((v * Double.pow(10, Double(d))).rounded()))
+    if d > 0 {
+      let neg = s.hasPrefix("-")
+      if neg { s.removeFirst() }
+      while s.count <= d { s = "0" + s }
+      s.insert(".", at: s.index(s.endIndex, offsetBy: -d))
+      if neg { s = "-" + s }
+    }
+    return s
+  }
+}
+

@@ -1,0 +1,280 @@
+/// The per-device figures the fit reads, computed once from a log; the
+/// bootstrap resamples devices and recombines these.
+///
+/// How each figure relates to the model is in Scenarios/log-format.md
+/// ("What the fit reads"); the rules are those of docs/model.md.
+struct DeviceSummary {
+  var name = ""
+  /// Complete days observed (days with lines whose neighbours have lines too).
+  var days = 0
+  var hasLowPower = false
+  /// Saturated instances (asking at least every `saturatedRequest`): per
+  /// complete day, budgeted reloads outside Low Power Mode.
+  var saturatedDayCounts: [Double] = []
+  /// Saturated instance-days: mean interval of the day's first fifth
+  /// and last fifth of budgeted reload intervals, minutes.
+  var earlyIntervals: [Double] = []
+  var lateIntervals: [Double] = []
+  /// Saturated instance-days: (reloads - 1) and the span first-to-last, days (for the bucket's capacity).
+  var spans: [(count: Double, span: Double)] = []
+  /// Intervals between two budgeted reloads of a saturated instance, both in Low Power Mode, minutes.
+  var lowPowerIntervals: [Double] = []
+  /// Saturated instances' reload intervals with the Low Power Mode flag
+  /// logged off, late in the day (for the multiplier's comparison), minutes.
+  var normalLateIntervals: [Double] = []
+  /// Per family: saturated day counts and late intervals.
+  var familyLate: [Int32: [Double]] = [:]
+  var familyCounts: [Int32: [Double]] = [:]
+  /// Intervals after an asap request (early in the day, before the budget holds), minutes.
+  var asapSpacing: [Double] = []
+  /// Intervals after a request shorter than the interval itself, seconds (min interval).
+  var shortRequestIntervals: [Double] = []
+  var shortRequests = 0
+  /// Policy lateness: (lateness s, requested interval s, request time, instance, line) for later pressure replay.
+  var lateness: [LatenessSample] = []
+  /// Per instance: the times of its budgeted reloads (to replay its budget).
+  var budgetTimes: [[Int64]] = []
+  /// Background app calls: latency from the call to the reload, seconds.
+  var callLatency: [Double] = []
+  /// Bursts: (calls, reloads) per burst of calls within 5 s.
+  var bursts: [(calls: Double, reloads: Double)] = []
+  var silentPushes = 0
+  var bgRefreshes = 0
+  /// Budgeted reloads per complete day, every instance (for the chart).
+  var reloadsPerDay: [Double] = []
+  /// Every interval between two budgeted reloads of an instance, minutes (chart).
+  var intervals: [Double] = []
+}
+
+struct LatenessSample {
+  var lateness: Double  // seconds
+  var used: Double  // share of the budget spent at the request (filled after B is known)
+  var requestTime: Int64
+  var requested: Double  // seconds asked ahead
+  var instance: Int  // index into the device's `budgetTimes`
+}
+
+/// Reads a sorted, de-duplicated log into device summaries.
+struct Summarizer {
+  static let saturatedRequestMs: Int64 = 10 * 60_000
+  static let dayMs: Int64 = 86_400_000
+  static let nightGapMs: Int64 = 3 * 3_600_000
+
+  var dropped = Dropped()
+
+  struct Dropped {
+    var duplicates = 0
+    var edgeDays = 0
+    var outOfOrder = 0
+    var unknownOffsetDevices = 0
+  }
+
+  /// The lines of each device in time order (indices into `log`).
+  static func byDevice(_ log: ReloadLog) -> [[Int]] {
+    var groups = Array(repeating: [Int](), count: log.devices.count)
+    for i in 0..<log.count { groups[Int(log.device[i])].append(i) }
+    for g in groups.indices {
+      groups[g].sort { a, b in log.time[a] != log.time[b] ? log.time[a] < log.time[b] : a < b }
+    }
+    return groups
+  }
+
+  static func sameLine(_ log: ReloadLog, _ a: Int, _ b: Int) -> Bool {
+    log.type[a] == log.type[b] && log.time[a] == log.time[b] && log.instance[a] == log.instance[b]
+      && log.kind[a] == log.kind[b] && log.policy[a] == log.policy[b] && log.next[a] == log.next[b]
+      && log.trigger[a] == log.trigger[b] && log.entries[a] == log.entries[b]
+  }
+
+  /// A budgeted reload: the system's own (no trigger), or the app's in the background.
+  static func budgeted(_ log: ReloadLog, _ i: Int) -> Bool {
+    if log.trigger[i] == 0 { return true }
+    let t = log.triggers[log.trigger[i]]
+    return log.foreground[i] != 1 && t != "foreground" && t != "tap"
+  }
+
+  mutating func summarize(_ log: ReloadLog, lines: [Int]) -> DeviceSummary {
+    var s = DeviceSummary()
+    // De-duplicate (a logger that wrote a line twice, a file merged twice).
+    var ls: [Int] = []
+    ls.reserveCapacity(lines.count)
+    for i in lines {
+      if let last = ls.last, Self.sameLine(log, last, i) {
+        dropped.duplicates += 1
+        continue
+      }
+      ls.append(i)
+    }
+    guard let first = ls.first else { return s }
+    s.name = log.devices[log.device[first]]
+    // Local days when the offset is logged, else UTC days.
+    var offset: Int64 = 0
+    if let o = ls.lazy.map({ log.utcOffset[$0] }).first(where: { $0 != ReloadLog.noOffset }) {
+      offset = Int64(o) * 60_000
+    } else {
+      dropped.unknownOffsetDevices += 1
+    }
+    func day(_ t: Int64) -> Int64 { Int64((Double(t + offset) / Double(Self.dayMs)).rounded(.down)) }
+    let firstDay = day(log.time[first]), lastDay = day(log.time[ls.last!])
+    let nDays = Int(lastDay - firstDay + 1)
+    var present = Array(repeating: false, count: nDays)
+    for i in ls { present[Int(day(log.time[i]) - firstDay)] = true }
+    // A complete day has lines, and so do the days either side: the first and
+    // last days (install, uninstall, the log's cut) and days next to a gap
+    // are partial.
+    var complete = Array(repeating: false, count: nDays)
+    for d in 0..<nDays where present[d] {
+      complete[d] = d > 0 && d < nDays - 1 && present[d - 1] && present[d + 1]
+      if !complete[d] { dropped.edgeDays += 1 }
+    }
+    s.days = complete.filter { $0 }.count
+    for i in ls where log.lowPower[i] == 1 {
+      s.hasLowPower = true
+      break
+    }
+
+    // App events and calls.
+    var calls: [Int] = []
+    var timelinesByKind: [Int32: [Int]] = [:]
+    var byInstance: [Int32: [Int]] = [:]
+    for i in ls {
+      switch log.type[i] {
+      case .timeline:
+        byInstance[log.instance[i], default: []].append(i)
+        timelinesByKind[log.kind[i], default: []].append(i)
+      case .reloadCall: calls.append(i)
+      case .silentPush: if complete[Int(day(log.time[i]) - firstDay)] { s.silentPushes += 1 }
+      case .bgRefresh: if complete[Int(day(log.time[i]) - firstDay)] { s.bgRefreshes += 1 }
+      default: break
+      }
+    }
+
+    // Per instance.
+    for (_, lines) in byInstance.sorted(by: { $0.key < $1.key }) {
+      let budgetedLines = lines.filter { Self.budgeted(log, $0) }
+      let inst = s.budgetTimes.count
+      s.budgetTimes.append(budgetedLines.map { log.time[$0] })
+      // Requests: asap counts as 0.
+      var requests: [Int64] = []
+      for i in lines where log.policy[i] != .never { requests.append(max(0, log.next[i] - log.time[i])) }
+      requests.sort()
+      let medianRequest = requests.isEmpty ? Int64.max : requests[requests.count / 2]
+      let saturated = medianRequest <= Self.saturatedRequestMs
+      let family = log.family[lines[0]]
+      // Per-day counts and intervals of budgeted reloads.
+      var perDay: [Int64: [Int]] = [:]
+      for i in budgetedLines { perDay[day(log.time[i]), default: []].append(i) }
+      for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where complete[Int(d - firstDay)] {
+        s.reloadsPerDay.append(Double(dl.count))
+        guard saturated else { continue }
+        let lpm = dl.contains { log.lowPower[$0] == 1 }
+        // A widget asking at once is paced under `asap: paced`: under a window
+        // it never reaches its budget, so its count says nothing of B.
+        if !lpm && medianRequest > 1000 {
+          s.saturatedDayCounts.append(Double(dl.count))
+          s.familyCounts[family, default: []].append(Double(dl.count))
+        }
+        // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
+        var iv: [Double] = []
+        for k in 1..<max(1, dl.count) {
+          let a = dl[k - 1], b = dl[k]
+          let gap = log.time[b] - log.time[a]
+          if gap > Self.nightGapMs { continue }
+          if log.lowPower[a] == 1 || log.lowPower[b] == 1 {
+            if log.lowPower[a] == 1 && log.lowPower[b] == 1 { s.lowPowerIntervals.append(Double(gap) / 60_000) }
+            continue
+          }
+          iv.append(Double(gap) / 60_000)
+        }
+        // Days with Low Power Mode end early in the day's pace: only whole ordinary days show the steady state.
+        if iv.count >= 10 && !lpm {
+          let fifth = max(2, iv.count / 5)
+          // Means, not medians: the pace is reloads over time, and the
+          // intervals of a held widget are skewed (a lateness draw, a background reload between).
+          let early = Stats.mean(Array(iv.prefix(fifth)))
+          let late = Stats.mean(Array(iv.suffix(fifth)))
+          s.earlyIntervals.append(early)
+          s.lateIntervals.append(late)
+          s.familyLate[family, default: []].append(late)
+          s.normalLateIntervals.append(contentsOf: iv.suffix(fifth))
+          let span = Double(log.time[dl.last!] - log.time[dl.first!]) / Double(Self.dayMs)
+          s.spans.append((Double(dl.count - 1), span))
+        }
+      }
+      // Consecutive pairs of the instance: what was asked, what came.
+      for k in 1..<max(1, lines.count) {
+        let a = lines[k - 1], b = lines[k]
+        guard log.policy[a] != .never, log.trigger[b] == 0 else { continue }
+        let gap = log.time[b] - log.time[a]
+        if gap <= 0 { continue }
+        let asked = log.next[a] - log.time[a]
+        let dayB = Int(day(log.time[b]) - firstDay)
+        guard complete[dayB] else { continue }
+        if gap > Self.nightGapMs { continue }
+        if asked <= 1000 {
+          // Asked at once: the spacing the system chose (early in the day: budget not binding).
+          s.asapSpacing.append(Double(gap) / 60_000)
+        } else if asked < 300_000 {
+          s.shortRequests += 1
+          if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
+        } else if !saturated, log.lowPower[b] != 1 {
+          s.lateness.append(
+            LatenessSample(
+              lateness: Double(log.time[b] - log.next[a]) / 1000, used: 0, requestTime: log.next[a],
+              requested: Double(asked) / 1000, instance: inst))
+        }
+      }
+      for k in 1..<max(1, budgetedLines.count) {
+        let gap = log.time[budgetedLines[k]] - log.time[budgetedLines[k - 1]]
+        s.intervals.append(Double(gap) / 60_000)
+      }
+    }
+
+    // Background calls: the first reload of the kind with the call's trigger after it.
+    var k = 0
+    while k < calls.count {
+      let c = calls[k]
+      // A burst: calls of the same kind within 5 s of the previous one.
+      var last = k
+      while last + 1 < calls.count && log.kind[calls[last + 1]] == log.kind[c]
+        && log.time[calls[last + 1]] - log.time[calls[last]] <= 5000
+      {
+        last += 1
+      }
+      let burstEnd = log.time[calls[last]]
+      let background = log.foreground[c] != 1
+      let reloads = reloadsAfter(log, timelinesByKind, call: c, until: burstEnd + 600_000)
+      if background, let firstReload = reloads.first {
+        s.callLatency.append(Double(log.time[firstReload] - log.time[c]) / 1000)
+      }
+      if last > k && background {
+        s.bursts.append((Double(last - k + 1), Double(Set(reloads.map { log.instance[$0] }).isEmpty ? 0 : reloads.count)))
+      }
+      k = last + 1
+    }
+    return s
+  }
+
+  /// Reloads with the call's trigger of the call's kind (every kind for
+  /// `reloadAllTimelines`) from the call until `until`, one per instance at most
+  /// before the next call wave.
+  func reloadsAfter(_ log: ReloadLog, _ byKind: [Int32: [Int]], call c: Int, until: Int64) -> [Int] {
+    let t0 = log.time[c]
+    var out: [Int] = []
+    let kinds: [Int32] = log.kind[c] >= 0 ? [log.kind[c]] : Array(byKind.keys)
+    for kk in kinds {
+      guard let lines = byKind[kk] else { continue }
+      // Binary search for the first line at or after the call.
+      var lo = 0, hi = lines.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if log.time[lines[mid]] < t0 { lo = mid + 1 } else { hi = mid }
+      }
+      var i = lo
+      while i < lines.count && log.time[lines[i]] <= until {
+        if log.trigger[lines[i]] == log.trigger[c] { out.append(lines[i]) }
+        i += 1
+      }
+    }
+    return out.sorted { log.time[$0] < log.time[$1] }
+  }
+}

@@ -1,0 +1,55 @@
+/// Small statistics: quantiles, least squares, a seeded generator for the bootstrap.
+enum Stats {
+  static func median(_ v: [Double]) -> Double { quantile(v, 0.5) }
+
+  /// The `q` quantile by linear interpolation between order statistics.
+  static func quantile(_ v: [Double], _ q: Double) -> Double {
+    guard !v.isEmpty else { return .nan }
+    let s = v.sorted()
+    return sortedQuantile(s, q)
+  }
+
+  static func sortedQuantile(_ s: [Double], _ q: Double) -> Double {
+    guard !s.isEmpty else { return .nan }
+    let h = q * Double(s.count - 1)
+    let lo = Int(h.rounded(.down)), hi = min(s.count - 1, lo + 1)
+    return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
+  }
+
+  static func mean(_ v: [Double]) -> Double { v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count) }
+
+  /// The slope and intercept of y on x.
+  static func leastSquares(_ x: [Double], _ y: [Double]) -> (slope: Double, intercept: Double)? {
+    guard x.count >= 3 else { return nil }
+    let mx = mean(x), my = mean(y)
+    var sxy = 0.0, sxx = 0.0
+    for i in x.indices {
+      sxy += (x[i] - mx) * (y[i] - my)
+      sxx += (x[i] - mx) * (x[i] - mx)
+    }
+    guard sxx > 0 else { return nil }
+    let b = sxy / sxx
+    return (b, my - b * mx)
+  }
+
+  static func standardDeviation(_ v: [Double]) -> Double {
+    guard v.count > 1 else { return .nan }
+    let m = mean(v)
+    return (v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count - 1)).squareRoot()
+  }
+}
+
+/// SplitMix64: the bootstrap's seeded draws (the same seed gives the same intervals).
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
