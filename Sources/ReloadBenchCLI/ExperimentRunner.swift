@@ -15,7 +15,8 @@ struct RunOutcome {
   var mergeSeconds: Double
 }
 
-/// Runs a scenario's replications over `threads` threads.
+/// Runs a scenario's replications over `threads` threads: all its devices,
+/// or a shard's blocks of them (`ShardSpec.deviceBlocks`).
 ///
 /// Devices are handed out in chunks (guided: large first, smaller towards
 /// the end, so no thread idles long while another finishes); each
@@ -25,17 +26,23 @@ struct RunOutcome {
 enum ExperimentRunner {
   static let chunkSize = 256
 
-  /// Runs every replication: prepare, simulate, merge, with the time of each.
-  static func run(_ scenario: Scenario, threads: Int, progress: ProgressLine?) -> RunOutcome {
+  /// Runs every replication: prepare, simulate, merge, with the time of
+  /// each. `blocks` are the devices to simulate (all of them by default).
+  static func run(
+    _ scenario: Scenario, blocks: [Range<Int>]? = nil, threads: Int, progress: ProgressLine?
+  ) -> RunOutcome {
     let clock = ContinuousClock()
     var outcome = RunOutcome(replications: [], events: 0, setupSeconds: 0, simulationSeconds: 0, mergeSeconds: 0)
-    let totalWork = Double(scenario.devices * scenario.replications)
+    let blocks = blocks ?? [0..<scenario.devices]
+    let devices = blocks.reduce(0) { $0 + $1.count }
+    let totalWork = Double(max(1, devices * scenario.replications))
     for r in 0..<scenario.replications {
       let t0 = clock.now
       let prepared = PreparedScenario(scenario, replication: r)
       let t1 = clock.now
       let parts = simulate(
-        prepared, threads: threads, progress: progress, doneBefore: Double(r * scenario.devices), totalWork: totalWork)
+        prepared, blocks: blocks, threads: threads, progress: progress, doneBefore: Double(r * devices),
+        totalWork: totalWork)
       let t2 = clock.now
       let merged = merge(parts)
       for s in merged { for g in s.segments { outcome.events &+= g.events } }
@@ -49,17 +56,18 @@ enum ExperimentRunner {
     return outcome
   }
 
-  /// The simulate stage of one replication: every device, over up to
-  /// `threads` threads. Returns each thread's own tallies (one part per
-  /// thread that ran), to be summed by `merge`.
+  /// The simulate stage of one replication: the devices of `blocks` (every
+  /// device by default), over up to `threads` threads. Returns each
+  /// thread's own tallies (one part per thread that ran), to be summed by
+  /// `merge`.
   static func simulate(
-    _ prepared: PreparedScenario, threads: Int, progress: ProgressLine?, doneBefore: Double = 0,
-    totalWork: Double? = nil
+    _ prepared: PreparedScenario, blocks: [Range<Int>]? = nil, threads: Int, progress: ProgressLine?,
+    doneBefore: Double = 0, totalWork: Double? = nil
   ) -> [[StrategyTally]] {
     let scenario = prepared.scenario
-    let totalWork = totalWork ?? Double(scenario.devices)
-    let chunks = (scenario.devices + chunkSize - 1) / chunkSize
-    let next = ChunkCounter(devices: scenario.devices, threads: threads, largest: chunkSize)
+    let next = ChunkCounter(blocks: blocks ?? [0..<scenario.devices], threads: threads, largest: chunkSize)
+    let totalWork = totalWork ?? Double(max(1, next.devices))
+    let chunks = (next.devices + chunkSize - 1) / chunkSize
     let box = TallyBox()
     let workers = max(1, min(threads, chunks))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -91,28 +99,47 @@ enum ExperimentRunner {
   }
 }
 
-/// Hands out ranges of devices and counts finished ones. A range is an
-/// eighth of what is left per thread, between 16 and `largest` devices.
+/// Hands out ranges of devices, in order, from a list of blocks, and
+/// counts finished ones. A range is an eighth of what is left per thread,
+/// between 16 and `largest` devices, and never crosses a block's end.
 final class ChunkCounter: Sendable {
-  private let next = Mutex(0)
+  /// The next block and the first device of it not yet handed out; the
+  /// devices handed out so far.
+  private struct Position {
+    var block = 0
+    var start: Int
+    var handedOut = 0
+  }
+  private let position: Mutex<Position>
   private let devicesDone = Atomic<Int>(0)
-  private let devices: Int
+  private let blocks: [Range<Int>]
+  /// The devices in all the blocks.
+  let devices: Int
   private let threads: Int
   private let largest: Int
 
-  init(devices: Int, threads: Int, largest: Int) {
-    self.devices = devices
+  init(blocks: [Range<Int>], threads: Int, largest: Int) {
+    self.blocks = blocks.filter { !$0.isEmpty }
+    self.devices = self.blocks.reduce(0) { $0 + $1.count }
+    self.position = Mutex(Position(start: self.blocks.first?.lowerBound ?? 0))
     self.threads = max(1, threads)
     self.largest = largest
   }
 
   func take() -> Range<Int>? {
-    next.withLock { start in
-      guard start < devices else { return nil }
-      let size = min(largest, max(16, (devices - start) / (threads * 8)))
-      let end = min(devices, start + size)
-      defer { start = end }
-      return start..<end
+    position.withLock { p in
+      guard p.block < blocks.count else { return nil }
+      let size = min(largest, max(16, (devices - p.handedOut) / (threads * 8)))
+      let end = min(blocks[p.block].upperBound, p.start + size)
+      let range = p.start..<end
+      p.handedOut += range.count
+      if end == blocks[p.block].upperBound {
+        p.block += 1
+        if p.block < blocks.count { p.start = blocks[p.block].lowerBound }
+      } else {
+        p.start = end
+      }
+      return range
     }
   }
 

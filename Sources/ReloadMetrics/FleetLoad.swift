@@ -81,27 +81,46 @@ public struct FleetLoad: Sendable, Equatable {
     // never smaller: the narrowest window with enough requests (or the
     // widest) is found by bisection over the widths, not by trying each.
     let widths = halfWidths
+    // Neighbouring seconds mostly need the same width, so the search
+    // starts from the last second's: it walks to the narrowest width with
+    // enough requests (the same one a bisection finds, as the counts grow
+    // with the width) in one or two steps instead of four.
+    var k = 0
+    var lastCount: UInt64 = .max
+    var lastLength = 0
+    var lastMid = 0.0, lastLow = 0.0, lastHigh = 0.0
     for i in 0..<n {
-      func window(_ k: Int) -> (count: UInt64, length: Int) {
+      @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
         let h = widths[k]
         let a = Swift.max(0, i - h)
         let b = Swift.min(n, i + h + 1)
         return (prefix[b] - prefix[a], b - a)
       }
-      var lo = 0
-      var hi = widths.count - 1
-      while lo < hi {
-        let m = (lo + hi) / 2
-        if window(m).count >= minimumWindowCount { hi = m } else { lo = m + 1 }
+      if window(k).count >= minimumWindowCount {
+        while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
+      } else {
+        while k < widths.count - 1 {
+          k += 1
+          if window(k).count >= minimumWindowCount { break }
+        }
       }
-      let (count, length) = window(lo)
-      let c = Double(count)
-      let perSecond = scale / Double(length)
-      mid[i] = c * perSecond
-      let spread = 1.96 * c.squareRoot()
-      low[i] = Swift.max(0, c - spread) * perSecond
-      // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-      high[i] = (c > 0 ? c + spread : 3) * perSecond
+      let (count, length) = window(k)
+      // A window's count moves slowly: the last second's figures are
+      // reused when its count and length are the same (the same values).
+      if count != lastCount || length != lastLength {
+        lastCount = count
+        lastLength = length
+        let c = Double(count)
+        let perSecond = scale / Double(length)
+        lastMid = c * perSecond
+        let spread = 1.96 * c.squareRoot()
+        lastLow = Swift.max(0, c - spread) * perSecond
+        // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
+        lastHigh = (c > 0 ? c + spread : 3) * perSecond
+      }
+      mid[i] = lastMid
+      low[i] = lastLow
+      high[i] = lastHigh
     }
     var minutes: [Double] = []
     minutes.reserveCapacity((n + 59) / 60)
@@ -139,17 +158,30 @@ public struct FleetLoad: Sendable, Equatable {
     // Neighbouring seconds often share a rate (a window's count moves
     // slowly), so the last rate's bin is kept: one `log` per change of
     // rate instead of one per second (the report's largest cost before).
+    // The current bin's sums are kept in registers while the rate stays in
+    // it (the same additions in the same order as adding to the arrays).
     var lastRate = -1.0
     var lastBin = 0
+    var binWeight = 0.0
+    var binTotal = 0.0
     for r in rates {
       if r <= 0 { continue }  // a second with no load is never above a level
       if r != lastRate {
         lastRate = r
-        lastBin = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / binWidth))
+        let bin = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / binWidth))
+        if bin != lastBin {
+          weight[lastBin] = binWeight
+          total[lastBin] = binTotal
+          lastBin = bin
+          binWeight = weight[bin]
+          binTotal = total[bin]
+        }
       }
-      weight[lastBin] += 1
-      total[lastBin] += r
+      binWeight += 1
+      binTotal += r
     }
+    weight[lastBin] = binWeight
+    total[lastBin] = binTotal
     let all = Double(rates.count)
     let target = (1 - q) * all
     // Expected number of draws above `x` requests/s.
@@ -164,13 +196,38 @@ public struct FleetLoad: Sendable, Equatable {
       means.append(mean)
       spreads.append((2 * mean).squareRoot())
     }
+    // Most bins are far from any level the bisection tries: a bin whose
+    // z is at least 28 adds exactly 0 (erfc underflows from 27.3 on) and
+    // one whose z is below -6.5 adds exactly its weight (erfc is 2.0 in
+    // double precision from -5.9 down), so only the bins between are
+    // given an erfc. The bins' means grow with their index, so the first
+    // kind is a prefix of the bins and the second a suffix (for the
+    // second, `mean - 6.5 spread` falls with the mean only while it is
+    // negative, below any level), found by binary search. The sum is the
+    // same, term by term in the same order.
+    let zeroFrom = means.indices.map { means[$0] + 28 * spreads[$0] }
+    let twoFrom = means.indices.map { means[$0] - 6.5 * spreads[$0] }
+    func firstIndex(in xs: [Double], where isAbove: (Double) -> Bool) -> Int {
+      var lo = 0
+      var hi = xs.count
+      while lo < hi {
+        let m = (lo + hi) / 2
+        if isAbove(xs[m]) { hi = m } else { lo = m + 1 }
+      }
+      return lo
+    }
     func above(_ x: Double) -> Double {
       var s = 0.0
       let level = x * seconds + 0.5
-      for j in weights.indices {
+      // Bins below `first` have level >= mean + 28 spread: they add 0.
+      let first = firstIndex(in: zeroFrom) { level < $0 }
+      // Bins from `tail` on have level < mean - 6.5 spread: they add their weight.
+      let tail = Swift.max(first, firstIndex(in: twoFrom) { level < $0 })
+      for j in first..<tail {
         let z = (level - means[j]) / spreads[j]
         s += weights[j] * 0.5 * erfc(z)
       }
+      for j in tail..<weights.count { s += weights[j] }
       return s
     }
     var lo = 0.0
