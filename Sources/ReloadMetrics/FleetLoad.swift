@@ -82,83 +82,74 @@ public struct FleetLoad: Sendable, Equatable {
     let n = prefix.count - 1
     guard n > 0, scale > 0 else { return .zero }
     // One pass over the seconds: each second's rate (and its interval's
-    // two ends) goes straight into a histogram of rates; nothing per second
-    // is stored.
+    // two ends) goes into a histogram of rates; nothing per second is
+    // stored. A window's count moves slowly, so seconds come in runs of
+    // one (count, length), added to the histograms once per run.
     var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram()
     var minutes = RateHistogram()
-    // A wider window holds every second of a narrower one, so its count is
-    // never smaller. Neighbouring seconds mostly need the same width, so the
-    // search starts from the last second's: it walks to the narrowest width
-    // with enough requests in one or two steps.
-    let widths = halfWidths
-    var k = 0
     var lastCount: UInt64 = .max
     var lastLength = 0
+    var run = 0
     var lastMid = 0.0
     var minuteSum = 0.0
-    var minuteLength = 0
     var any = false
-    for i in 0..<n {
-      @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
-        let h = widths[k]
-        let a = Swift.max(0, i - h)
-        let b = Swift.min(n, i + h + 1)
-        return (UInt64(prefix[b] &- prefix[a]), b - a)
-      }
-      if window(k).count >= minimumWindowCount {
-        while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
-      } else {
-        while k < widths.count - 1 {
-          k += 1
-          if window(k).count >= minimumWindowCount { break }
+    func flush() {
+      guard run > 0 else { return }
+      let c = Double(lastCount)
+      let perSecond = scale / Double(lastLength)
+      let spread = 1.96 * c.squareRoot()
+      let r = Double(run)
+      mid.add(lastMid, times: r)
+      low.add(Swift.max(0, c - spread) * perSecond, times: r)
+      // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
+      high.add((c > 0 ? c + spread : 3) * perSecond, times: r)
+    }
+    prefix.withUnsafeBufferPointer { prefix in
+      // A wider window holds every second of a narrower one, so its count
+      // is never smaller. Neighbouring seconds mostly need the same width,
+      // so the search starts from the last second's: it walks to the
+      // narrowest width with enough requests in one or two steps.
+      let widths = halfWidths
+      var k = 0
+      for i in 0..<n {
+        @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
+          let h = widths[k]
+          let a = Swift.max(0, i - h)
+          let b = Swift.min(n, i + h + 1)
+          return (UInt64(prefix[b] &- prefix[a]), b - a)
+        }
+        if window(k).count >= minimumWindowCount {
+          while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
+        } else {
+          while k < widths.count - 1 {
+            k += 1
+            if window(k).count >= minimumWindowCount { break }
+          }
+        }
+        let (count, length) = window(k)
+        if count != lastCount || length != lastLength {
+          flush()
+          lastCount = count
+          lastLength = length
+          lastMid = Double(count) * (scale / Double(length))
+          any = any || count > 0
+          run = 0
+        }
+        run += 1
+        minuteSum += lastMid
+        if i % 60 == 59 || i == n - 1 {
+          minutes.add(minuteSum / Double(i % 60 + 1), times: 1)
+          minuteSum = 0
         }
       }
-      let (count, length) = window(k)
-      // A window's count moves slowly: the histograms' current bins stay
-      // in registers while the count and length are the same.
-      if count != lastCount || length != lastLength {
-        lastCount = count
-        lastLength = length
-        let c = Double(count)
-        let perSecond = scale / Double(length)
-        lastMid = c * perSecond
-        let spread = 1.96 * c.squareRoot()
-        any = any || count > 0
-        mid.select(lastMid)
-        low.select(Swift.max(0, c - spread) * perSecond)
-        // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-        high.select((c > 0 ? c + spread : 3) * perSecond)
-      }
-      mid.addSelected()
-      low.addSelected()
-      high.addSelected()
-      minuteSum += lastMid
-      minuteLength += 1
-      if minuteLength == 60 || i == n - 1 {
-        minutes.select(minuteSum / Double(minuteLength))
-        minutes.addSelected()
-        minuteSum = 0
-        minuteLength = 0
-      }
     }
+    flush()
     guard any else { return .zero }
     return FleetLoad(
       peakSecond: mid.quantile(seconds: 1, quantile),
       peakSecondLow: low.quantile(seconds: 1, quantile),
       peakSecondHigh: high.quantile(seconds: 1, quantile),
       peakMinute: minutes.quantile(seconds: 60, quantile))
-  }
-
-  /// The `q` quantile of a load drawn from an equal mixture of
-  /// Poisson(rate x seconds) / seconds, one per rate (in requests per
-  /// second).
-  static func poissonMixtureQuantile(_ rates: [Double], seconds: Double, _ q: Double) -> Double {
-    var h = RateHistogram()
-    for r in rates {
-      h.select(r)
-      h.addSelected()
-    }
-    return h.quantile(seconds: seconds, q)
   }
 }
 
@@ -179,39 +170,21 @@ struct RateHistogram {
   /// Rates in all (including zeros) and the largest.
   var count = 0.0
   var top = 0.0
-  /// The selected bin's sums, kept out of the arrays while it is selected.
-  private var bin = 0
-  private var rate = 0.0
-  private var binWeight = 0.0
-  private var binTotal = 0.0
 
-  /// Makes `r`'s bin the one `addSelected` adds `r` to.
-  @inline(__always) mutating func select(_ r: Double) {
-    let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
-    rate = r
-    if r > top { top = r }
-    if key != bin {
-      weight[bin] = binWeight
-      total[bin] = binTotal
-      bin = key
-      binWeight = weight[key]
-      binTotal = total[key]
-    }
-  }
-
-  @inline(__always) mutating func addSelected() {
-    count += 1
+  /// Adds `times` seconds at rate `r`.
+  mutating func add(_ r: Double, times: Double) {
+    count += times
     // A second with no load is never above a level: it only counts.
-    guard rate > 0 else { return }
-    binWeight += 1
-    binTotal += rate
+    guard r > 0 else { return }
+    if r > top { top = r }
+    let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
+    weight[key] += times
+    total[key] += r * times
   }
 
   /// The `q` quantile of the mixture: the count's tail taken as normal with
   /// continuity correction, the level found by bisection.
-  mutating func quantile(seconds: Double, _ q: Double) -> Double {
-    weight[bin] = binWeight
-    total[bin] = binTotal
+  func quantile(seconds: Double, _ q: Double) -> Double {
     guard top > 0 else { return 0 }
     let target = (1 - q) * count
     // The occupied bins' weights, means and spreads, in increasing mean.
