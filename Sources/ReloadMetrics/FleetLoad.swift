@@ -71,13 +71,9 @@ public struct FleetLoad: Sendable, Equatable {
   /// The estimate from `prefix`, the running sum of the sample's requests
   /// per second (`prefix[0] == 0`, `prefix[i + 1] - prefix[i]` = second
   /// `i`), scaled by `scale` (fleet devices per simulated device-replication).
-  /// The sums may wrap (`UInt32` for a long run): only differences over a
-  /// window of at most an hour are read, and those are exact modulo 2^w.
-  public static func estimate(prefix: [UInt64], scale: Double) -> FleetLoad {
-    estimate(prefix: prefix.map { UInt32(truncatingIfNeeded: $0) }, scale: scale)
-  }
-
-  /// The same from running sums kept in 32 bits.
+  /// The sums are kept in 32 bits and may wrap in a long run: only
+  /// differences over a window of at most an hour are read, and those are
+  /// exact modulo 2^32.
   public static func estimate(prefix: [UInt32], scale: Double) -> FleetLoad {
     let n = prefix.count - 1
     guard n > 0, scale > 0 else { return .zero }
