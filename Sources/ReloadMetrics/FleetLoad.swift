@@ -77,35 +77,36 @@ public struct FleetLoad: Sendable, Equatable {
   public static func estimate(prefix: [UInt32], scale: Double) -> FleetLoad {
     let n = prefix.count - 1
     guard n > 0, scale > 0 else { return .zero }
-    // One pass over the seconds: each second's rate (and its interval's
-    // two ends) goes into a histogram of rates; nothing per second is
-    // stored. A window's count moves slowly, so seconds come in runs of
-    // one (count, length), added to the histograms once per run.
+    // One pass over the seconds. A second's rate (and its interval's two
+    // ends) depends only on its window's count and length, and a length is
+    // one of the nine widths away from the series' ends, so those seconds
+    // are only counted per (width, count); each distinct pair is turned
+    // into three rates afterwards. Seconds near the ends, and counts too
+    // large for the table, go into the histograms one by one.
+    let widths = halfWidths
+    let perSecond = widths.map { scale / Double(2 * $0 + 1) }
+    // seconds[k * tableCounts + c]: interior seconds of width k and count c.
+    let tableCounts = Self.tableCounts
+    var seconds = [UInt32](repeating: 0, count: widths.count * tableCounts)
     var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram()
     var minutes = RateHistogram()
-    var lastCount: UInt64 = .max
-    var lastLength = 0
-    var run = 0
-    var lastMid = 0.0
-    var minuteSum = 0.0
-    var any = false
-    func flush() {
-      guard run > 0 else { return }
-      let c = Double(lastCount)
-      let perSecond = scale / Double(lastLength)
+    func add(count: UInt64, length: Int, times: Double) {
+      let c = Double(count)
+      let perSecond = scale / Double(length)
       let spread = 1.96 * c.squareRoot()
-      let r = Double(run)
-      mid.add(lastMid, times: r)
-      low.add(Swift.max(0, c - spread) * perSecond, times: r)
+      mid.add(c * perSecond, times: times)
+      low.add(Swift.max(0, c - spread) * perSecond, times: times)
       // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-      high.add((c > 0 ? c + spread : 3) * perSecond, times: r)
+      high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
     }
+    var minuteSum = 0.0
+    var minuteLeft = 60
+    var any = false
     prefix.withUnsafeBufferPointer { prefix in
       // A wider window holds every second of a narrower one, so its count
       // is never smaller. Neighbouring seconds mostly need the same width,
       // so the search starts from the last second's: it walks to the
       // narrowest width with enough requests in one or two steps.
-      let widths = halfWidths
       var k = 0
       for i in 0..<n {
         @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
@@ -123,30 +124,38 @@ public struct FleetLoad: Sendable, Equatable {
           }
         }
         let (count, length) = window(k)
-        if count != lastCount || length != lastLength {
-          flush()
-          lastCount = count
-          lastLength = length
-          lastMid = Double(count) * (scale / Double(length))
-          any = any || count > 0
-          run = 0
+        any = any || count > 0
+        if length == 2 * widths[k] + 1, count < UInt64(tableCounts) {
+          seconds[k &* tableCounts &+ Int(count)] &+= 1
+          minuteSum += Double(count) * perSecond[k]
+        } else {
+          add(count: count, length: length, times: 1)
+          minuteSum += Double(count) * (scale / Double(length))
         }
-        run += 1
-        minuteSum += lastMid
-        if i % 60 == 59 || i == n - 1 {
-          minutes.add(minuteSum / Double(i % 60 + 1), times: 1)
+        minuteLeft -= 1
+        if minuteLeft == 0 || i == n - 1 {
+          minutes.add(minuteSum / Double(60 - minuteLeft), times: 1)
           minuteSum = 0
+          minuteLeft = 60
         }
       }
     }
-    flush()
     guard any else { return .zero }
+    for k in widths.indices {
+      for c in 0..<tableCounts where seconds[k * tableCounts + c] > 0 {
+        add(count: UInt64(c), length: 2 * widths[k] + 1, times: Double(seconds[k * tableCounts + c]))
+      }
+    }
     return FleetLoad(
       peakSecond: mid.quantile(seconds: 1, quantile),
       peakSecondLow: low.quantile(seconds: 1, quantile),
       peakSecondHigh: high.quantile(seconds: 1, quantile),
       peakMinute: minutes.quantile(seconds: 60, quantile))
   }
+
+  /// Window counts below this are tallied per (width, count); the rare
+  /// larger ones (bursts in a large sample) are added one by one.
+  static let tableCounts = 1 << 12
 }
 
 /// Rates grouped in bins about 0.4–0.8 % wide: the bin is the rate's
