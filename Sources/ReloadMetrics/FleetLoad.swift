@@ -31,7 +31,9 @@
 /// 2. **Seconds.** The fleet's count in second `i` is taken as
 ///    Poisson(rate_i) (normal with continuity correction); the reported
 ///    peak is the `quantile` (p99.9) of all measured seconds' counts: the
-///    level that 0.1 % of seconds exceed, about 10 minutes a week.
+///    level that 0.1 % of seconds exceed, about 10 minutes a week. Seconds
+///    whose rates differ by less than about half a per cent share one
+///    Poisson term (`RateHistogram`), whose mean is exact.
 /// 3. **Interval.** The same quantile with every window's count at the
 ///    bounds of its Poisson 95 % interval (`count ± 1.96 sqrt(count)`): an
 ///    interval for the sampling error of the rate, conservative because
@@ -39,7 +41,8 @@
 /// 4. **Minute.** The same for minutes: the fleet's mean requests per
 ///    second in a minute, p99.9 of the measured minutes.
 ///
-/// Only the sample's per-second counts are read; no device is re-simulated.
+/// Only the sample's per-second counts are read, in one pass that keeps
+/// nothing per second; no device is re-simulated.
 public struct FleetLoad: Sendable, Equatable {
   /// The p99.9 of the fleet's requests per second over the measured seconds.
   public var peakSecond: Double
