@@ -254,11 +254,25 @@ struct Fitter {
       ) { w in
         excess.count(w) == 0 ? nil : max(0.01, excess.median(w))
       }
-      // Indicative only: in the recovery tests it reads about 15 % low
-      // (background reloads at night and lateness spend tokens the log does
-      // not place), so it is not put in the model block.
-      if cap.status == .identified { cap.status = .observed }
-      cap.note = "Indicative (reads about 15 % low in the recovery tests; not put in the model block): reloads of a saturated day beyond what B refills between its first and last reload, over B."
+      // Not identifiable: a log shows reloads, not tokens. A saturated day's
+      // reloads are the tokens in the bucket at its first reload, plus the
+      // refill until its last, minus the tokens left then; the log cannot
+      // tell the first (a background reload at night, an evening that left
+      // tokens, whole-token rounding) nor the last, so (reloads - refill) / B
+      // is capacity/B minus two unseen non-negative terms: a lower bound
+      // (about 15 % low in the recovery tests), never put in the model block.
+      let bound = cap.estimate
+      cap.status = .notIdentifiable
+      cap.estimate = nil
+      cap.low = nil
+      cap.high = nil
+      cap.note =
+        "Not identifiable from served timelines: a day's reloads beyond what B refills between its first and last reload "
+        + (bound.map { "(here \(Self.fmt($0)) of B) " } ?? "")
+        + "are the capacity minus the tokens missing at the first reload and left at the last, which a log does not show, "
+        + "so they only bound it from below. To identify it, log a test cohort whose widget makes no budgeted reload for a day "
+        + "(.never, no background reloads: the bucket fills) and then returns .after(now + 10 s): its reloads before the "
+        + "interval settles at 24 h / B, less B's refill meanwhile, are the capacity."
       out.append(cap)
     } else {
       out.append(
@@ -348,7 +362,7 @@ struct Fitter {
     out.append(asap)
 
     // Lateness of .after / .atEnd and its growth with the budget spent.
-    // The capacity is only indicative (above): the replay takes the model's default share.
+    // The capacity is not identified (above): the replay takes the model's default share.
     let late = fitLateness(b: b, bucket: bucket, capShare: 0.25)
     out.append(contentsOf: late.parameters)
 
