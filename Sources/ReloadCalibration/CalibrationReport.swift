@@ -77,6 +77,7 @@ public enum CalibrationReport {
       .table-wrap { overflow-x: auto; }
       table { border-collapse: collapse; width: 100%; font-size: 0.92em; }
       th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+      table.params td:first-child { min-width: 15em; }
       td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
       .identified, .observed { color: var(--ok); } .too_few_data, .not_identifiable { color: var(--warn); }
       pre { background: var(--card); padding: 10px; overflow-x: auto; border-radius: 6px; }
