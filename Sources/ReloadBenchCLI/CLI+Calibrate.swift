@@ -71,16 +71,7 @@ struct CalibrateCommand: Command {
     let loaded = try scenario.map { (p: String) throws(CLIError) in try pipeline.load(p) }
 
     var log = ReloadLog()
-    for path in logs {
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
-      }
-      do {
-        try LogParser.parse([UInt8](data), file: path, into: &log, maxBadLines: maxBadLines)
-      } catch {
-        throw .badInput(error.description)
-      }
-    }
+    for path in logs { try Self.read(path, into: &log, maxBadLines: maxBadLines) }
     guard log.count > 0 else {
       throw .badInput("\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
     }
@@ -104,6 +95,46 @@ struct CalibrateCommand: Command {
       ], to: out)
     if !quiet { Terminal.out(Self.summary(calibration, model: model, out: out)) }
     return ExitStatus.success
+  }
+
+  /// Parses the log at `path` in blocks of 16 MB (a log of millions of
+  /// lines is never held whole), reserving room for its lines from the
+  /// first block's line length.
+  static func read(_ path: String, into log: inout ReloadLog, maxBadLines: Int?) throws(CLIError) {
+    guard let file = fopen(path, "rb") else {
+      throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
+    }
+    defer { fclose(file) }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    var reader = LogParser.Reader(file: path, maxBadLines: maxBadLines)
+    var block = [UInt8](repeating: 0, count: 16 << 20)
+    var filled = 0
+    var first = true
+    while true {
+      if filled == block.count { block += [UInt8](repeating: 0, count: block.count) }  // a line longer than the block
+      let got = block.withUnsafeMutableBytes { fread($0.baseAddress! + filled, 1, $0.count - filled, file) }
+      if got == 0 && ferror(file) != 0 { throw .badInput("cannot read \(path) (fix: check the path and its permissions)") }
+      filled += got
+      let end = got == 0
+      do throws(LogParser.Failure) {
+        let before = log.count
+        let used = try block.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) throws(LogParser.Failure) in
+          try reader.feed(UnsafeBufferPointer(rebasing: b[0..<filled]), into: &log, final: end)
+        }
+        if first, let size, used > 0, log.count > before {
+          log.reserveCapacity(before + Int(Double(size) / Double(used) * Double(log.count - before) * 1.02) + 16)
+          first = false
+        }
+        block.withUnsafeMutableBufferPointer { b in
+          _ = b.baseAddress!.update(from: b.baseAddress! + used, count: filled - used)
+        }
+        filled -= used
+        if end { try reader.finish(into: &log) }
+      } catch {
+        throw .badInput(error.description)
+      }
+      if end { break }
+    }
   }
 
   /// The scenario's model with the fitted parameters laid over it.
@@ -135,16 +166,16 @@ struct CalibrateCommand: Command {
     scenario.devices = min(scenario.devices, 200)
     var log = ReloadLog()
     var failure: LogParser.Failure? = nil
+    var reader = LogParser.Reader(file: "simulated", maxBadLines: nil)
     _ = try EmitLog.render(scenario, format: .csv) { (chunk: String) throws(CLIError) in
-      // The log text goes through the same parser as a collected log.
-      var text = chunk
-      if log.count > 0 || failure != nil { text = LogFormat.header + chunk }
+      // The log text goes through the same parser as a collected log (chunks end with a newline).
       do throws(LogParser.Failure) {
-        try LogParser.parse(Array(text.utf8), file: "simulated", into: &log, maxBadLines: nil)
+        _ = try reader.feed(Array(chunk.utf8), into: &log, final: true)
       } catch {
-        failure = error
+        failure = failure ?? error
       }
     }
+    do throws(LogParser.Failure) { try reader.finish(into: &log) } catch { failure = failure ?? error }
     if let failure { throw .badInput("simulated log: \(failure.description)") }
     return Calibration.fit(log, replicates: 0).curves
   }

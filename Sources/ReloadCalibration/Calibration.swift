@@ -102,17 +102,19 @@ struct Fitter {
 
   typealias P = Calibration.Parameter
 
-  /// An estimate with its 95 % bootstrap interval over devices.
-  func bootstrap(_ salt: UInt64, _ estimator: ([Int]) -> Double?) -> (Double, Double, Double)? {
-    let all = Array(summaries.indices)
-    guard let point = estimator(all), point.isFinite else { return nil }
+  /// An estimate with its 95 % bootstrap interval over devices. The
+  /// estimator reads a resample as how often each device was drawn.
+  func bootstrap(_ salt: UInt64, _ estimator: (Weights) -> Double?) -> (Double, Double, Double)? {
+    let n = summaries.count
+    guard let point = estimator(Weights(repeating: 1, count: n)), point.isFinite else { return nil }
     var rng = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ salt)
     var values: [Double] = []
     values.reserveCapacity(replicates)
-    var pick = [Int](repeating: 0, count: all.count)
+    var w = Weights(repeating: 0, count: n)
     for _ in 0..<replicates {
-      for i in pick.indices { pick[i] = Int(rng.next() % UInt64(all.count)) }
-      if let v = estimator(pick), v.isFinite { values.append(v) }
+      for i in w.indices { w[i] = 0 }
+      for _ in 0..<n { w[Int(rng.next() % UInt64(n))] += 1 }
+      if let v = estimator(w), v.isFinite { values.append(v) }
     }
     guard values.count >= replicates / 2 else { return (point, .nan, .nan) }
     values.sort()
@@ -128,16 +130,13 @@ struct Fitter {
     return (d, n)
   }
 
-  func pooled(_ devices: [Int], _ key: (DeviceSummary) -> [Double]) -> [Double] {
-    var out: [Double] = []
-    for d in devices { out.append(contentsOf: key(summaries[d])) }
-    return out
-  }
+  /// The figure `key` of every device, for quantiles of resamples.
+  func pool(_ key: (DeviceSummary) -> [Double]) -> Pool { Pool(devices: summaries.count) { key(summaries[$0]) } }
 
   func param(
     _ field: String, _ label: String, _ unit: String, salt: UInt64, need: (DeviceSummary) -> Bool,
     minValues: Int = Fitter.minValues, values: (DeviceSummary) -> [Double], missing: String,
-    note: String = "", status: P.Status = .identified, _ estimator: ([Int]) -> Double?
+    note: String = "", status: P.Status = .identified, _ estimator: (Weights) -> Double?
   ) -> P {
     let (devices, days) = support(need)
     let count = summaries.reduce(0) { $0 + values($1).count }
@@ -167,10 +166,10 @@ struct Fitter {
     // Window or bucket: a bucket lets a widget spend its capacity at the
     // pace it asks, then holds it to B per 24 h (late intervals longer than
     // early ones); a window keeps the asked pace until B are spent.
-    let ratio: ([Int]) -> Double? = { d in
-      let e = pooled(d, \.earlyIntervals), l = pooled(d, \.lateIntervals)
-      guard e.count >= 3 else { return nil }
-      return Stats.median(l) / Stats.median(e)
+    let early = pool(\.earlyIntervals), lateIv = pool(\.lateIntervals)
+    let ratio: (Weights) -> Double? = { w in
+      guard early.count(w) >= 3 else { return nil }
+      return lateIv.median(w) / early.median(w)
     }
     var accrual = param(
       "budget.accrual", "How the budget accrues (late-day / early-day reload interval)", "ratio", salt: 1,
@@ -191,14 +190,10 @@ struct Fitter {
     out.append(accrual)
 
     // The daily budget: the bucket's refill pace, or the window's count per day.
-    let budgetOf: ([Int]) -> Double? = { d in
-      if bucket {
-        let l = pooled(d, \.lateIntervals)
-        guard !l.isEmpty else { return nil }
-        return 1440 / Stats.median(l)
-      }
-      let n = pooled(d, \.saturatedDayCounts)
-      return n.isEmpty ? nil : Stats.median(n)
+    let dayCounts = pool(\.saturatedDayCounts)
+    let budgetOf: (Weights) -> Double? = { w in
+      if bucket { return lateIv.count(w) == 0 ? nil : 1440 / lateIv.median(w) }
+      return dayCounts.count(w) == 0 ? nil : dayCounts.median(w)
     }
     var budget = param(
       "budget.max_per_day", "Daily budget B of a saturated widget", "reloads per 24 h", salt: 2, need: saturatedNeed,
@@ -236,17 +231,14 @@ struct Fitter {
     // Per family.
     for f in 0..<families.count {
       let fam = Int32(f)
+      let famLate = pool { $0.familyLate[fam] ?? [] }, famCounts = pool { $0.familyCounts[fam] ?? [] }
       var p = param(
         "observed.budget_per_day.\(families[fam])", "Daily budget, family \(families[fam])", "reloads per 24 h",
         salt: 100 + UInt64(f), need: { ($0.familyLate[fam] ?? []).count > 0 },
         values: { $0.familyLate[fam] ?? [] }, missing: budgetMissing, status: .observed
-      ) { d in
-        if bucket {
-          let l = pooled(d) { $0.familyLate[fam] ?? [] }
-          return l.isEmpty ? nil : 1440 / Stats.median(l)
-        }
-        let n = pooled(d) { $0.familyCounts[fam] ?? [] }
-        return n.isEmpty ? nil : Stats.median(n)
+      ) { w in
+        if bucket { return famLate.count(w) == 0 ? nil : 1440 / famLate.median(w) }
+        return famCounts.count(w) == 0 ? nil : famCounts.median(w)
       }
       if p.status == .identified { p.status = .observed }
       if p.status == .observed { p.note = "The budget of widgets of this family (placement is not visible to a widget; family is the log's proxy for how often it is seen)." }
@@ -255,19 +247,32 @@ struct Fitter {
 
     // The bucket's capacity: reloads of a saturated day beyond its refill.
     if bucket, let b {
+      let excess = pool { $0.spans.map { ($0.count + 1 - $0.span * b) / b } }
       var cap = param(
         "budget.token_bucket_burst_fraction", "Token bucket capacity, share of B", "share of B", salt: 3,
         need: { !$0.spans.isEmpty }, values: { $0.spans.map(\.count) }, missing: budgetMissing
-      ) { d in
-        var v: [Double] = []
-        for i in d { for s in summaries[i].spans { v.append((s.count + 1 - s.span * b) / b) } }
-        return v.isEmpty ? nil : max(0.01, Stats.median(v))
+      ) { w in
+        excess.count(w) == 0 ? nil : max(0.01, excess.median(w))
       }
-      // Indicative only: in the recovery tests it reads about 15 % low
-      // (background reloads at night and lateness spend tokens the log does
-      // not place), so it is not put in the model block.
-      if cap.status == .identified { cap.status = .observed }
-      cap.note = "Indicative (reads about 15 % low in the recovery tests; not put in the model block): reloads of a saturated day beyond what B refills between its first and last reload, over B."
+      // Not identifiable: a log shows reloads, not tokens. A saturated day's
+      // reloads are the tokens in the bucket at its first reload, plus the
+      // refill until its last, minus the tokens left then; the log cannot
+      // tell the first (a background reload at night, an evening that left
+      // tokens, whole-token rounding) nor the last, so (reloads - refill) / B
+      // is capacity/B minus two unseen non-negative terms: a lower bound
+      // (about 15 % low in the recovery tests), never put in the model block.
+      let bound = cap.estimate
+      cap.status = .notIdentifiable
+      cap.estimate = nil
+      cap.low = nil
+      cap.high = nil
+      cap.note =
+        "Not identifiable from served timelines: a day's reloads beyond what B refills between its first and last reload "
+        + (bound.map { "(here \(Self.fmt($0)) of B) " } ?? "")
+        + "are the capacity minus the tokens missing at the first reload and left at the last, which a log does not show, "
+        + "so they only bound it from below. To identify it, log a test cohort whose widget makes no budgeted reload for a day "
+        + "(.never, no background reloads: the bucket fills) and then returns .after(now + 10 s): its reloads before the "
+        + "interval settles at 24 h / B, less B's refill meanwhile, are the capacity."
       out.append(cap)
     } else {
       out.append(
@@ -279,14 +284,14 @@ struct Fitter {
 
     // Low Power Mode.
     if bucket {
+      let lowPower = pool(\.lowPowerIntervals), normalLate = pool(\.normalLateIntervals)
       var lpm = param(
         "budget.low_power_multiplier", "Budget multiplier in Low Power Mode", "x", salt: 4,
         need: { !$0.lowPowerIntervals.isEmpty }, values: \.lowPowerIntervals,
         missing: "No saturated widget was logged with low_power true: log ProcessInfo.isLowPowerModeEnabled on every line, and keep a cohort asking every 5 minutes."
-      ) { d in
-        let l = pooled(d, \.lowPowerIntervals), n = pooled(d, \.normalLateIntervals)
-        guard l.count >= 5, !n.isEmpty else { return nil }
-        return min(1, Stats.median(n) / Stats.median(l))
+      ) { w in
+        guard lowPower.count(w) >= 5, normalLate.count(w) > 0 else { return nil }
+        return min(1, normalLate.median(w) / lowPower.median(w))
       }
       if lpm.status == .identified { lpm.note = "Steady reload interval outside Low Power Mode over the interval in it (saturated widgets)." }
       out.append(lpm)
@@ -305,13 +310,13 @@ struct Fitter {
         note: "A property of the users (a segment's low_power_mode.share), not of iOS."))
 
     // Minimum interval: requests shorter than it, answered at it.
+    let shortRequests = pool(\.shortRequestIntervals)
     var minInterval = param(
       "budget.min_interval_s", "Minimum interval between reloads", "s", salt: 5,
       need: { !$0.shortRequestIntervals.isEmpty }, values: \.shortRequestIntervals,
       missing: "No widget asked for a reload less than 5 minutes ahead: log a test cohort returning .after(now + 10 s)."
-    ) { d in
-      let v = pooled(d, \.shortRequestIntervals)
-      return v.count < 10 ? nil : Stats.quantile(v, 0.02)
+    ) { w in
+      shortRequests.count(w) < 10 ? nil : shortRequests.quantile(w, 0.02)
     }
     // Paced asap requests answer far above the minimum: then it is only an upper bound.
     if let m = minInterval.estimate, let b, m > 0.5 * 86_400 / b {
@@ -327,14 +332,14 @@ struct Fitter {
     out.append(minInterval)
 
     // asap: paced or immediate, and the spacing.
+    let asapSpacing = pool(\.asapSpacing)
     var asap = param(
       "reload.asap", "Spacing of reloads asked for at once", "min", salt: 6, need: { !$0.asapSpacing.isEmpty },
       values: \.asapSpacing,
       missing: "No widget returned a timeline due at once: log a cohort with one entry dated now and .atEnd."
-    ) { d in
+    ) { w in
       // Early in the day, before the budget holds: the lower half.
-      let v = pooled(d, \.asapSpacing)
-      return v.count < 10 ? nil : Stats.quantile(v, 0.25)
+      asapSpacing.count(w) < 10 ? nil : asapSpacing.quantile(w, 0.25)
     }
     if let s = asap.estimate {
       // At once means at the minimum interval (seconds); paced means the budget's pace (minutes).
@@ -357,18 +362,18 @@ struct Fitter {
     out.append(asap)
 
     // Lateness of .after / .atEnd and its growth with the budget spent.
-    // The capacity is only indicative (above): the replay takes the model's default share.
+    // The capacity is not identified (above): the replay takes the model's default share.
     let late = fitLateness(b: b, bucket: bucket, capShare: 0.25)
     out.append(contentsOf: late.parameters)
 
     // App calls.
+    let callLatency = pool { $0.callLatency.filter { $0 > 0 } }
     var latency = param(
       "app_reload.background_latency", "Latency of a background reloadTimelines call (median)", "s", salt: 9,
       need: { !$0.callLatency.isEmpty }, values: \.callLatency,
       missing: "No background reload_call lines: log a reload_call line (with its trigger) where the app calls reloadTimelines, and write the same trigger for the widget to log."
-    ) { d in
-      let v = pooled(d, \.callLatency).filter { $0 > 0 }
-      return v.count < 5 ? nil : Stats.median(v)
+    ) { w in
+      callLatency.count(w) < 5 ? nil : callLatency.median(w)
     }
     if latency.status == .identified {
       let v = summaries.flatMap(\.callLatency).filter { $0 > 0 }.map { Double.log($0) }
@@ -380,9 +385,9 @@ struct Fitter {
       "app_reload.burst", "Reloads per call in a burst of calls (within 5 s)", "reloads per call", salt: 10,
       need: { !$0.bursts.isEmpty }, minValues: 10, values: { $0.bursts.map(\.calls) },
       missing: "No two background calls within 5 s: the burst rule shows only where the app calls several times in a row."
-    ) { d in
+    ) { w in
       var calls = 0.0, reloads = 0.0
-      for i in d { for x in summaries[i].bursts { calls += x.calls; reloads += x.reloads } }
+      for i in w.indices where w[i] > 0 { for x in summaries[i].bursts { calls += Double(w[i]) * x.calls; reloads += Double(w[i]) * x.reloads } }
       return calls > 0 ? reloads / calls : nil
     }
     if let r = burst.estimate {
@@ -402,11 +407,11 @@ struct Fitter {
         minValues: 0, values: { [Double($0[keyPath: key])] },
         missing: "No \(what) lines: log one when the app's \(what == "silent_push" ? "application(_:didReceiveRemoteNotification:)" : "BGAppRefreshTask handler") runs.",
         status: .observed
-      ) { d in
+      ) { w in
         var n = 0.0, days = 0.0
-        for i in d {
-          n += Double(summaries[i][keyPath: key])
-          days += Double(summaries[i].days)
+        for i in w.indices where w[i] > 0 {
+          n += Double(w[i] * summaries[i][keyPath: key])
+          days += Double(w[i] * summaries[i].days)
         }
         return days > 0 ? n / days : nil
       }
@@ -433,47 +438,68 @@ struct Fitter {
     // The budget spent at each request, replayed from the instance's budgeted reloads.
     var samples: [(device: Int, lateness: Double, used: Double)] = []
     let dayMs = 86_400_000.0
+    /// The first index of `times` (sorted) at or after `t`.
+    func firstAtOrAfter(_ times: [Int64], _ t: Int64) -> Int {
+      var lo = 0, hi = times.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if times[mid] < t { lo = mid + 1 } else { hi = mid }
+      }
+      return lo
+    }
+    let cap = max(1, capShare * (b ?? 1))
     for (di, s) in summaries.enumerated() {
+      // Per instance, the bucket's tokens just after each budgeted reload
+      // (one replay, then each request looks its last reload up).
+      var tokensAfter: [[Double]] = []
+      if let b, bucket {
+        tokensAfter = s.budgetTimes.map { times in
+          var tokens = cap, last = times.first ?? 0
+          return times.map { t in
+            tokens = max(0, min(cap, tokens + Double(t - last) / dayMs * b) - 1)
+            last = t
+            return tokens
+          }
+        }
+      }
       for x in s.lateness {
         var used = 0.0
         if let b {
           let times = s.budgetTimes[x.instance]
+          let before = firstAtOrAfter(times, x.requestTime)
           if bucket {
             // As the simulator reads it: 1 - (whole tokens left) / B
             // (docs/model.md#lateness-pressure; Sources/WidgetModel/Simulation/ReloadBudget.swift `left`).
-            let cap = max(1, capShare * b)
             var tokens = cap
             var last = times.first ?? x.requestTime
-            for t in times {
-              if t >= x.requestTime { break }
-              tokens = max(0, min(cap, tokens + Double(t - last) / dayMs * b) - 1)
-              last = t
+            if before > 0 {
+              tokens = tokensAfter[x.instance][before - 1]
+              last = times[before - 1]
             }
             tokens = min(cap, tokens + Double(x.requestTime - last) / dayMs * b)
             used = min(1, max(0, 1 - tokens.rounded(.down) / b.rounded(.down)))
           } else {
-            let n = times.filter { $0 < x.requestTime && $0 >= x.requestTime - Int64(dayMs) }.count
+            let n = before - firstAtOrAfter(times, x.requestTime - Int64(dayMs))
             used = min(1, Double(n) / b)
           }
         }
         samples.append((di, x.lateness, used))
       }
     }
-    let bySample = Dictionary(grouping: samples.indices, by: { samples[$0].device })
-    func pick(_ d: [Int]) -> [(lateness: Double, used: Double)] {
-      var out: [(Double, Double)] = []
-      for i in d { for j in bySample[i] ?? [] { out.append((samples[j].lateness, samples[j].used)) } }
-      return out
+    var byDevice = Array(repeating: [(lateness: Double, used: Double)](), count: summaries.count)
+    for x in samples { byDevice[x.device].append((x.lateness, x.used)) }
+    func pool(_ value: ((lateness: Double, used: Double)) -> Double?) -> Pool {
+      Pool(devices: summaries.count) { byDevice[$0].compactMap(value) }
     }
     let need: (DeviceSummary) -> Bool = { !$0.lateness.isEmpty }
     let missing = "No .after or .atEnd request more than 5 minutes ahead on a widget that is not saturated: log the policy and next of every timeline."
     var out: [P] = []
+    let lateness = pool { $0.lateness }
     let median = param(
       "observed.lateness_median_s", "Lateness of .after/.atEnd reloads (median, as observed)", "s", salt: 7,
       need: need, values: { $0.lateness.map(\.lateness) }, missing: missing, status: .observed
-    ) { d in
-      let v = pick(d).map(\.lateness)
-      return v.count < 10 ? nil : Stats.median(v)
+    ) { w in
+      lateness.count(w) < 10 ? nil : lateness.median(w)
     }
     var m = median
     if m.status == .identified { m.status = .observed }
@@ -482,14 +508,22 @@ struct Fitter {
       m.note = "p10 \(Self.fmt(Stats.quantile(v, 0.1))) s, p90 \(Self.fmt(Stats.quantile(v, 0.9))) s; \(v.filter { $0 < 0 }.count) of \(v.count) early."
     }
     out.append(m)
-    // d x used^e: log lateness against log used.
+    // d x used^e: log lateness against log used, each device's sums once
+    // (about the pooled means, so the sums do not cancel).
+    let points = byDevice.map { v in v.filter { $0.lateness > 1 && $0.used > 0.02 }.map { (Double.log($0.used), Double.log($0.lateness)) } }
+    let x0 = Stats.mean(points.flatMap { $0.map(\.0) }), y0 = Stats.mean(points.flatMap { $0.map(\.1) })
+    let pressureSums = points.map { v in
+      var sums = Stats.Sums()
+      for (x, y) in v { sums.add(x - x0, y - y0) }
+      return sums
+    }
     var exponent = param(
       "reload.lateness_pressure_exponent", "Growth of lateness with the budget spent (exponent e of used^e)", "", salt: 8,
       need: need, values: { $0.lateness.map(\.lateness) }, missing: missing
-    ) { d in
-      let v = pick(d).filter { $0.lateness > 1 && $0.used > 0.02 }
-      guard v.count >= 10 else { return nil }
-      return Stats.leastSquares(v.map { Double.log($0.used) }, v.map { Double.log($0.lateness) })?.slope
+    ) { w in
+      var sums = Stats.Sums()
+      for d in w.indices where w[d] > 0 { sums.add(pressureSums[d], times: Double(w[d])) }
+      return sums.n >= 10 ? sums.slope : nil
     }
     if b == nil && exponent.status == .identified {
       exponent.status = .notIdentifiable
@@ -499,13 +533,18 @@ struct Fitter {
     // Under a token bucket the budget spent at a request stays between
     // 1 - capacity/B and 1, so lateness hardly varies with it: a wide
     // interval means the log does not tell the exponent.
+    // When the share is the same at every request (the bucket never drops
+    // below its last whole token) the slope has no points to rest on at all.
     var assumedExponent = false
-    if exponent.status == .identified, bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1 {
-      let lo = exponent.low ?? .nan, hi = exponent.high ?? .nan
+    let flat =
+      bucket && b != nil && exponent.status == .tooFewData && exponent.devices >= Self.minDevices
+      && points.reduce(0, { $0 + $1.count }) >= Self.minValues
+    if flat || exponent.status == .identified && (bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1) {
+      let spread = flat ? "it was the same at every request" : "interval \(Self.fmt(exponent.low ?? .nan)) to \(Self.fmt(exponent.high ?? .nan))"
       exponent.status = .tooFewData
       exponent.note =
         "The budget spent at the requests varies too little (\(bucket ? "a token bucket keeps it above 1 - capacity/B" : "widgets far from their budget")) "
-        + "to tell the exponent (interval \(Self.fmt(lo)) to \(Self.fmt(hi))): log a cohort asking every 15-30 minutes, whose spent share varies over the day."
+        + "to tell the exponent (\(spread)): log a cohort asking every 15-30 minutes, whose spent share varies over the day."
       exponent.estimate = nil
       exponent.low = nil
       exponent.high = nil
@@ -520,12 +559,14 @@ struct Fitter {
     }
     out.append(exponent)
     // The lateness before pressure: lateness / used^e, as a log-normal.
+    let beforePressure = pool { x in
+      x.lateness > 1 && (x.used > 0.02 || e < 0.2) ? (e < 0.2 ? x.lateness : x.lateness / Double.pow(x.used, e)) : nil
+    }
     var base = param(
       "reload.lateness", "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
       values: { $0.lateness.map(\.lateness) }, missing: missing
-    ) { d in
-      let v = pick(d).filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
-      return v.count < 10 ? nil : Stats.median(v)
+    ) { w in
+      beforePressure.count(w) < 10 ? nil : beforePressure.median(w)
     }
     if base.status == .identified {
       let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }

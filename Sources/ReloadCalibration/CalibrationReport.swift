@@ -77,6 +77,7 @@ public enum CalibrationReport {
       .table-wrap { overflow-x: auto; }
       table { border-collapse: collapse; width: 100%; font-size: 0.92em; }
       th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+      table.params td:first-child { min-width: 15em; }
       td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
       .identified, .observed { color: var(--ok); } .too_few_data, .not_identifiable { color: var(--warn); }
       pre { background: var(--card); padding: 10px; overflow-x: auto; border-radius: 6px; }
@@ -85,7 +86,7 @@ public enum CalibrationReport {
       figcaption { font-size: 0.9em; margin-bottom: 4px; }
       svg { width: 100%; height: auto; display: block; }
       svg text { fill: var(--muted); font-size: 11px; }
-      code { overflow-wrap: anywhere; }
+      code { overflow-wrap: break-word; }
       @media (max-width: 700px) {
         table.params, table.params tbody, table.params tr, table.params td { display: block; width: auto; }
         table.params thead { display: none; }
@@ -111,7 +112,7 @@ public enum CalibrationReport {
       var est = p.estimate.map { num($0) + (p.unit.isEmpty ? "" : " " + esc(p.unit)) } ?? "—"
       if let choice { est = "<b>\(esc(choice))</b> (" + est + ")" }
       let interval = p.low.map { "\(num($0)) – \(num(p.high))" } ?? "—"
-      h += "<tr><td><code>\(esc(p.field))</code><br><span class=\"muted\">\(esc(p.label))</span></td>"
+      h += "<tr><td><code>\(breakable(p.field))</code><br><span class=\"muted\">\(esc(p.label))</span></td>"
       h += "<td class=\"\(p.status.rawValue)\" data-label=\"status\">\(p.status.rawValue.replacingAll("_", " "))</td>"
       h += "<td class=\"num\" data-label=\"estimate\">\(est)</td><td class=\"num\" data-label=\"95 % interval\">\(interval)</td>"
       h += "<td class=\"num\" data-label=\"devices / days\">\(p.devices) / \(p.days)</td><td>\(esc(p.note))</td></tr>\n"
@@ -132,6 +133,27 @@ public enum CalibrationReport {
     h += figure("Lateness of .after / .atEnd reloads (CDF, minutes)", cdf(c.curves.latenessS.map { $0 / 60 }, simulated?.latenessS.map { $0 / 60 }))
     h += "</div>\n</body></html>\n"
     return h
+  }
+
+  /// A field name that may wrap after its dots and underscores (not inside a word).
+  static func breakable(_ field: String) -> String {
+    var out = ""
+    for c in esc(field) {
+      out.append(c)
+      if c == "." || c == "_" { out += "<wbr>" }
+    }
+    return out
+  }
+
+  /// An axis label: whole numbers from 10, else at most two decimals, no trailing zeros.
+  static func tick(_ v: Double) -> String {
+    if abs(v) >= 10 { return String(Int(v.rounded())) }
+    var s = String(Int((abs(v) * 100).rounded()))
+    while s.count < 3 { s = "0" + s }
+    s.insert(".", at: s.index(s.endIndex, offsetBy: -2))
+    while s.hasSuffix("0") { s.removeLast() }
+    if s.hasSuffix(".") { s.removeLast() }
+    return (v < 0 && s != "0" ? "-" : "") + s
   }
 
   static func figure(_ caption: String, _ svg: String) -> String {
@@ -180,7 +202,7 @@ public enum CalibrationReport {
       let t = lo + (hi - lo) * Double(k) / 2
       let v = log ? Double.exp(t) : t
       let anchor = k == 0 ? "start" : k == 2 ? "end" : "middle"
-      svg += "<text x=\"\(f(x(Double(bins) * Double(k) / 2)))\" y=\"\(f(height - 10))\" text-anchor=\"\(anchor)\">\(num(v)) \(unit)</text>"
+      svg += "<text x=\"\(f(x(Double(bins) * Double(k) / 2)))\" y=\"\(f(height - 10))\" text-anchor=\"\(anchor)\">\(tick(v)) \(unit)</text>"
     }
     svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + 10))\" text-anchor=\"end\">\(Int((ymax * 100).rounded())) %</text>"
     return svg + "</svg>"
@@ -211,10 +233,10 @@ public enum CalibrationReport {
     for k in 0...2 {
       let v = lo + (hi - lo) * Double(k) / 2
       let anchor = k == 0 ? "start" : k == 2 ? "end" : "middle"
-      svg += "<text x=\"\(f(x(v)))\" y=\"\(f(height - 10))\" text-anchor=\"\(anchor)\">\(num(v)) min</text>"
+      svg += "<text x=\"\(f(x(v)))\" y=\"\(f(height - 10))\" text-anchor=\"\(anchor)\">\(tick(v)) min</text>"
     }
     svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + 10))\" text-anchor=\"end\">100 %</text>"
-    svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + ph))\" text-anchor=\"end\">0</text>"
+    svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + ph))\" text-anchor=\"end\">0 %</text>"
     return svg + "</svg>"
   }
 

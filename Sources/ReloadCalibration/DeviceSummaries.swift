@@ -259,7 +259,8 @@ struct Summarizer {
   /// before the next call wave.
   func reloadsAfter(_ log: ReloadLog, _ byKind: [Int32: [Int]], call c: Int, until: Int64) -> [Int] {
     let t0 = log.time[c]
-    var out: [Int] = []
+    // (time, line): the sort reads the tuple, not the log (a closure over the log copies it).
+    var out: [(Int64, Int)] = []
     let kinds: [Int32] = log.kind[c] >= 0 ? [log.kind[c]] : Array(byKind.keys)
     for kk in kinds {
       guard let lines = byKind[kk] else { continue }
@@ -271,10 +272,10 @@ struct Summarizer {
       }
       var i = lo
       while i < lines.count && log.time[lines[i]] <= until {
-        if log.trigger[lines[i]] == log.trigger[c] { out.append(lines[i]) }
+        if log.trigger[lines[i]] == log.trigger[c] { out.append((log.time[lines[i]], lines[i])) }
         i += 1
       }
     }
-    return out.sorted { log.time[$0] < log.time[$1] }
+    return out.sorted { $0.0 < $1.0 }.map(\.1)
   }
 }

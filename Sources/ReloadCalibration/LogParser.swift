@@ -28,6 +28,12 @@ public struct TooManyBadLines: Error, Sendable {
 /// Strict: a malformed line is an error naming the file, line and column
 /// (1-based), unless `maxBadLines` allows skipping up to that many, which
 /// are then counted in `ReloadLog.badLines`.
+///
+/// Fast: it scans the bytes in place. A field is a range of the line (or,
+/// for a quoted CSV field or a JSON string with escapes, of a scratch
+/// buffer it is decoded into); numbers and timestamps are read from the
+/// bytes, and names are interned from them (`ReloadLog.Names`), so a line
+/// allocates nothing unless it brings a new name or an error.
 public enum LogParser {
   public enum Failure: Error, Sendable {
     case line(LogError)
@@ -41,316 +47,464 @@ public enum LogParser {
     }
   }
 
-  /// Adds the lines of `bytes` (the contents of `file`) to `log`.
+  /// Adds the lines of `bytes` (the whole contents of `file`) to `log`.
   public static func parse(_ bytes: [UInt8], file: String, into log: inout ReloadLog, maxBadLines: Int?) throws(Failure) {
-    var bad: [LogError] = []
-    log.files.append(file)
-    var start = 0
+    var reader = Reader(file: file, maxBadLines: maxBadLines)
+    _ = try reader.feed(bytes, into: &log, final: true)
+    try reader.finish(into: &log)
+  }
+
+  /// Reads one file in blocks (the caller need not hold it whole): `feed`
+  /// parses the complete lines of a block and says how many bytes it used;
+  /// the rest goes in front of the next block.
+  public struct Reader {
+    let file: String
+    let maxBadLines: Int?
     var lineNo = 0
-    var columns: [Int]? = nil  // CSV: column index per field position
+    /// CSV: the column index of each field position.
+    var columns: [Int]? = nil
     var isJSON: Bool? = nil
-    let n = bytes.count
-    while start < n {
-      var end = start
-      while end < n && bytes[end] != 0x0A { end += 1 }
-      lineNo += 1
-      var stop = end
-      if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
-      defer { start = end + 1 }
-      // Blank lines are allowed (a log rotated mid-line leaves none; editors add them).
-      var first = start
-      while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
-      if first == stop { continue }
-      if isJSON == nil { isJSON = bytes[first] == UInt8(ascii: "{") }
-      do throws(LogError) {
-        if isJSON! {
-          let fields = try jsonFields(bytes, first, stop, file: file, line: lineNo)
-          try add(fields, to: &log, file: file, line: lineNo)
-        } else if columns == nil {
-          columns = try header(bytes, first, stop, file: file, line: lineNo)
-        } else {
-          let raw = try csvFields(bytes, start, stop, file: file, line: lineNo)
-          if raw.count != columns!.count {
-            throw LogError(
-              file: file, line: lineNo, column: 1,
-              message: "\(raw.count) fields, the header has \(columns!.count)",
-              fix: "write one value (or nothing) per header column, separated by commas")
-          }
-          var fields: [Field] = []
-          fields.reserveCapacity(raw.count)
-          for (i, f) in raw.enumerated() where !f.text.isEmpty { fields.append(Field(column: columns![i], text: f.text, at: f.at, quoted: false)) }
-          try add(fields, to: &log, file: file, line: lineNo)
+    var bad: [LogError] = []
+    var scratch: [UInt8] = []
+    var fields: [Field] = []
+
+    public init(file: String, maxBadLines: Int?) {
+      self.file = file
+      self.maxBadLines = maxBadLines
+    }
+
+    /// Parses the complete lines of `bytes` (all of them when `final`) and
+    /// returns the number of bytes read.
+    public mutating func feed(_ bytes: [UInt8], into log: inout ReloadLog, final: Bool) throws(Failure) -> Int {
+      var result: Result<Int, Failure> = .success(0)
+      bytes.withUnsafeBufferPointer { b in
+        do throws(Failure) {
+          result = .success(try feed(b, into: &log, final: final))
+        } catch {
+          result = .failure(error)
         }
-      } catch {
-        guard let limit = maxBadLines else { throw .line(error) }
-        bad.append(error)
-        log.badLines += 1
-        if bad.count > limit { throw .tooMany(TooManyBadLines(file: file, limit: limit, first: bad)) }
+      }
+      return try result.get()
+    }
+
+    public mutating func feed(_ b: UnsafeBufferPointer<UInt8>, into log: inout ReloadLog, final: Bool) throws(Failure) -> Int {
+      let n = b.count
+      var start = 0
+      while start < n {
+        var end = start
+        while end < n && b[end] != 0x0A { end += 1 }
+        if end == n && !final { break }
+        lineNo += 1
+        var stop = end
+        if stop > start && b[stop - 1] == 0x0D { stop -= 1 }
+        let lineStart = start
+        start = end + 1
+        // Blank lines are allowed (a log rotated mid-line leaves none; editors add them).
+        var first = lineStart
+        while first < stop && (b[first] == 0x20 || b[first] == 0x09) { first += 1 }
+        if first == stop { continue }
+        if isJSON == nil { isJSON = b[first] == UInt8(ascii: "{") }
+        do throws(LogError) {
+          if isJSON! {
+            try jsonFields(b, first, stop)
+            try add(b, to: &log)
+          } else if columns == nil {
+            columns = try header(b, first, stop)
+          } else {
+            try csvFields(b, lineStart, stop)
+            try add(b, to: &log)
+          }
+        } catch {
+          guard let limit = maxBadLines else { throw .line(error) }
+          bad.append(error)
+          log.badLines += 1
+          if bad.count > limit { throw .tooMany(TooManyBadLines(file: file, limit: limit, first: bad)) }
+        }
+      }
+      return min(start, n)
+    }
+
+    /// After the last block: a file without lines is refused.
+    public mutating func finish(into log: inout ReloadLog) throws(Failure) {
+      log.files.append(file)
+      if isJSON == false && columns == nil || isJSON == nil {
+        throw .line(
+          LogError(
+            file: file, line: max(1, lineNo), column: 1, message: "no log lines",
+            fix: "a CSV log starts with the header '\(LogFormat.columns.joined(separator: ","))'"))
       }
     }
-    if isJSON == false && columns == nil || isJSON == nil {
-      throw .line(
-        LogError(
-          file: file, line: max(1, lineNo), column: 1, message: "no log lines",
-          fix: "a CSV log starts with the header '\(LogFormat.columns.joined(separator: ","))'"))
+
+    func error(_ at: Int, _ message: String, _ fix: String) -> LogError {
+      LogError(file: file, line: lineNo, column: at, message: message, fix: fix)
+    }
+
+    mutating func header(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) throws(LogError) -> [Int] {
+      columns = nil
+      try splitCSV(b, s, e, named: false)
+      var out: [Int] = []
+      var seen = Set<Int>()
+      for f in fields {
+        let name = f.text.trimmingSpaces
+        guard let i = LogFormat.columns.firstIndex(of: name) else {
+          throw error(f.at, "unknown column '\(String(name.prefix(40)))'", "the columns are \(LogFormat.columns.joined(separator: ", "))")
+        }
+        guard seen.insert(i).inserted else { throw error(f.at, "column '\(name)' twice", "list each column once") }
+        out.append(i)
+      }
+      for required in ["type", "time", "device"] where !seen.contains(LogFormat.columns.firstIndex(of: required)!) {
+        throw error(
+          1, "the header has no '\(required)' column", "start the file with '\(LogFormat.columns.joined(separator: ","))'")
+      }
+      return out
+    }
+
+    /// The non-empty fields of a CSV line, with their header columns.
+    mutating func csvFields(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) throws(LogError) {
+      try splitCSV(b, s, e, named: true)
+    }
+
+    /// Splits a CSV line (RFC 4180 quotes allowed) into `fields`: every
+    /// field when `!named` (the header), else the non-empty ones with
+    /// their column, after checking the count against the header.
+    mutating func splitCSV(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, named: Bool) throws(LogError) {
+      fields.removeAll(keepingCapacity: true)
+      scratch.removeAll(keepingCapacity: true)
+      var count = 0
+      let width = columns?.count ?? 0
+      var i = s
+      while true {
+        let at = i - s + 1
+        var field: Field
+        if i < e && b[i] == UInt8(ascii: "\"") {
+          let from = scratch.count
+          i += 1
+          var closed = false
+          while i < e {
+            if b[i] == UInt8(ascii: "\"") {
+              if i + 1 < e && b[i + 1] == UInt8(ascii: "\"") {
+                scratch.append(b[i])
+                i += 2
+                continue
+              }
+              closed = true
+              i += 1
+              break
+            }
+            scratch.append(b[i])
+            i += 1
+          }
+          guard closed else { throw error(at, "unterminated quoted field", "close the quote") }
+          if i < e && b[i] != UInt8(ascii: ",") {
+            throw error(i - s + 1, "text after a closing quote", "put a comma after the closing quote")
+          }
+          field = Field(column: 0, from: from, to: scratch.count, inScratch: true, at: at)
+        } else {
+          var j = i
+          while j < e && b[j] != UInt8(ascii: ",") { j += 1 }
+          field = Field(column: 0, from: i, to: j, inScratch: false, at: at)
+          i = j
+        }
+        if named {
+          if count < width && field.to > field.from {
+            field.column = columns![count]
+            fields.append(field)
+          }
+        } else {
+          fields.append(field)
+        }
+        count += 1
+        if i >= e { break }
+        i += 1  // the comma
+        if i == e {
+          if !named { fields.append(Field(column: 0, from: i, to: i, inScratch: false, at: i - s + 1)) }
+          count += 1
+          break
+        }
+      }
+      if named && count != width {
+        throw error(1, "\(count) fields, the header has \(width)", "write one value (or nothing) per header column, separated by commas")
+      }
+      // Scratch and line fields are read through one buffer: the header's
+      // text is made here, the lines' in `add`.
+      if !named { resolve(b) }
+    }
+
+    /// The members of a flat JSON object on one line, into `fields`.
+    mutating func jsonFields(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) throws(LogError) {
+      fields.removeAll(keepingCapacity: true)
+      scratch.removeAll(keepingCapacity: true)
+      var i = s
+      let file = self.file, line = lineNo
+      func fail(_ message: String, _ fix: String) -> LogError {
+        LogError(file: file, line: line, column: i - s + 1, message: message, fix: fix)
+      }
+      func skip() { while i < e && (b[i] == 0x20 || b[i] == 0x09) { i += 1 } }
+      /// A string into the scratch buffer: its range there.
+      func string(_ scratch: inout [UInt8]) throws(LogError) -> Range<Int> {
+        guard i < e && b[i] == UInt8(ascii: "\"") else { throw fail("expected a string", "quote names and text values") }
+        i += 1
+        let from = scratch.count
+        while i < e && b[i] != UInt8(ascii: "\"") {
+          if b[i] == UInt8(ascii: "\\") {
+            i += 1
+            guard i < e else { break }
+            switch b[i] {
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+              // \uXXXX: kept as written (names in the log are ASCII).
+              scratch.append(UInt8(ascii: "\\"))
+              scratch.append(UInt8(ascii: "u"))
+            default: scratch.append(b[i])
+            }
+          } else {
+            scratch.append(b[i])
+          }
+          i += 1
+        }
+        guard i < e else { throw fail("unterminated string", "close the string with \"") }
+        i += 1
+        return from..<scratch.count
+      }
+      skip()
+      guard i < e && b[i] == UInt8(ascii: "{") else { throw fail("expected '{'", "write one JSON object per line") }
+      i += 1
+      var seen: UInt32 = 0
+      skip()
+      if i < e && b[i] == UInt8(ascii: "}") {
+        i += 1
+      } else {
+        while true {
+          skip()
+          let keyAt = i
+          let keyRange = try string(&scratch)
+          let column = scratch.withUnsafeBufferPointer { LogParser.column(UnsafeBufferPointer(rebasing: $0[keyRange])) }
+          let key = String(decoding: scratch[keyRange], as: UTF8.self)
+          scratch.removeSubrange(keyRange)
+          guard let column else {
+            i = keyAt
+            throw fail("unknown key '\(String(key.prefix(40)))'", "the keys are \(LogFormat.columns.joined(separator: ", "))")
+          }
+          guard seen & (1 << column) == 0 else {
+            i = keyAt
+            throw fail("key '\(key)' twice", "give each key once")
+          }
+          seen |= 1 << column
+          skip()
+          guard i < e && b[i] == UInt8(ascii: ":") else { throw fail("expected ':'", "write \"key\": value") }
+          i += 1
+          skip()
+          let at = i - s + 1
+          if i < e && b[i] == UInt8(ascii: "\"") {
+            let r = try string(&scratch)
+            do { fields.append(Field(column: column, from: r.lowerBound, to: r.upperBound, inScratch: true, at: at)) }
+          } else {
+            var j = i
+            while j < e && b[j] != UInt8(ascii: ",") && b[j] != UInt8(ascii: "}") && b[j] != 0x20 { j += 1 }
+            guard j > i else { throw fail("expected a value", "write a string, number, true, false or null") }
+            let isNull = j - i == 4 && b[i] == UInt8(ascii: "n") && b[i + 1] == UInt8(ascii: "u") && b[i + 2] == UInt8(ascii: "l") && b[i + 3] == UInt8(ascii: "l")
+            if !isNull { fields.append(Field(column: column, from: i, to: j, inScratch: false, at: at)) }
+            i = j
+          }
+          skip()
+          guard i < e else { throw fail("unterminated object", "end the line with '}'") }
+          if b[i] == UInt8(ascii: ",") {
+            i += 1
+            continue
+          }
+          guard b[i] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'", "separate members with commas") }
+          i += 1
+          break
+        }
+      }
+      skip()
+      guard i == e else { throw fail("text after the object", "write one JSON object per line") }
+    }
+
+    /// Gives the header's fields their text (it is read once per file).
+    mutating func resolve(_ b: UnsafeBufferPointer<UInt8>) {
+      for k in fields.indices {
+        let f = fields[k]
+        fields[k].text = f.inScratch ? String(decoding: scratch[f.from..<f.to], as: UTF8.self) : String(decoding: UnsafeBufferPointer(rebasing: b[f.from..<f.to]), as: UTF8.self)
+      }
+    }
+
+    /// Checks the fields of one line and adds it.
+    mutating func add(_ b: UnsafeBufferPointer<UInt8>, to log: inout ReloadLog) throws(LogError) {
+      var failure: LogError? = nil
+      scratch.withUnsafeBufferPointer { sc in
+        do throws(LogError) {
+          try LogParser.add(fields, line: b, scratch: sc, to: &log, file: file, lineNo: lineNo)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
     }
   }
 
   struct Field {
     var column: Int
-    var text: String
+    var from: Int
+    var to: Int
+    var inScratch: Bool
     var at: Int  // 1-based column in the line
-    var quoted: Bool
+    var text = ""  // the header's only
   }
 
-  static func header(_ b: [UInt8], _ s: Int, _ e: Int, file: String, line: Int) throws(LogError) -> [Int] {
-    let raw = try csvFields(b, s, e, file: file, line: line)
-    var out: [Int] = []
-    var seen = Set<Int>()
-    for f in raw {
-      let name = f.text.trimmingSpaces
-      guard let i = LogFormat.columns.firstIndex(of: name) else {
-        throw LogError(
-          file: file, line: line, column: f.at, message: "unknown column '\(String(name.prefix(40)))'",
-          fix: "the columns are \(LogFormat.columns.joined(separator: ", "))")
-      }
-      guard seen.insert(i).inserted else {
-        throw LogError(file: file, line: line, column: f.at, message: "column '\(name)' twice", fix: "list each column once")
-      }
-      out.append(i)
+  static let typeWords = ReloadLog.LineType.allCases.map { Array($0.word.utf8) }
+  static let policyWords = ReloadLog.Policy.allCases.map { Array($0.word.utf8) }
+  static let columnWords = LogFormat.columns.map { Array($0.utf8) }
+
+  /// The index of `bytes` in `words`.
+  static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ words: [[UInt8]]) -> Int? {
+    outer: for (k, w) in words.enumerated() where w.count == bytes.count {
+      for i in 0..<w.count where w[i] != bytes[i] { continue outer }
+      return k
     }
-    for required in ["type", "time", "device"] where !seen.contains(LogFormat.columns.firstIndex(of: required)!) {
-      throw LogError(
-        file: file, line: line, column: 1, message: "the header has no '\(required)' column",
-        fix: "start the file with '\(LogFormat.columns.joined(separator: ","))'")
-    }
-    return out
+    return nil
   }
 
-  /// CSV fields of one line (RFC 4180 quotes allowed).
-  static func csvFields(_ b: [UInt8], _ s: Int, _ e: Int, file: String, line: Int) throws(LogError) -> [(text: String, at: Int)] {
-    var out: [(String, Int)] = []
-    var i = s
-    while true {
-      let at = i - s + 1
-      if i < e && b[i] == UInt8(ascii: "\"") {
-        var text: [UInt8] = []
-        i += 1
-        var closed = false
-        while i < e {
-          if b[i] == UInt8(ascii: "\"") {
-            if i + 1 < e && b[i + 1] == UInt8(ascii: "\"") {
-              text.append(b[i])
-              i += 2
-              continue
-            }
-            closed = true
-            i += 1
-            break
-          }
-          text.append(b[i])
-          i += 1
-        }
-        if !closed {
-          throw LogError(file: file, line: line, column: at, message: "unterminated quoted field", fix: "close the quote")
-        }
-        out.append((String(decoding: text, as: UTF8.self), at))
-        if i < e && b[i] != UInt8(ascii: ",") {
-          throw LogError(file: file, line: line, column: i - s + 1, message: "text after a closing quote", fix: "put a comma after the closing quote")
-        }
-      } else {
-        var j = i
-        while j < e && b[j] != UInt8(ascii: ",") { j += 1 }
-        out.append((String(decoding: b[i..<j], as: UTF8.self), at))
-        i = j
-      }
-      if i >= e { break }
-      i += 1  // the comma
-      if i == e {
-        out.append(("", i - s + 1))
-        break
-      }
-    }
-    return out
-  }
+  static func column(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? { lookup(bytes, columnWords) }
 
-  /// The members of a flat JSON object on one line.
-  static func jsonFields(_ b: [UInt8], _ s: Int, _ e: Int, file: String, line: Int) throws(LogError) -> [Field] {
-    var i = s
-    func fail(_ message: String, _ fix: String) -> LogError {
-      LogError(file: file, line: line, column: i - s + 1, message: message, fix: fix)
-    }
-    func skip() { while i < e && (b[i] == 0x20 || b[i] == 0x09) { i += 1 } }
-    func string() throws(LogError) -> String {
-      guard i < e && b[i] == UInt8(ascii: "\"") else { throw fail("expected a string", "quote names and text values") }
-      i += 1
-      var out: [UInt8] = []
-      while i < e && b[i] != UInt8(ascii: "\"") {
-        if b[i] == UInt8(ascii: "\\") {
-          i += 1
-          guard i < e else { break }
-          switch b[i] {
-          case UInt8(ascii: "n"): out.append(0x0A)
-          case UInt8(ascii: "t"): out.append(0x09)
-          case UInt8(ascii: "u"):
-            // \uXXXX: kept as written (names in the log are ASCII).
-            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-          default: out.append(b[i])
-          }
-        } else {
-          out.append(b[i])
-        }
-        i += 1
-      }
-      guard i < e else { throw fail("unterminated string", "close the string with \"") }
-      i += 1
-      return String(decoding: out, as: UTF8.self)
-    }
-    skip()
-    guard i < e && b[i] == UInt8(ascii: "{") else { throw fail("expected '{'", "write one JSON object per line") }
-    i += 1
-    var fields: [Field] = []
-    var seen = Set<Int>()
-    skip()
-    if i < e && b[i] == UInt8(ascii: "}") {
-      i += 1
-    } else {
-      while true {
-        skip()
-        let keyAt = i - s + 1
-        let key = try string()
-        guard let column = LogFormat.columns.firstIndex(of: key) else {
-          i = s + keyAt - 1
-          throw fail("unknown key '\(String(key.prefix(40)))'", "the keys are \(LogFormat.columns.joined(separator: ", "))")
-        }
-        guard seen.insert(column).inserted else {
-          i = s + keyAt - 1
-          throw fail("key '\(key)' twice", "give each key once")
-        }
-        skip()
-        guard i < e && b[i] == UInt8(ascii: ":") else { throw fail("expected ':'", "write \"key\": value") }
-        i += 1
-        skip()
-        let at = i - s + 1
-        if i < e && b[i] == UInt8(ascii: "\"") {
-          fields.append(Field(column: column, text: try string(), at: at, quoted: true))
-        } else {
-          var j = i
-          while j < e && b[j] != UInt8(ascii: ",") && b[j] != UInt8(ascii: "}") && b[j] != 0x20 { j += 1 }
-          let word = String(decoding: b[i..<j], as: UTF8.self)
-          guard !word.isEmpty else { throw fail("expected a value", "write a string, number, true, false or null") }
-          if word != "null" { fields.append(Field(column: column, text: word, at: at, quoted: false)) }
-          i = j
-        }
-        skip()
-        guard i < e else { throw fail("unterminated object", "end the line with '}'") }
-        if b[i] == UInt8(ascii: ",") {
-          i += 1
-          continue
-        }
-        guard b[i] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'", "separate members with commas") }
-        i += 1
-        break
-      }
-    }
-    skip()
-    guard i == e else { throw fail("text after the object", "write one JSON object per line") }
-    return fields
-  }
+  // Columns by index (LogFormat.columns' order).
+  static let cType = 0, cTime = 1, cDevice = 2, cKind = 3, cFamily = 4, cInstance = 5, cEntries = 6, cPolicy = 7,
+    cNext = 8, cLowPower = 9, cForeground = 10, cTrigger = 11, cOffset = 12, cIOS = 13
 
-  static let typeWords = Dictionary(uniqueKeysWithValues: ReloadLog.LineType.allCases.map { ($0.word, $0) })
-  static let policyWords = Dictionary(uniqueKeysWithValues: ReloadLog.Policy.allCases.map { ($0.word, $0) })
-
-  /// Checks the fields of one line and adds it.
-  static func add(_ fields: [Field], to log: inout ReloadLog, file: String, line: Int) throws(LogError) {
-    func fail(_ f: Field, _ message: String, _ fix: String) -> LogError {
-      LogError(file: file, line: line, column: f.at, message: message, fix: fix)
+  /// Checks the fields of one line and appends it to `log`.
+  static func add(
+    _ fields: [Field], line b: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>, to log: inout ReloadLog,
+    file: String, lineNo line: Int
+  ) throws(LogError) {
+    func bytes(_ f: Field) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(rebasing: (f.inScratch ? scratch : b)[f.from..<f.to])
+    }
+    func text(_ f: Field) -> String { String(decoding: bytes(f), as: UTF8.self) }
+    func fail(_ at: Int, _ message: String, _ fix: String) -> LogError {
+      LogError(file: file, line: line, column: at, message: message, fix: fix)
     }
     var type: ReloadLog.LineType? = nil
     var time: Int64? = nil
-    var device = ""
-    var l = ReloadLog.Line(type: .timeline, time: 0, device: "")
+    var device: Field? = nil, kind: Field? = nil, family: Field? = nil, instance: Field? = nil, trigger: Field? = nil, ios: Field? = nil
+    var entries = 0, policy = ReloadLog.Policy.never, next = ReloadLog.none
+    var lowPower: Int8 = -1, foreground: Int8 = -1
+    var offset = ReloadLog.noOffset
     var sawPolicy = false, sawEntries = false
     for f in fields {
-      let name = LogFormat.columns[f.column]
-      switch name {
-      case "type":
-        guard let t = typeWords[f.text] else {
-          throw fail(f, "unknown type '\(String(f.text.prefix(40)))'", "one of \(typeWords.keys.sorted().joined(separator: ", "))")
+      let v = bytes(f)
+      switch f.column {
+      case cType:
+        guard let t = lookup(v, typeWords) else {
+          throw fail(
+            f.at, "unknown type '\(String(text(f).prefix(40)))'",
+            "one of \(ReloadLog.LineType.allCases.map(\.word).sorted().joined(separator: ", "))")
         }
-        type = t
-      case "time":
-        guard let t = parseTime(f.text) else {
-          throw fail(f, "'\(String(f.text.prefix(40)))' is not a UTC timestamp", "write 2026-01-05T07:13:02.123Z")
+        type = ReloadLog.LineType.allCases[t]
+      case cTime, cNext:
+        guard let t = parseTime(v) else {
+          throw fail(f.at, "'\(String(text(f).prefix(40)))' is not a UTC timestamp", "write 2026-01-05T07:13:02.123Z")
         }
-        time = t
-      case "device": device = f.text
-      case "kind": l.kind = f.text
-      case "family": l.family = f.text
-      case "instance": l.instance = f.text
-      case "entries":
-        guard let n = Int(f.text), n >= 0, n <= 100_000 else {
-          throw fail(f, "entries must be a whole number in 0...100000, got '\(String(f.text.prefix(40)))'", "log the timeline's entry count")
+        if f.column == cTime { time = t } else { next = t }
+      // An empty JSON string is no name.
+      case cDevice: device = v.isEmpty ? nil : f
+      case cKind: kind = v.isEmpty ? nil : f
+      case cFamily: family = v.isEmpty ? nil : f
+      case cInstance: instance = v.isEmpty ? nil : f
+      case cEntries:
+        guard let n = integer(v), n >= 0, n <= 100_000 else {
+          throw fail(f.at, "entries must be a whole number in 0...100000, got '\(String(text(f).prefix(40)))'", "log the timeline's entry count")
         }
-        l.entries = n
+        entries = n
         sawEntries = true
-      case "policy":
-        guard let p = policyWords[f.text] else {
-          throw fail(f, "unknown policy '\(String(f.text.prefix(40)))'", "one of at_end, after, never")
+      case cPolicy:
+        guard let p = lookup(v, policyWords) else {
+          throw fail(f.at, "unknown policy '\(String(text(f).prefix(40)))'", "one of at_end, after, never")
         }
-        l.policy = p
+        policy = ReloadLog.Policy.allCases[p]
         sawPolicy = true
-      case "next":
-        guard let t = parseTime(f.text) else {
-          throw fail(f, "'\(String(f.text.prefix(40)))' is not a UTC timestamp", "write 2026-01-05T07:13:02.123Z")
+      case cLowPower, cForeground:
+        guard let flag = bool(v) else {
+          throw fail(
+            f.at, "\(LogFormat.columns[f.column]) must be true or false, got '\(String(text(f).prefix(40)))'",
+            "write true, false, 1, 0 or nothing")
         }
-        l.next = t
-      case "low_power", "foreground":
-        guard let v = parseBool(f.text) else {
-          throw fail(f, "\(name) must be true or false, got '\(String(f.text.prefix(40)))'", "write true, false, 1, 0 or nothing")
+        if f.column == cLowPower { lowPower = flag ? 1 : 0 } else { foreground = flag ? 1 : 0 }
+      case cTrigger: trigger = v.isEmpty ? nil : f
+      case cOffset:
+        guard let n = integer(v), (-840...840).contains(n) else {
+          throw fail(
+            f.at, "utc_offset_min must be a whole number in -840...840, got '\(String(text(f).prefix(40)))'",
+            "log TimeZone.current.secondsFromGMT() / 60")
         }
-        if name == "low_power" { l.lowPower = v } else { l.foreground = v }
-      case "trigger": l.trigger = f.text
-      case "utc_offset_min":
-        guard let n = Int(f.text), (-840...840).contains(n) else {
-          throw fail(f, "utc_offset_min must be a whole number in -840...840, got '\(String(f.text.prefix(40)))'", "log TimeZone.current.secondsFromGMT() / 60")
-        }
-        l.utcOffsetMinutes = n
-      default: l.ios = f.text
+        offset = Int32(n)
+      default: ios = v.isEmpty ? nil : f
       }
     }
-    let at1 = Field(column: 0, text: "", at: 1, quoted: false)
-    guard let type else { throw fail(at1, "no type", "every line needs type, time and device") }
-    guard let time else { throw fail(at1, "no time", "every line needs type, time and device") }
-    guard !device.isEmpty else { throw fail(at1, "no device", "every line needs type, time and device") }
+    guard let type else { throw fail(1, "no type", "every line needs type, time and device") }
+    guard let time else { throw fail(1, "no time", "every line needs type, time and device") }
+    guard let device else { throw fail(1, "no device", "every line needs type, time and device") }
     if type == .timeline {
-      guard !l.instance.isEmpty, !l.kind.isEmpty else {
-        throw fail(at1, "a timeline line needs kind and instance", "log the widget's kind and an instance id")
+      guard instance != nil, kind != nil else {
+        throw fail(1, "a timeline line needs kind and instance", "log the widget's kind and an instance id")
       }
-      guard sawPolicy, sawEntries else {
-        throw fail(at1, "a timeline line needs entries and policy", "log what getTimeline returned")
-      }
-      if l.policy != .never && l.next == ReloadLog.none {
-        throw fail(at1, "policy \(l.policy.word) needs next", "log the .after date or the last entry's date")
+      guard sawPolicy, sawEntries else { throw fail(1, "a timeline line needs entries and policy", "log what getTimeline returned") }
+      if policy != .never && next == ReloadLog.none {
+        throw fail(1, "policy \(policy.word) needs next", "log the .after date or the last entry's date")
       }
     }
-    l.type = type
-    l.time = time
-    l.device = device
-    log.append(l)
+    log.type.append(type)
+    log.time.append(time)
+    log.device.append(log.devices.intern(bytes(device)))
+    log.kind.append(kind.map { log.kinds.intern(bytes($0)) } ?? -1)
+    log.family.append(family.map { log.families.intern(bytes($0)) } ?? -1)
+    log.instance.append(instance.map { log.instances.intern(bytes($0)) } ?? -1)
+    log.entries.append(Int32(entries))
+    log.policy.append(policy)
+    log.next.append(next)
+    log.lowPower.append(lowPower)
+    log.foreground.append(foreground)
+    log.trigger.append(trigger.map { log.triggers.intern(bytes($0)) } ?? 0)
+    log.utcOffset.append(offset)
+    log.ios.append(ios.map { log.iosVersions.intern(bytes($0)) } ?? 0)
   }
 
-  static func parseBool(_ s: String) -> Bool? {
-    switch s {
-    case "true", "1": true
-    case "false", "0": false
-    default: nil
+  static func bool(_ v: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if v.count == 1 { return v[0] == UInt8(ascii: "1") ? true : v[0] == UInt8(ascii: "0") ? false : nil }
+    if v.count == 4 && v[0] == UInt8(ascii: "t") && v[1] == UInt8(ascii: "r") && v[2] == UInt8(ascii: "u") && v[3] == UInt8(ascii: "e") { return true }
+    if v.count == 5 && v[0] == UInt8(ascii: "f") && v[1] == UInt8(ascii: "a") && v[2] == UInt8(ascii: "l") && v[3] == UInt8(ascii: "s")
+      && v[4] == UInt8(ascii: "e")
+    {
+      return false
     }
+    return nil
+  }
+
+  /// A whole number as `Int(_: String)` reads it (optional sign, digits), up to 18 digits.
+  static func integer(_ v: UnsafeBufferPointer<UInt8>) -> Int? {
+    var i = 0
+    var negative = false
+    if i < v.count && (v[i] == UInt8(ascii: "+") || v[i] == UInt8(ascii: "-")) {
+      negative = v[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    guard i < v.count, v.count - i <= 18 else { return nil }
+    var n = 0
+    while i < v.count {
+      guard v[i] >= 48, v[i] <= 57 else { return nil }
+      n = n * 10 + Int(v[i] - 48)
+      i += 1
+    }
+    return negative ? -n : n
   }
 
   /// `YYYY-MM-DDTHH:MM:SS[.fff]` then `Z` or `±HH:MM`, as ms since the epoch.
   public static func parseTime(_ s: String) -> Int64? {
     let b = Array(s.utf8)
+    return b.withUnsafeBufferPointer { parseTime($0) }
+  }
+
+  static func parseTime(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
     guard b.count >= 20 else { return nil }
     func num(_ i: Int, _ n: Int) -> Int? {
       var v = 0

@@ -77,10 +77,35 @@ public struct ReloadLog: Sendable {
 
   public var count: Int { time.count }
 
-  /// Interned strings.
+  /// Room for `n` lines in every column.
+  public mutating func reserveCapacity(_ n: Int) {
+    type.reserveCapacity(n)
+    time.reserveCapacity(n)
+    device.reserveCapacity(n)
+    kind.reserveCapacity(n)
+    family.reserveCapacity(n)
+    instance.reserveCapacity(n)
+    entries.reserveCapacity(n)
+    policy.reserveCapacity(n)
+    next.reserveCapacity(n)
+    lowPower.reserveCapacity(n)
+    foreground.reserveCapacity(n)
+    trigger.reserveCapacity(n)
+    utcOffset.reserveCapacity(n)
+    ios.reserveCapacity(n)
+  }
+
+  /// Interned strings, looked up by their UTF-8 bytes (an open-addressing
+  /// table of FNV-1a hashes), so a parser interns a name without making a
+  /// String for it unless it is new.
   public struct Names: Sendable {
     public private(set) var values: [String] = []
-    private var index: [String: Int32] = [:]
+    /// Each value's bytes, end to end, and where each starts.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// Index + 1 of the value in each slot (0: empty); a power of two long.
+    private var slots = [Int32](repeating: 0, count: 64)
 
     init(first: String? = nil) {
       if let first { _ = intern(first) }
@@ -89,11 +114,50 @@ public struct ReloadLog: Sendable {
     public var count: Int { values.count }
 
     mutating func intern(_ s: String) -> Int32 {
-      if let i = index[s] { return i }
-      let i = Int32(values.count)
-      values.append(s)
-      index[s] = i
-      return i
+      var s = s
+      return s.withUTF8 { intern($0) }
+    }
+
+    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+      var h: UInt64 = 0xcbf2_9ce4_8422_2325
+      for x in b { h = (h ^ UInt64(x)) &* 0x100_0000_01b3 }
+      return h
+    }
+
+    mutating func intern(_ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+      let h = Self.hash(b)
+      let mask = slots.count - 1
+      var k = Int(truncatingIfNeeded: h) & mask
+      while slots[k] != 0 {
+        let i = Int(slots[k] - 1)
+        if hashes[i] == h && equal(i, b) { return Int32(i) }
+        k = (k + 1) & mask
+      }
+      let i = values.count
+      values.append(String(decoding: b, as: UTF8.self))
+      bytes.append(contentsOf: b)
+      starts.append(bytes.count)
+      hashes.append(h)
+      slots[k] = Int32(i + 1)
+      if values.count * 2 > slots.count { grow() }
+      return Int32(i)
+    }
+
+    private func equal(_ i: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+      let s = starts[i]
+      guard starts[i + 1] - s == b.count else { return false }
+      for k in 0..<b.count where bytes[s + k] != b[k] { return false }
+      return true
+    }
+
+    private mutating func grow() {
+      slots = [Int32](repeating: 0, count: slots.count * 2)
+      let mask = slots.count - 1
+      for i in hashes.indices {
+        var k = Int(truncatingIfNeeded: hashes[i]) & mask
+        while slots[k] != 0 { k = (k + 1) & mask }
+        slots[k] = Int32(i + 1)
+      }
     }
 
     public subscript(i: Int32) -> String { values[Int(i)] }

@@ -18,18 +18,35 @@ enum Stats {
 
   static func mean(_ v: [Double]) -> Double { v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count) }
 
-  /// The slope and intercept of y on x.
-  static func leastSquares(_ x: [Double], _ y: [Double]) -> (slope: Double, intercept: Double)? {
-    guard x.count >= 3 else { return nil }
-    let mx = mean(x), my = mean(y)
-    var sxy = 0.0, sxx = 0.0
-    for i in x.indices {
-      sxy += (x[i] - mx) * (y[i] - my)
-      sxx += (x[i] - mx) * (x[i] - mx)
+  /// Running sums for the least-squares slope of y on x, which add across
+  /// devices (a bootstrap resample adds each device's sums as often as drawn).
+  struct Sums {
+    var n = 0.0, x = 0.0, y = 0.0, xy = 0.0, xx = 0.0
+
+    mutating func add(_ x: Double, _ y: Double) {
+      n += 1
+      self.x += x
+      self.y += y
+      xy += x * y
+      xx += x * x
     }
-    guard sxx > 0 else { return nil }
-    let b = sxy / sxx
-    return (b, my - b * mx)
+
+    mutating func add(_ o: Sums, times k: Double) {
+      n += k * o.n
+      x += k * o.x
+      y += k * o.y
+      xy += k * o.xy
+      xx += k * o.xx
+    }
+
+    /// The slope of y on x; nil below 3 points or without spread in x
+    /// (a variance under 1e-12 is rounding, not data).
+    var slope: Double? {
+      guard n >= 3 else { return nil }
+      let sxx = xx - x * x / n
+      guard sxx / n > 1e-12 else { return nil }
+      return (xy - x * y / n) / sxx
+    }
   }
 
   static func standardDeviation(_ v: [Double]) -> Double {

@@ -57,6 +57,24 @@ import Testing
       return false
     }
 
+    /// Expects every `(field, truth)` recovered, and with CALIBRATION_TABLE
+    /// set prints a Markdown row per parameter (set, seed, truth, estimate,
+    /// interval, verdict): `CALIBRATION_TABLE=1 swift test --filter CalibrateCommand`.
+    func expectRecovered(
+      _ truths: [(String, Double)], set: String, seed: Int, asserted: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      for (field, truth) in truths {
+        let ok = recovers(field, truth)
+        if asserted { #expect(ok, "\(describe(field))", sourceLocation: sourceLocation) }
+        guard ProcessInfo.processInfo.environment["CALIBRATION_TABLE"] != nil else { continue }
+        let p = parameter(field)
+        func n(_ k: String) -> String { (p?[k] as? Double).map { String(format: "%.4g", $0) } ?? "-" }
+        let e = (p?["estimate"] as? Double) ?? .nan
+        let verdict = (!ok ? "NOT recovered" : abs(e - truth) <= 0.1 * abs(truth) ? "within 10 %" : "interval covers") + (asserted ? "" : " (not asserted)")
+        print("| \(set) | \(seed) | `\(field)` | \(String(format: "%.4g", truth)) | \(n("estimate")) | [\(n("low")), \(n("high"))] | \(verdict) |")
+      }
+    }
+
     func describe(_ field: String) -> String {
       guard let p = parameter(field) else { return "\(field): absent" }
       return "\(field): \(p["status"] ?? "?") \(p["estimate"] ?? "nil") [\(p["low"] ?? "nil"), \(p["high"] ?? "nil")]"
@@ -86,13 +104,13 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let f = try Self.emitAndFit(Self.scenario(seed: seed, budget: 70, accrual: "token_bucket", lpmShare: 0.4), in: dir)
     #expect(f.choice("budget.accrual") == "token_bucket", "\(f.describe("budget.accrual"))")
-    #expect(f.recovers("budget.max_per_day", 70), "\(f.describe("budget.max_per_day"))")
-    #expect(f.recovers("budget.low_power_multiplier", 0.5), "\(f.describe("budget.low_power_multiplier"))")
-    // The capacity is indicative only (reads low), never pasted into the model.
-    #expect(f.status("budget.token_bucket_burst_fraction") == "observed")
+    f.expectRecovered(
+      [("budget.max_per_day", 70), ("budget.low_power_multiplier", 0.5), ("reload.lateness", 600), ("app_reload.background_latency", 20)],
+      set: "bucket B=70, LPM share 0.4 x0.5, lateness 600 s", seed: seed)
+    // The capacity is not identifiable from served timelines (a lower bound in the note), never pasted into the model.
+    #expect(f.status("budget.token_bucket_burst_fraction") == "not_identifiable")
+    #expect((f.parameter("budget.token_bucket_burst_fraction")?["note"] as? String ?? "").contains("of B)"))
     #expect((f.json["model"] as? [String: [String: Any]])?["budget"]?["token_bucket_burst_fraction"] == nil)
-    #expect(f.recovers("reload.lateness", 600), "\(f.describe("reload.lateness"))")
-    #expect(f.recovers("app_reload.background_latency", 20), "\(f.describe("app_reload.background_latency"))")
     // A policy of 5 minutes never asks below the minimum interval: not identifiable, and said so.
     #expect(f.status("budget.min_interval_s") == "not_identifiable")
     #expect(f.status("budget.views_exponent") == "not_identifiable")
@@ -104,7 +122,13 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let f = try Self.emitAndFit(Self.scenario(seed: seed, budget: 40, accrual: "sliding_window", latenessMedianS: 1200), in: dir)
     #expect(f.choice("budget.accrual") == "sliding_window", "\(f.describe("budget.accrual"))")
-    #expect(f.recovers("budget.max_per_day", 40), "\(f.describe("budget.max_per_day"))")
+    f.expectRecovered([("budget.max_per_day", 40), ("app_reload.background_latency", 20)], set: "window B=40, lateness 1200 s", seed: seed)
+    // Known gap, in the table but not asserted: under a window the fit calls the
+    // pressure exponent (truth 1) identified, and with seed 22 it reads 1.3 and
+    // the lateness 1550 s, both outside their intervals.
+    f.expectRecovered(
+      [("reload.lateness", 1200), ("reload.lateness_pressure_exponent", 1)], set: "window B=40, lateness 1200 s", seed: seed,
+      asserted: false)
     #expect(f.status("budget.token_bucket_burst_fraction") == "not_identifiable")
   }
 
@@ -163,7 +187,7 @@ import Testing
       }
       return out.joined(separator: "\n") + "\n"
     }
-    #expect(f.recovers("budget.max_per_day", 70), "\(f.describe("budget.max_per_day"))")
+    f.expectRecovered([("budget.max_per_day", 70)], set: "bucket B=70, noisy log", seed: 41)
     #expect(f.choice("budget.accrual") == "token_bucket")
     let dropped = (f.json["log"] as? [String: Any])?["dropped"] as? [String: Int] ?? [:]
     #expect((dropped["duplicate lines"] ?? 0) > 0, "\(dropped)")
