@@ -68,8 +68,8 @@ enum WakeFunnelChart {
       }.joined(separator: "; ") + ".")
     let barSpace = width - labelWidth - 110
     var y = 12.0
-    for (i, f) in all.enumerated() {
-      let style = styles[f.strategy] ?? SeriesStyle(index: i)
+    for f in all {
+      let style = SeriesStyle.of(f.strategy, in: styles)
       chart.add(.text(.init(x: 4, y: y + 13), f.strategy + " · " + f.mechanism, cls: "ptitle"))
       y += headerHeight
       let top = Double(f.stages.map(\.count).max() ?? 1)
