@@ -61,7 +61,8 @@ public struct ObjectiveSummary {
       guard let slack else { return "\(b.metric) has no value" }
       let x = b.kind == .atLeast ? b.value + slack : b.value - slack
       return "\(b.metric) \(value(b.metric, x))\(s.members.count > 1 ? " at worst" : ""), "
-        + "\(value(b.metric, slack)) inside \(b.kind == .atLeast ? ">=" : "<=") \(Objective.format(b.value))"
+        + "\(value(b.metric, abs(slack))) \(slack >= 0 ? "inside" : "outside") \(b.kind == .atLeast ? ">=" : "<=") "
+        + Objective.format(b.value)
     }
   }
 

@@ -22,7 +22,7 @@ import Testing
     #expect(r.stderr.isEmpty)
     #expect(r.stdout.contains("point 1/2: budget = 20") && r.stdout.contains("point 2/2: budget = 70"))
     #expect(r.stdout.contains("Objective: maximize fresh_glance_pct subject to dry_widget_day_pct <= 5"))
-    #expect(r.stdout.contains("Best: ") && r.stdout.contains("Wrote out/{sweep.csv, sweep.html}"))
+    #expect(r.stdout.contains("Best: ") && r.stdout.contains("Wrote out/{sweep.csv, sweep.html, sweep.json}"))
     let csv = try String(contentsOf: dir.appendingPathComponent("out/sweep.csv"), encoding: .utf8)
     let lines = csv.split(separator: "\n")
     #expect(lines[0].hasPrefix("scenario,point,budget,policy,segment,devices,widgets,widget_days,glances,fresh_glance_pct"))
