@@ -31,7 +31,9 @@
 /// 2. **Seconds.** The fleet's count in second `i` is taken as
 ///    Poisson(rate_i) (normal with continuity correction); the reported
 ///    peak is the `quantile` (p99.9) of all measured seconds' counts: the
-///    level that 0.1 % of seconds exceed, about 10 minutes a week.
+///    level that 0.1 % of seconds exceed, about 10 minutes a week. Seconds
+///    whose rates differ by less than about half a per cent share one
+///    Poisson term (`RateHistogram`), whose mean is exact.
 /// 3. **Interval.** The same quantile with every window's count at the
 ///    bounds of its Poisson 95 % interval (`count ± 1.96 sqrt(count)`): an
 ///    interval for the sampling error of the rate, conservative because
@@ -39,7 +41,8 @@
 /// 4. **Minute.** The same for minutes: the fleet's mean requests per
 ///    second in a minute, p99.9 of the measured minutes.
 ///
-/// Only the sample's per-second counts are read; no device is re-simulated.
+/// Only the sample's per-second counts are read, in one pass that keeps
+/// nothing per second; no device is re-simulated.
 public struct FleetLoad: Sendable, Equatable {
   /// The p99.9 of the fleet's requests per second over the measured seconds.
   public var peakSecond: Double
@@ -71,126 +74,132 @@ public struct FleetLoad: Sendable, Equatable {
   /// The estimate from `prefix`, the running sum of the sample's requests
   /// per second (`prefix[0] == 0`, `prefix[i + 1] - prefix[i]` = second
   /// `i`), scaled by `scale` (fleet devices per simulated device-replication).
-  public static func estimate(prefix: [UInt64], scale: Double) -> FleetLoad {
+  /// The sums are kept in 32 bits and may wrap in a long run: only
+  /// differences over a window of at most an hour are read, and those are
+  /// exact modulo 2^32.
+  public static func estimate(prefix: [UInt32], scale: Double) -> FleetLoad {
     let n = prefix.count - 1
-    guard n > 0, scale > 0, prefix[n] > 0 else { return .zero }
-    var mid = [Double](repeating: 0, count: n)
-    var low = [Double](repeating: 0, count: n)
-    var high = [Double](repeating: 0, count: n)
-    // A wider window holds every second of a narrower one, so its count is
-    // never smaller: the narrowest window with enough requests (or the
-    // widest) is found by bisection over the widths, not by trying each.
+    guard n > 0, scale > 0 else { return .zero }
+    // One pass over the seconds. A second's rate (and its interval's two
+    // ends) depends only on its window's count and length, and a length is
+    // one of the nine widths away from the series' ends, so those seconds
+    // are only counted per (width, count); each distinct pair is turned
+    // into three rates afterwards. Seconds near the ends, and counts too
+    // large for the table, go into the histograms one by one.
     let widths = halfWidths
-    // Neighbouring seconds mostly need the same width, so the search
-    // starts from the last second's: it walks to the narrowest width with
-    // enough requests (the same one a bisection finds, as the counts grow
-    // with the width) in one or two steps instead of four.
-    var k = 0
-    var lastCount: UInt64 = .max
-    var lastLength = 0
-    var lastMid = 0.0, lastLow = 0.0, lastHigh = 0.0
-    for i in 0..<n {
-      @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
-        let h = widths[k]
-        let a = Swift.max(0, i - h)
-        let b = Swift.min(n, i + h + 1)
-        return (prefix[b] - prefix[a], b - a)
-      }
-      if window(k).count >= minimumWindowCount {
-        while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
-      } else {
-        while k < widths.count - 1 {
-          k += 1
-          if window(k).count >= minimumWindowCount { break }
+    let perSecond = widths.map { scale / Double(2 * $0 + 1) }
+    // seconds[k * tableCounts + c]: interior seconds of width k and count c.
+    let tableCounts = Self.tableCounts
+    var seconds = [UInt32](repeating: 0, count: widths.count * tableCounts)
+    var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram()
+    var minutes = RateHistogram()
+    func add(count: UInt64, length: Int, times: Double) {
+      let c = Double(count)
+      let perSecond = scale / Double(length)
+      let spread = 1.96 * c.squareRoot()
+      mid.add(c * perSecond, times: times)
+      low.add(Swift.max(0, c - spread) * perSecond, times: times)
+      // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
+      high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
+    }
+    var minuteSum = 0.0
+    var minuteLeft = 60
+    var any = false
+    prefix.withUnsafeBufferPointer { prefix in
+      // A wider window holds every second of a narrower one, so its count
+      // is never smaller. Neighbouring seconds mostly need the same width,
+      // so the search starts from the last second's: it walks to the
+      // narrowest width with enough requests in one or two steps.
+      var k = 0
+      for i in 0..<n {
+        @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
+          let h = widths[k]
+          let a = Swift.max(0, i - h)
+          let b = Swift.min(n, i + h + 1)
+          return (UInt64(prefix[b] &- prefix[a]), b - a)
+        }
+        if window(k).count >= minimumWindowCount {
+          while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
+        } else {
+          while k < widths.count - 1 {
+            k += 1
+            if window(k).count >= minimumWindowCount { break }
+          }
+        }
+        let (count, length) = window(k)
+        any = any || count > 0
+        if length == 2 * widths[k] + 1, count < UInt64(tableCounts) {
+          seconds[k &* tableCounts &+ Int(count)] &+= 1
+          minuteSum += Double(count) * perSecond[k]
+        } else {
+          add(count: count, length: length, times: 1)
+          minuteSum += Double(count) * (scale / Double(length))
+        }
+        minuteLeft -= 1
+        if minuteLeft == 0 || i == n - 1 {
+          minutes.add(minuteSum / Double(60 - minuteLeft), times: 1)
+          minuteSum = 0
+          minuteLeft = 60
         }
       }
-      let (count, length) = window(k)
-      // A window's count moves slowly: the last second's figures are
-      // reused when its count and length are the same (the same values).
-      if count != lastCount || length != lastLength {
-        lastCount = count
-        lastLength = length
-        let c = Double(count)
-        let perSecond = scale / Double(length)
-        lastMid = c * perSecond
-        let spread = 1.96 * c.squareRoot()
-        lastLow = Swift.max(0, c - spread) * perSecond
-        // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-        lastHigh = (c > 0 ? c + spread : 3) * perSecond
-      }
-      mid[i] = lastMid
-      low[i] = lastLow
-      high[i] = lastHigh
     }
-    var minutes: [Double] = []
-    minutes.reserveCapacity((n + 59) / 60)
-    var start = 0
-    while start < n {
-      let end = Swift.min(n, start + 60)
-      var sum = 0.0
-      for i in start..<end { sum += mid[i] }
-      minutes.append(sum / Double(end - start))
-      start = end
+    guard any else { return .zero }
+    for k in widths.indices {
+      for c in 0..<tableCounts where seconds[k * tableCounts + c] > 0 {
+        add(count: UInt64(c), length: 2 * widths[k] + 1, times: Double(seconds[k * tableCounts + c]))
+      }
     }
     return FleetLoad(
-      peakSecond: poissonMixtureQuantile(mid, seconds: 1, quantile),
-      peakSecondLow: poissonMixtureQuantile(low, seconds: 1, quantile),
-      peakSecondHigh: poissonMixtureQuantile(high, seconds: 1, quantile),
-      peakMinute: poissonMixtureQuantile(minutes, seconds: 60, quantile))
+      peakSecond: mid.quantile(seconds: 1, quantile),
+      peakSecondLow: low.quantile(seconds: 1, quantile),
+      peakSecondHigh: high.quantile(seconds: 1, quantile),
+      peakMinute: minutes.quantile(seconds: 60, quantile))
   }
 
-  /// The `q` quantile of a load drawn from an equal mixture of
-  /// Poisson(rate x seconds) / seconds, one per rate (in requests per
-  /// second). Rates are grouped in bins 0.5 % wide, the count's tail
-  /// taken as normal with continuity correction, and the level found by
-  /// bisection.
-  static func poissonMixtureQuantile(_ rates: [Double], seconds: Double, _ q: Double) -> Double {
-    let top = rates.max() ?? 0
+  /// Window counts below this are tallied per (width, count); the rare
+  /// larger ones (bursts in a large sample) are added one by one.
+  static let tableCounts = 1 << 12
+}
+
+/// Rates grouped in bins about 0.4–0.8 % wide: the bin is the rate's
+/// binary exponent and the top 7 bits of its mantissa (128 bins an octave,
+/// read off the bits: no `log`), from 2^-30 (smaller rates, and 0, fold
+/// into the first bin) to 2^50 requests per second. A bin keeps how many
+/// rates fell in it and their sum, so its mean is exact.
+struct RateHistogram {
+  static let mantissaBits: UInt64 = 7
+  static let shift: UInt64 = 52 - mantissaBits
+  static let lowest = 0x1p-30
+  static let firstKey = Int(truncatingIfNeeded: lowest.bitPattern >> shift)
+  static let binCount = 80 << Int(mantissaBits)
+
+  var weight = [Double](repeating: 0, count: binCount)
+  var total = [Double](repeating: 0, count: binCount)
+  /// Rates in all (including zeros) and the largest.
+  var count = 0.0
+  var top = 0.0
+
+  /// Adds `times` seconds at rate `r`.
+  mutating func add(_ r: Double, times: Double) {
+    count += times
+    // A second with no load is never above a level: it only counts.
+    guard r > 0 else { return }
+    if r > top { top = r }
+    let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
+    weight[key] += times
+    total[key] += r * times
+  }
+
+  /// The `q` quantile of the mixture: the count's tail taken as normal with
+  /// continuity correction, the level found by bisection.
+  func quantile(seconds: Double, _ q: Double) -> Double {
     guard top > 0 else { return 0 }
-    // Bins of rates, geometrically 0.5 % wide from top / 1e9 (smaller ones
-    // fold into the first bin).
-    let step = 0.005
-    let floor = top * 1e-9
-    let binWidth = log1p(step)
-    let binCount = Int((log(top / floor) / binWidth).rounded(.up)) + 1
-    var weight = [Double](repeating: 0, count: binCount)
-    var total = [Double](repeating: 0, count: binCount)
-    // Neighbouring seconds often share a rate (a window's count moves
-    // slowly), so the last rate's bin is kept: one `log` per change of
-    // rate instead of one per second (the report's largest cost before).
-    // The current bin's sums are kept in registers while the rate stays in
-    // it (the same additions in the same order as adding to the arrays).
-    var lastRate = -1.0
-    var lastBin = 0
-    var binWeight = 0.0
-    var binTotal = 0.0
-    for r in rates {
-      if r <= 0 { continue }  // a second with no load is never above a level
-      if r != lastRate {
-        lastRate = r
-        let bin = r <= floor ? 0 : Swift.min(binCount - 1, Int(log(r / floor) / binWidth))
-        if bin != lastBin {
-          weight[lastBin] = binWeight
-          total[lastBin] = binTotal
-          lastBin = bin
-          binWeight = weight[bin]
-          binTotal = total[bin]
-        }
-      }
-      binWeight += 1
-      binTotal += r
-    }
-    weight[lastBin] = binWeight
-    total[lastBin] = binTotal
-    let all = Double(rates.count)
-    let target = (1 - q) * all
-    // Expected number of draws above `x` requests/s.
-    // The occupied bins' weights, means and spreads, computed once for
-    // the bisection's 60 evaluations (same values, same order of the sum).
+    let target = (1 - q) * count
+    // The occupied bins' weights, means and spreads, in increasing mean.
     var weights: [Double] = []
     var means: [Double] = []
     var spreads: [Double] = []
-    for b in 0..<binCount where weight[b] > 0 {
+    for b in 0..<Self.binCount where weight[b] > 0 {
       let mean = total[b] / weight[b] * seconds
       weights.append(weight[b])
       means.append(mean)
@@ -201,10 +210,8 @@ public struct FleetLoad: Sendable, Equatable {
     // one whose z is below -6.5 adds exactly its weight (erfc is 2.0 in
     // double precision from -5.9 down), so only the bins between are
     // given an erfc. The bins' means grow with their index, so the first
-    // kind is a prefix of the bins and the second a suffix (for the
-    // second, `mean - 6.5 spread` falls with the mean only while it is
-    // negative, below any level), found by binary search. The sum is the
-    // same, term by term in the same order.
+    // kind is a prefix of the bins and the second a suffix, found by
+    // binary search.
     let zeroFrom = means.indices.map { means[$0] + 28 * spreads[$0] }
     let twoFrom = means.indices.map { means[$0] - 6.5 * spreads[$0] }
     func firstIndex(in xs: [Double], where isAbove: (Double) -> Bool) -> Int {
@@ -216,12 +223,11 @@ public struct FleetLoad: Sendable, Equatable {
       }
       return lo
     }
+    // Expected number of draws above `x` requests/s.
     func above(_ x: Double) -> Double {
       var s = 0.0
       let level = x * seconds + 0.5
-      // Bins below `first` have level >= mean + 28 spread: they add 0.
       let first = firstIndex(in: zeroFrom) { level < $0 }
-      // Bins from `tail` on have level < mean - 6.5 spread: they add their weight.
       let tail = Swift.max(first, firstIndex(in: twoFrom) { level < $0 })
       for j in first..<tail {
         let z = (level - means[j]) / spreads[j]
@@ -233,7 +239,8 @@ public struct FleetLoad: Sendable, Equatable {
     var lo = 0.0
     var hi = top + 10 * (top / seconds).squareRoot() + 10 / seconds
     if above(lo) <= target { return 0 }
-    for _ in 0..<60 {
+    // Bisection to a relative precision of 1e-9 of the upper bound.
+    while hi - lo > 1e-9 * hi {
       let m = (lo + hi) / 2
       if above(m) > target { lo = m } else { hi = m }
     }

@@ -47,11 +47,11 @@ import Testing
   }
 
   /// The running sum of a sample of `devices` devices' requests per second.
-  static func samplePrefix(devices: Double, seed: UInt64) -> [UInt64] {
+  static func samplePrefix(devices: Double, seed: UInt64, start: UInt32 = 0) -> [UInt32] {
     var draws = Draws(state: seed)
-    var prefix = [UInt64](repeating: 0, count: seconds + 1)
+    var prefix = [UInt32](repeating: start, count: seconds + 1)
     for t in 0..<seconds {
-      prefix[t + 1] = prefix[t] + draws.poisson(fleetRate(t) * devices / fleet)
+      prefix[t + 1] = prefix[t] &+ UInt32(draws.poisson(fleetRate(t) * devices / fleet))
     }
     return prefix
   }
@@ -89,6 +89,15 @@ import Testing
       return Double((0..<Self.seconds).map { p[$0 + 1] - p[$0] }.max()!) * Self.fleet / devices
     }
     #expect(naive(3_000, seed: 1) > 1.3 * naive(30_000, seed: 2))
+  }
+
+  /// Running sums that wrap past 2^32 give the same estimate: only
+  /// differences over windows are read.
+  @Test func wrappingRunningSumsGiveTheSameEstimate() {
+    let plain = Self.samplePrefix(devices: 3_000, seed: 1)
+    let wrapped = Self.samplePrefix(devices: 3_000, seed: 1, start: UInt32.max - 1_000)
+    #expect(wrapped.last! < wrapped.first!)
+    #expect(FleetLoad.estimate(prefix: plain, scale: 100) == FleetLoad.estimate(prefix: wrapped, scale: 100))
   }
 
   @Test func noRequestsNoPeak() {

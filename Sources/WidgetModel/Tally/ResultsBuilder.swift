@@ -78,12 +78,15 @@ public enum ResultsBuilder {
   /// The fleet load estimate of each segment and, last, of their sum.
   static func fleetLoads(_ blocks: [CounterBlock<UInt32>], scale: Double) -> [FleetLoad] {
     let n = blocks.map(\.count).min() ?? 0
-    var all = [UInt64](repeating: 0, count: n + 1)
+    // Running sums in 32 bits, wrapping: FleetLoad reads only differences
+    // over windows of at most an hour, exact modulo 2^32. One buffer serves
+    // every segment in turn.
+    var all = [UInt32](repeating: 0, count: n + 1)
+    var prefix = [UInt32](repeating: 0, count: n + 1)
     var out: [FleetLoad] = []
     for block in blocks {
-      var prefix = [UInt64](repeating: 0, count: n + 1)
       for i in 0..<n {
-        let v = UInt64(block.value(at: i))
+        let v = block.value(at: i)
         prefix[i + 1] = prefix[i] &+ v
         all[i + 1] &+= v
       }
