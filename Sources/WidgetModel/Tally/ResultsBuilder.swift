@@ -103,10 +103,16 @@ public enum ResultsBuilder {
   /// push series that has a push: FleetLoad reads prefix sums only.
   static func pushFleetPeaks(_ block: CounterBlock<UInt32>, scale: Double) -> (silent: Double, widget: Double) {
     let n = block.count / 2
+    // Running sums in 32 bits, wrapping, as `fleetLoads` keeps them.
+    var prefix = [UInt32](repeating: 0, count: n + 1)
     func peak(_ offset: Int) -> Double {
-      var prefix = [UInt64](repeating: 0, count: n + 1)
-      for i in 0..<n { prefix[i + 1] = prefix[i] &+ UInt64(block.value(at: offset + i)) }
-      return prefix[n] == 0 ? 0 : FleetLoad.estimate(prefix: prefix, scale: scale).peakSecond
+      var any = false
+      for i in 0..<n {
+        let v = block.value(at: offset + i)
+        any = any || v > 0
+        prefix[i + 1] = prefix[i] &+ v
+      }
+      return any ? FleetLoad.estimate(prefix: prefix, scale: scale).peakSecond : 0
     }
     return n == 0 ? (0, 0) : (peak(0), peak(n))
   }
