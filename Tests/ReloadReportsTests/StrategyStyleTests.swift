@@ -8,7 +8,7 @@ import Testing
 @Suite struct StrategyStyleTests {
   /// The class and element (shape) of `strategy`'s first marker whose tooltip starts `strategy` + `after`.
   static func look(_ html: String, _ strategy: String, after: String = ": ") -> String? {
-    let pattern = "<(circle|polygon|rect) class=\"(pt s[0-9])\"[^>]*><title>"
+    let pattern = "<(circle|path|rect) class=\"(pt s[0-9])\"[^>]*><title>"
       + NSRegularExpression.escapedPattern(for: strategy + after)
     guard let re = try? NSRegularExpression(pattern: pattern),
       let m = re.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)),
@@ -29,9 +29,17 @@ import Testing
     let hybrid = try #require(Self.look(a, "hybrid"))
     #expect(Self.look(b, "hybrid") == hybrid && Self.look(c, "hybrid") == hybrid)
     #expect(Self.look(a, "on-demand") == Self.look(b, "on-demand"))
-    // A custom name's look comes from its name: the same in two reports.
-    let d = Self.page(["zeta-custom", "alpha"])
+    // A custom name's look comes from its name, not its position: the same
+    // strategies in another order look the same (a run and a sweep of one
+    // scenario, or a scenario that reorders its list).
+    let d = Self.page(["poll-60m", "hybrid", "silent-push", "zeta-custom", "on-demand"])
     #expect(Self.look(b, "zeta-custom") != nil && Self.look(b, "zeta-custom") == Self.look(d, "zeta-custom"))
+    // Alone it takes its own colour (and shape): the one from its name.
+    let alone = try #require(Self.look(Self.page(["zeta-custom"]), "zeta-custom"))
+    let withHybrid = try #require(Self.look(Self.page(["zeta-custom", "hybrid"]), "zeta-custom"))
+    let zetaColour = String(alone.split(separator: " ").last ?? "")
+    let hybridColour = String(hybrid.split(separator: " ").last ?? "")
+    #expect(withHybrid.hasSuffix(zetaColour) || zetaColour == hybridColour, "kept unless hybrid has it")
   }
 
   @Test func theDefaultScenariosStrategiesHaveEightColours() throws {
