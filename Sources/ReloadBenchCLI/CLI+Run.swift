@@ -18,7 +18,7 @@ struct RunCommand: Command {
       line with simulated days per second on stderr (elsewhere, as in CI logs, a
       progress line about every 10 s once a run takes that long; a run estimated
       at an hour or more says so before it starts). A scenario with a "sweep"
-      block runs as 'reloadbench sweep' (sweep.csv, sweep.html).
+      block runs as 'reloadbench sweep' (sweep.csv, sweep.html, sweep.json).
       """,
     arguments: [("SCENARIO", "A scenario file (default: Scenarios/default.json).")],
     notes: """

@@ -4,7 +4,7 @@ import ReloadReports
 import WidgetModel
 
 /// `reloadbench sweep SCENARIO`: run a scenario at every point of its
-/// `sweep` grid and write `sweep.csv` and `sweep.html`.
+/// `sweep` grid and write `sweep.csv`, `sweep.html` and `sweep.json`.
 ///
 /// Points run one after another, each on all threads (the runner spreads a
 /// point's devices over them), so memory stays that of one run and the
@@ -13,16 +13,18 @@ import WidgetModel
 struct SweepCommand: Command {
   static let configuration = CommandConfiguration(
     name: "sweep",
-    abstract: "Run a scenario over its sweep grid; write sweep.csv + sweep.html and a recommendation.",
+    abstract: "Run a scenario over its sweep grid; write sweep.csv + sweep.html + sweep.json and a recommendation.",
     usage: "SCENARIO [OPTIONS]",
     discussion: """
       Runs SCENARIO once per point of its "sweep" grid (every combination of the
       swept parameters' values, same seed for every point) and writes sweep.csv
-      (one row per point x strategy x segment) and sweep.html (metric against
-      parameter charts, the freshness/cost frontier, a sensitivity table, and the
-      recommendation of the scenario's "objective") to Reports/<name>/. Prints the
-      recommendation on stdout. 'reloadbench run' on a scenario with a sweep does
-      the same. See "Sweeps and objectives" in Scenarios/README.md.
+      (one row per point x strategy x segment), sweep.html (metric against
+      parameter charts, the freshness/cost frontier, a sensitivity table, the
+      recommendation of the scenario's "objective" and each strategy's best point)
+      and sweep.json (the results and the recommendation: strategy, point,
+      margins, runner-up, best point per strategy, findings) to Reports/<name>/.
+      Prints the recommendation on stdout. 'reloadbench run' on a scenario with a
+      sweep does the same. See "Sweeps and objectives" in Scenarios/README.md.
       """,
     arguments: [("SCENARIO", "A scenario file with a \"sweep\" block.")],
     exitStatus:
@@ -33,7 +35,7 @@ struct SweepCommand: Command {
       OptionSpec("--dry-run", nil, "Check the scenario and every point, print the grid; simulate nothing.")
     ] + ShardSpec.declarations
   static let common: [CommonOptions.Key: String?] = [
-    .out: "Write sweep.csv and sweep.html to DIR (default Reports/<scenario name>).",
+    .out: "Write sweep.csv, sweep.html and sweep.json to DIR (default Reports/<scenario name>).",
     .threads: nil, .seed: "Override the scenario's seed (every point uses it).", .quiet: nil, .reproducible: nil,
   ]
 
@@ -87,7 +89,7 @@ struct SweepCommand: Command {
   static func plan(_ loaded: LoadedScenario, _ plans: [SweepPointPlan], dir: String, threads: Int) -> String {
     guard let spec = loaded.sweep else { return "" }
     var text = RunCommand.plan(loaded.scenario, dir: dir, threads: threads) + "\n"
-    text += "  sweep: \(plans.count) point\(plans.count == 1 ? "" : "s") (max_points \(spec.maxPoints)); writes sweep.csv, sweep.html\n"
+    text += "  sweep: \(plans.count) point\(plans.count == 1 ? "" : "s") (max_points \(spec.maxPoints)); writes sweep.csv, sweep.html, sweep.json\n"
     for p in spec.parameters {
       text += "    \(p.name) (\(p.pathText)): \(p.values.map(SweepSpec.text).joined(separator: ", "))\n"
     }
@@ -149,6 +151,7 @@ struct SweepCommand: Command {
     let files: [(name: String, contents: String)] = [
       ("sweep.csv", CSVReport.sweep(results)),
       ("sweep.html", SweepReport.render(results, outcome: outcome)),
+      ("sweep.json", RecommendationJSON.sweep(results, outcome: outcome) + "\n"),
     ]
     assert(files.map(\.name) == Pipeline.sweepFiles, "sweepFiles is out of step with the sweep's files")
     try pipeline.write(files, to: dir)
@@ -162,7 +165,7 @@ struct SweepCommand: Command {
     } else {
       text += "No objective in the scenario: add \"objective\" for a recommendation (see Scenarios/README.md).\n"
     }
-    text += "\nWrote \(dir)/{sweep.csv, sweep.html}\n"
+    text += "\nWrote \(dir)/{sweep.csv, sweep.html, sweep.json}\n"
     let wall = ProgressLine.seconds(clock.now - start)
     text += String(
       format: "Swept %d points in %.2f s (%.2f s per point, %d thread%@).\n", points.count, wall,

@@ -38,7 +38,9 @@ enum MemoryEstimate {
     let seconds = scenario.measuredDays * 86_400
     let perSegment = seconds * 4 + 24 * Double(scenario.model.budget.largestBudget + 1) * 8 + 16_000
     let perStrategy = Double(scenario.segments.count) * perSegment + seconds / 3600 * 8 * 8
-    let tallies = perStrategy * Double(scenario.strategies.count)
+    // A strategy that sends pushes also counts them per second (silent and WidgetKit).
+    let pushing = scenario.strategies.filter { $0.backend.silentPush != nil || $0.backend.widgetPush != nil }.count
+    let tallies = perStrategy * Double(scenario.strategies.count) + Double(pushing) * seconds * 8
     let workers = self.workers(scenario, threads: threads)
     let copies = Double(workers + 1 + max(0, scenario.replications - 1))
     // Shared kinds' changes are drawn once per replication for all devices.

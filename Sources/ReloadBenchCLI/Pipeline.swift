@@ -261,7 +261,7 @@ struct Pipeline {
   /// The files `render` returns, in order.
   static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
   /// The files a sweep writes.
-  static let sweepFiles = ["sweep.csv", "sweep.html"]
+  static let sweepFiles = ["sweep.csv", "sweep.html", "sweep.json"]
 
   /// The files a job writes into its folder: the reports, or a shard's part.
   func outputFiles(sweep: Bool) -> [String] {

@@ -316,3 +316,43 @@ extension Objective {
     return r == 0 ? 0 : r  // no -0
   }
 }
+
+extension ObjectiveOutcome {
+  /// For each strategy, in the order the candidates first name it, the
+  /// objective judged on that strategy's candidates alone: its `best` is the
+  /// strategy's best choice (the best polling interval, the best budget
+  /// setting, ...), its `closest` the least failing one when none meets
+  /// every constraint. `columns`: the columns the candidates' values follow.
+  /// Each outcome keeps this outcome's `candidates`, so its indices (and
+  /// anything that describes a choice of this outcome) refer to the same
+  /// candidates; its counts and bound statistics are the strategy's own.
+  ///
+  ///     // sweep-poll-interval: hybrid the same at every point, poll best at 45 min
+  ///     outcome.byStrategy(columns: results.columns).map { ($0.strategy, $0.outcome.best?.candidate) }
+  ///
+  /// - Complexity: one `evaluate` per strategy over its own candidates.
+  public func byStrategy(columns: [Metric]) -> [(strategy: String, outcome: ObjectiveOutcome)] {
+    var names: [String] = []
+    for c in candidates where !names.contains(c.strategy) { names.append(c.strategy) }
+    return names.map { name in
+      let own = candidates.indices.filter { candidates[$0].strategy == name }
+      var o = objective.evaluate(own.map { candidates[$0] }, columns: columns)
+      // Back to this outcome's candidate indices.
+      func map(_ s: Scored) -> Scored {
+        var s = s
+        s.candidate = own[s.candidate]
+        s.members = s.members.map { own[$0] }
+        s.worst = own[s.worst]
+        s.twins = s.twins.map { own[$0] }
+        return s
+      }
+      o.ranking = o.ranking.map(map)
+      o.closest = o.closest.map(map)
+      var alone = [Scored?](repeating: nil, count: candidates.count)
+      for (k, s) in o.perCandidate.enumerated() { alone[own[k]] = s.map(map) }
+      o.perCandidate = alone
+      o.candidates = candidates
+      return (name, o)
+    }
+  }
+}

@@ -59,6 +59,8 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case backendFleetPeakMinuteRps
   case silentPushesPerFleetDay
   case widgetPushesPerFleetDay
+  case silentPushFleetPeakPerS
+  case widgetPushFleetPeakPerS
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -298,6 +300,22 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "widget_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,
         label: "WidgetKit pushes per day (fleet)", shortLabel: "WidgetKit pushes/day", terminalLabel: "wk push/day",
         definition: "WidgetKit APNs pushes the backend sends per measured day, scaled to the scenario's fleet size.")
+    case .silentPushFleetPeakPerS:
+      return Metric(
+        "silent_push_fleet_peak_per_s", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
+        label: "Silent pushes, fleet peak second (p99.9)", shortLabel: "silent pushes peak/s",
+        terminalLabel: "silent peak/s",
+        definition:
+          "Silent APNs pushes the backend sends to the fleet in a busy second: the 99.9th percentile of the measured seconds, estimated from the sample's pushes per second like backend_fleet_peak_rps (a push sent to every device on a shared change is one synchronised burst). All segments only (empty on segment rows); 0 for a strategy that sends none."
+      )
+    case .widgetPushFleetPeakPerS:
+      return Metric(
+        "widget_push_fleet_peak_per_s", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
+        label: "WidgetKit pushes, fleet peak second (p99.9)", shortLabel: "WidgetKit pushes peak/s",
+        terminalLabel: "wk peak/s",
+        definition:
+          "WidgetKit APNs pushes the backend sends to the fleet in a busy second, estimated like silent_push_fleet_peak_per_s. All segments only (empty on segment rows); 0 for a strategy that sends none."
+      )
     }
   }
 }

@@ -61,7 +61,8 @@ public struct ObjectiveSummary {
       guard let slack else { return "\(b.metric) has no value" }
       let x = b.kind == .atLeast ? b.value + slack : b.value - slack
       return "\(b.metric) \(value(b.metric, x))\(s.members.count > 1 ? " at worst" : ""), "
-        + "\(value(b.metric, slack)) inside \(b.kind == .atLeast ? ">=" : "<=") \(Objective.format(b.value))"
+        + "\(value(b.metric, abs(slack))) \(slack >= 0 ? "inside" : "outside") \(b.kind == .atLeast ? ">=" : "<=") "
+        + Objective.format(b.value)
     }
   }
 
@@ -96,6 +97,7 @@ public struct ObjectiveSummary {
       if let other = outcome.bestOtherStrategy {
         out.append("Best other strategy: \(label(other)): \(metric) \(value(metric, other.objective)).")
       }
+      out += perStrategyLines
       return out
     }
     if let closest = outcome.closest {
@@ -110,7 +112,39 @@ public struct ObjectiveSummary {
       out.append("No candidate has a value for \(metric).")
     }
     out.append("By constraint, the least failing first: " + constraintLines.joined(separator: "; ") + ".")
+    out += perStrategyLines
     return out
+  }
+
+  /// Each strategy's own best choice (`ObjectiveOutcome.byStrategy`), for a
+  /// sweep: the best polling interval, the best budget setting, ...
+  public var byStrategy: [(strategy: String, outcome: ObjectiveOutcome)] {
+    points > 1 ? outcome.byStrategy(columns: columns) : []
+  }
+
+  /// The objective's value, or what a choice misses: `budgeted_reloads_per_widget_day 21.443`,
+  /// `misses acceptable_glance_pct >= 90 by 3.10 (budgeted_reloads_per_widget_day 0.500)`.
+  public func verdict(_ s: ObjectiveOutcome.Scored, withValue: Bool = true) -> String {
+    let metric = objective.metric
+    if s.isFeasible { return "\(metric) \(value(metric, s.objective))" }
+    let misses = zip(objective.bounds, s.slacks).compactMap { b, slack -> String? in
+      guard let slack else { return "\(b.text) (no value)" }
+      return slack < 0 ? "\(b.text) by \(value(b.metric, -slack))" : nil
+    }
+    return "misses " + misses.joined(separator: " and ")
+      + (withValue ? " (\(metric) \(value(metric, s.objective)))" : "")
+  }
+
+  /// "Best per strategy:" and a line per strategy (none for a plain run).
+  public var perStrategyLines: [String] {
+    let per = byStrategy
+    guard !per.isEmpty else { return [] }
+    return ["Best per strategy:"]
+      + per.map { name, o in
+        guard let s = o.best ?? o.closest else { return "  \(name): no value for \(objective.metric)." }
+        let overall = outcome.best.map { $0.candidate == s.candidate } ?? false
+        return "  \(label(s)): " + verdict(s) + (overall ? " (best overall)" : "") + "."
+      }
   }
 
   /// Each bound with how many candidates meet it, most met first.
@@ -148,6 +182,8 @@ extension Recommendation {
       var out = Recommendation(strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true)
       out.runnerUp = others > 0 ? outcome.candidates[outcome.ranking[1].candidate].strategy : nil
       out.objective = o.text
+      out.targets = o.bounds
+      out.freshnessMetric = freshnessMetric(of: o)
       return out
     }
     guard let closest = outcome.closest else { return nil }
@@ -161,6 +197,8 @@ extension Recommendation {
         + misses.joined(separator: " and "),
       meetsTarget: false)
     out.objective = o.text
+    out.targets = o.bounds
+    out.freshnessMetric = freshnessMetric(of: o)
     return out
   }
 }

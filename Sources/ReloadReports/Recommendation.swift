@@ -12,6 +12,33 @@ public struct Recommendation: Sendable, Equatable {
   public var runnerUp: String? = nil
   /// What "best" means: the scenario's objective, or the default rule.
   public var objective: String = Recommendation.defaultObjective
+  /// The targets the choice had to meet (the default rule's freshness
+  /// target, or the objective's constraints), for the charts to draw.
+  public var targets: [Objective.Bound] = [Recommendation.defaultTarget()]
+  /// The freshness metric the choice was judged by, for the
+  /// freshness-against-cost chart.
+  public var freshnessMetric: SummaryMetric = .acceptableGlancePct
+
+  /// The default rule's target: `acceptable_glance_pct >= targetPct`.
+  public static func defaultTarget(_ targetPct: Double = defaultTargetPct) -> Objective.Bound {
+    .init(metric: SummaryMetric.acceptableGlancePct.name, kind: .atLeast, value: targetPct)
+  }
+
+  /// The summary metrics that measure freshness, most direct first.
+  public static let freshnessMetrics: [SummaryMetric] = [
+    .acceptableGlancePct, .freshGlancePct, .stalenessMeanMin, .stalenessP50Min, .stalenessP95Min,
+    .stalenessP99Min, .staleGlanceStalenessMeanMin,
+  ]
+
+  /// The freshness metric an objective judges by: its goal's metric or
+  /// its first constrained one that measures freshness, else the default
+  /// rule's (`acceptable_glance_pct`).
+  public static func freshnessMetric(of o: Objective) -> SummaryMetric {
+    for name in [o.metric] + o.bounds.map(\.metric) {
+      if let m = SummaryMetric(columnName: name), freshnessMetrics.contains(m) { return m }
+    }
+    return .acceptableGlancePct
+  }
 
   public static let defaultTargetPct = 90.0
   /// The default rule, in words (the cost named in the reason follows it).
@@ -47,6 +74,7 @@ public struct Recommendation: Sendable, Equatable {
           ? "the only strategy that meets the target"
           : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
       var out = Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
+      out.targets = [defaultTarget(targetPct)]
       out.runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
         (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
           < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
@@ -54,10 +82,12 @@ public struct Recommendation: Sendable, Equatable {
       return out
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
-    return Recommendation(
+    var out = Recommendation(
       strategy: best.strategy,
       reason: "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
         + "(\(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) %)",
       meetsTarget: false)
+    out.targets = [defaultTarget(targetPct)]
+    return out
   }
 }

@@ -18,7 +18,7 @@ import Testing
   }
 
   /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x 35 columns.
-  static let comparedMetrics = 3 * 3 * 41
+  static let comparedMetrics = 3 * 3 * 43
 
   static func write(_ text: String, _ name: String, in dir: URL) throws {
     let url = dir.appendingPathComponent(name)

@@ -147,7 +147,7 @@ import Testing
     flipped[good.count / 2] ^= 0x01
     try put(flipped, "flipped.rbpart")
     try put(Self.forged(good, replacing: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#, with: #""model_version":"0""#), "model.rbpart")
-    try put(Self.forged(good, replacing: "reloadbench-partial 1\n", with: "reloadbench-partial 9\n"), "format.rbpart")
+    try put(Self.forged(good, replacing: "reloadbench-partial 2\n", with: "reloadbench-partial 9\n"), "format.rbpart")
     try put(Data(smallScenario().utf8), "scenario.rbpart")
 
     // An existing good report stays as it is.

@@ -22,7 +22,7 @@ import Testing
     #expect(r.stderr.isEmpty)
     #expect(r.stdout.contains("point 1/2: budget = 20") && r.stdout.contains("point 2/2: budget = 70"))
     #expect(r.stdout.contains("Objective: maximize fresh_glance_pct subject to dry_widget_day_pct <= 5"))
-    #expect(r.stdout.contains("Best: ") && r.stdout.contains("Wrote out/{sweep.csv, sweep.html}"))
+    #expect(r.stdout.contains("Best: ") && r.stdout.contains("Wrote out/{sweep.csv, sweep.html, sweep.json}"))
     let csv = try String(contentsOf: dir.appendingPathComponent("out/sweep.csv"), encoding: .utf8)
     let lines = csv.split(separator: "\n")
     #expect(lines[0].hasPrefix("scenario,point,budget,policy,segment,devices,widgets,widget_days,glances,fresh_glance_pct"))
@@ -32,6 +32,63 @@ import Testing
     let html = try String(contentsOf: dir.appendingPathComponent("out/sweep.html"), encoding: .utf8)
     #expect(html.contains("id=\"sweep-data\"") && html.contains("Best point and strategy"))
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/summary.csv").path))
+  }
+
+  /// The sweep answers its question per strategy: each strategy's best
+  /// point (the best polling interval), checked against sweep.csv, in
+  /// stdout, sweep.json and sweep.html (table, chart marks and labels).
+  @Test func bestPointPerStrategyInStdoutJSONAndHTML() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(
+      SweepSpecTests.scenario(
+        sweep: #"{"parameters": [{"name": "interval", "path": "strategies[poll-15m].timeline.after_min", "values": [15, 60, 240]}]}"#,
+        objective: #"{"minimize": "budgeted_reloads_per_widget_day", "subject_to": [{"metric": "acceptable_glance_pct", "min": 0}]}"#),
+      "s.json", in: dir)
+    let r = try Binary.run(["sweep", "s.json", "--out", "out"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    // The expected answer, from sweep.csv: each strategy's fewest budgeted reloads.
+    let csv = try String(contentsOf: dir.appendingPathComponent("out/sweep.csv"), encoding: .utf8)
+    let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let column = try #require(lines[0].firstIndex(of: "budgeted_reloads_per_widget_day"))
+    let all = lines.dropFirst().filter { $0[4] == "all" }
+    func best(_ strategy: String) throws -> (interval: String, value: Double) {
+      let rows = all.filter { $0[3] == strategy }.map { ($0[2], Double($0[column]) ?? .infinity) }
+      return try #require(rows.min { $0.1 < $1.1 })
+    }
+    let poll = try best("poll-15m")
+    let distinct = Set(all.filter { $0[3] == "poll-15m" }.map { $0[column] })
+    #expect(distinct.count == 3, "the interval changes polling's budgeted reloads: \(distinct)")
+    #expect(r.stdout.contains("Best per strategy:"))
+    #expect(r.stdout.contains("  poll-15m at interval = \(poll.interval): budgeted_reloads_per_widget_day \(all.first { $0[3] == "poll-15m" && $0[2] == poll.interval }![column])"), "\(r.stdout)")
+    #expect(r.stdout.contains("  hybrid (the same at every point): budgeted_reloads_per_widget_day"))
+
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/sweep.json"))) as? [String: Any])
+    #expect(json["points"] != nil && json["parameters"] != nil, "the sweep's results")
+    let rec = try #require(json["recommendation"] as? [String: Any])
+    let overall = try ["poll-15m", "hybrid", "on-demand"].map { ($0, try best($0).value) }.min { $0.1 < $1.1 }!.0
+    #expect(rec["strategy"] as? String == overall)
+    #expect(rec["meetsObjective"] as? Bool == true)
+    #expect((rec["margins"] as? [String])?.first?.hasPrefix("acceptable_glance_pct ") == true)
+    #expect((rec["findings"] as? [String])?.contains("Best per strategy:") == true)
+    let per = try #require(rec["bestPerStrategy"] as? [[String: Any]])
+    #expect(per.map { $0["strategy"] as? String } == ["poll-15m", "hybrid", "on-demand"])
+    #expect((per[0]["values"] as? [String: String]) == ["interval": poll.interval])
+    #expect(per[0]["sameAtEveryPoint"] as? Bool == false)
+    #expect(per[0]["point"] as? Int == ["15", "60", "240"].firstIndex(of: poll.interval)! + 1)
+    #expect(abs((per[0]["objectiveValue"] as? Double ?? -1) - poll.value) < 1e-9)
+    #expect(per[1]["sameAtEveryPoint"] as? Bool == true && (per[1]["values"] as? [String: String]) == ["interval": "any"])
+    #expect(per[1]["point"] == nil)
+
+    let html = try String(contentsOf: dir.appendingPathComponent("out/sweep.html"), encoding: .utf8)
+    #expect(html.contains("Best point per strategy") && html.contains(">Best interval</th>"))
+    #expect(html.contains("<tr><th scope=\"row\">poll-15m</th><td>\(poll.interval)</td>") || overall == "poll-15m")
+    // Each chart rings polling's best point and labels it with its interval.
+    #expect(html.contains("poll-15m best: \(poll.interval)"))
+    #expect(html.contains("recring best"))
+    #expect(html.contains("poll-15m · \(poll.interval) (best poll-15m)") || overall == "poll-15m")
+    #expect(html.contains("class=\"ref target\""), "the objective's target on the charts")
   }
 
   /// Points run one after another on all threads; the rows cannot depend
@@ -60,7 +117,7 @@ import Testing
     try Self.write(SweepSpecTests.scenario(sweep: Self.twoBudgets), "s.json", in: dir)
     let r = try Binary.run(["run", "s.json", "--quiet"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
-    for f in ["sweep.csv", "sweep.html"] {
+    for f in ["sweep.csv", "sweep.html", "sweep.json"] {
       #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports/grid/\(f)").path), "\(f)")
     }
     let dry = try Binary.run(["sweep", "s.json", "--dry-run"], in: dir)

@@ -137,4 +137,34 @@ import Testing
     #expect(Self.freshUnderCaps.text == "maximize fresh_glance_pct subject to dry_widget_day_pct <= 1, backend_peak_rps <= 500")
     #expect(Objective.Bound(metric: "x", kind: .atLeast, value: 0.5).text == "x >= 0.5")
   }
+
+  /// Each strategy judged on its own points: polling's best interval even
+  /// when another strategy wins overall; a strategy the sweep leaves
+  /// unchanged is one choice (its twins); one that never meets the
+  /// constraints gets its closest miss. Indices refer to the whole outcome.
+  @Test func byStrategyGivesEachStrategysOwnBestPoint() throws {
+    let o = Objective(
+      goal: .minimize, metric: "budgeted_reloads_per_widget_day",
+      bounds: [.init(metric: "acceptable_glance_pct", kind: .atLeast, value: 90)])
+    var c: [ObjectiveCandidate] = []
+    // (interval, poll's reloads, poll's acceptable share)
+    for (point, (reloads, ok)) in [(60.0, 99.0), (20, 95), (10, 91), (5, 80)].enumerated() {
+      c.append(Self.candidate("poll", point: point, ["budgeted_reloads_per_widget_day": reloads, "acceptable_glance_pct": ok]))
+      c.append(Self.candidate("hybrid", point: point, ["budgeted_reloads_per_widget_day": 4, "acceptable_glance_pct": 97]))
+      c.append(Self.candidate("future", point: point, ["budgeted_reloads_per_widget_day": 2, "acceptable_glance_pct": 70]))
+    }
+    let outcome = o.evaluate(c, columns: Self.columns)
+    #expect(outcome.candidates[outcome.best!.candidate].strategy == "hybrid")
+    let per = outcome.byStrategy(columns: Self.columns)
+    #expect(per.map(\.strategy) == ["poll", "hybrid", "future"])
+    let poll = try #require(per[0].outcome.best)
+    #expect(c[poll.candidate].strategy == "poll" && c[poll.candidate].point == 2, "10: the cheapest that keeps 90 %")
+    #expect(poll.objective == 10 && per[0].outcome.candidates.count == c.count)
+    let hybrid = try #require(per[1].outcome.best)
+    #expect(c[hybrid.candidate].strategy == "hybrid" && hybrid.twinChoices == 3)
+    #expect(hybrid.twins.allSatisfy { c[$0].strategy == "hybrid" })
+    #expect(per[2].outcome.best == nil)
+    let miss = try #require(per[2].outcome.closest)
+    #expect(c[miss.candidate].strategy == "future" && miss.slacks == [-20])
+  }
 }

@@ -139,7 +139,8 @@ import Testing
     // Light and dark, print, and never colour alone: shapes and dashes vary.
     #expect(html.contains("@media (prefers-color-scheme:dark)"))
     #expect(html.contains("@media print"))
-    #expect(html.contains("<circle ") && html.contains("class=\"ln s1 d1\""))
+    #expect(html.contains("<circle ") && html.contains("<path class=\"pt s"))
+    #expect(html.contains("class=\"ln s") && html.contains(" d1\"") && html.contains(" d2\""))
   }
 
   @Test func everyStrategyAppearsInTheTableAndTheCharts() {

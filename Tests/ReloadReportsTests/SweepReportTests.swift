@@ -98,9 +98,13 @@ import Testing
     let outcome = impossible.evaluate(r.candidates, columns: r.columns)
     let lines = ObjectiveSummary(outcome, columns: r.columns, points: 4) { r.describe($0, in: outcome) }.lines
     #expect(lines.contains { $0.hasPrefix("No candidate meets every constraint. Closest: alpha at interval_min = 15") })
-    let last = lines.last ?? ""
+    let last = lines.first { $0.hasPrefix("By constraint") } ?? ""
     #expect(last.hasPrefix("By constraint, the least failing first: fresh_glance_pct >= 45: met by"), "\(last)")
     #expect(last.contains("budgeted_reloads_per_widget_day <= 1: met by 0 of 12 rows, best value 5.000"))
+    // Then each strategy's own closest miss.
+    #expect(lines.drop { $0 != "Best per strategy:" }.dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+      == ["alpha", "beta", "gamma"])
+    #expect(lines.last?.contains("misses budgeted_reloads_per_widget_day <= 1 by") == true)
     let html = SweepReport.render(r, outcome: outcome)
     #expect(html.contains("rec miss") && html.contains("misses by"))
   }

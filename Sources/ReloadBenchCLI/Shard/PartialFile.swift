@@ -49,7 +49,7 @@ struct PartialHeader: Codable, Equatable {
 enum PartialFile {
   static let magic = "reloadbench-partial"
   /// Bump when the layout or the body's encoding changes.
-  static let formatVersion = 1
+  static let formatVersion = 2
   static let trailerPrefix = "sha256 "
   static let trailerLength = 7 + 64 + 1
 
@@ -149,7 +149,8 @@ enum TallyCoder {
   }
 
   /// One replication's tallies (one per strategy): each with its shape
-  /// (segments, ring capacity, measured seconds), then its blocks.
+  /// (segments, ring capacity, measured seconds, whether it counts pushes),
+  /// then its blocks (the pushes per second last).
   static func encode(_ tallies: [StrategyTally], into out: inout [UInt8]) {
     put(UInt64(tallies.count), &out)
     for t in tallies {
@@ -157,11 +158,13 @@ enum TallyCoder {
       put(UInt64(t.segments.count), &out)
       put(UInt64(first.budgetLeftWidth - 1), &out)
       put(UInt64(first.perSecond.count), &out)
+      put(t.pushesPerSecond.count > 0 ? 1 : 0, &out)
       for g in t.segments {
         put(g.counters, &out)
         pack(g.perSecond, &out)
       }
       put(t.series.block, &out)
+      pack(t.pushesPerSecond, &out)
     }
   }
 
@@ -273,12 +276,15 @@ enum TallyCoder {
         let ring = try int(max: 1 << 20)
         let seconds = try int(max: 1 << 34)
         guard segments > 0, seconds <= bytes.count * TallyCoder.run else { throw Corrupt() }
-        let t = StrategyTally(segments: segments, ringCapacity: ring, measuredSeconds: seconds)
+        let countsPushes = try int(max: 1) == 1
+        let t = StrategyTally(
+          segments: segments, ringCapacity: ring, measuredSeconds: seconds, countsPushes: countsPushes)
         for g in t.segments {
           try fill(g.counters)
           try unpack(g.perSecond)
         }
         try fill(t.series.block)
+        try unpack(t.pushesPerSecond)
         out.append(t)
       }
       return out

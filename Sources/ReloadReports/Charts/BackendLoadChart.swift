@@ -36,7 +36,7 @@ enum BackendLoadChart {
     let overall = series.enumerated().max { $0.element.backendPeakRps < $1.element.backendPeakRps }?.offset
     var charts: [SVGChart] = []
     for (n, s) in series.enumerated() {
-      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+      let style = SeriesStyle.of(s.strategy, in: styles)
       let frame = ChartFrame(
         plot: .init(x: 44, y: 30, width: width - 44 - 24, height: height - 30 - 38), x: xScale, y: yScale)
       let h = s.hourly

@@ -1,3 +1,5 @@
+import ReloadMetrics
+
 /// A map from data values to pixels along one axis, with its ticks.
 ///
 /// Linear scales take their domain and ticks from `NiceTicks`; log scales
@@ -122,5 +124,48 @@ struct ChartFrame {
       marks.append(.text(.init(x: 4, y: plot.y - 10), yTitle, anchor: .start, cls: "axt"))
     }
     return marks
+  }
+}
+
+extension ChartFrame {
+  /// `target ≥ 90 %`: how a chart names a bound the recommendation had to meet.
+  static func targetText(_ b: Objective.Bound, unit: MetricUnit) -> String {
+    "target " + (b.kind == .atLeast ? "≥ " : "≤ ") + NumberFormat.tick(b.value, unit: unit)
+  }
+
+  /// Where `target(b, unit:, horizontal: true)` writes its label, for a
+  /// label placer to keep clear of.
+  func targetLabelBox(_ b: Objective.Bound, unit: MetricUnit) -> SVGChart.Rect {
+    let w = Self.textWidth(Self.targetText(b, unit: unit), fontSize: 11)
+    return .init(x: plot.maxX - 2 - w, y: y(b.value) - 15, width: w, height: 13)
+  }
+
+  /// A target the recommendation had to meet, as a dashed line across the
+  /// plot (`horizontal`: a y value; else an x value) with its label at the
+  /// line's end, or nothing when the value lies outside the scale.
+  ///
+  ///     chart.add(frame.target(rec.targets[0], unit: .percent, horizontal: true))
+  /// `labelAt`: where the label starts instead (a chart whose lines crowd
+  /// the line's end).
+  func target(
+    _ b: Objective.Bound, unit: MetricUnit, horizontal: Bool, text: String? = nil, labelAt: SVGChart.Point? = nil
+  ) -> [SVGChart.Mark] {
+    let scale = horizontal ? y : x
+    let (lo, hi) = (Swift.min(scale.lo, scale.hi), Swift.max(scale.lo, scale.hi))
+    guard b.value.isFinite, b.value >= lo, b.value <= hi else { return [] }
+    let label = text ?? Self.targetText(b, unit: unit)
+    if horizontal {
+      let py = y(b.value)
+      return [
+        .polyline([.init(x: plot.x, y: py), .init(x: plot.maxX, y: py)], cls: "ref target"),
+        labelAt.map { .text($0, label, cls: "hint target") }
+          ?? .text(.init(x: plot.maxX - 2, y: py - 4), label, anchor: .end, cls: "hint target"),
+      ]
+    }
+    let px = x(b.value)
+    return [
+      .polyline([.init(x: px, y: plot.y), .init(x: px, y: plot.maxY)], cls: "ref target"),
+      .text(.init(x: px + 4, y: plot.y + 12), label, cls: "hint target"),
+    ]
   }
 }

@@ -6,14 +6,20 @@ import ReloadMetrics
 /// Which way is better on each axis comes from the metrics' polarity; the
 /// chart writes that direction in a corner ("better ↖") instead of
 /// assuming it.
+///
+/// Freshness is the metric the recommendation judged by
+/// (`Recommendation.freshnessMetric`: `acceptable_glance_pct` under the
+/// default rule), its targets are drawn as dashed lines, and a ring marks
+/// the recommended strategy, so the chart shows why it was chosen.
 package enum FreshnessCostChart {
   static let width = 470.0
   static let height = 340.0
 
-  static func figure(_ results: ScenarioResults) -> ReportFigure? {
+  static func figure(_ results: ScenarioResults, recommendation: Recommendation? = nil) -> ReportFigure? {
     let table = results.summary
     let rows = table.overallRows
-    guard !rows.isEmpty, let fresh = table.columnIndex(.freshGlancePct) else { return nil }
+    let freshMetric = recommendation?.freshnessMetric ?? .acceptableGlancePct
+    guard !rows.isEmpty, let fresh = table.columnIndex(freshMetric) else { return nil }
     let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap(table.columnIndex)
     guard !costs.isEmpty else { return nil }
     let styles = SeriesStyle.styles(for: results)
@@ -21,7 +27,8 @@ package enum FreshnessCostChart {
     var frontiers: [Set<Int>] = []
     for (n, cost) in costs.enumerated() {
       let (chart, frontier) = self.chart(
-        id: "scatter-\(n)", table: table, rows: rows, x: cost, y: fresh, styles: styles)
+        id: "scatter-\(n)", table: table, rows: rows, x: cost, y: fresh, styles: styles,
+        recommendation: recommendation)
       charts.append(chart)
       frontiers.append(frontier)
     }
@@ -39,12 +46,31 @@ package enum FreshnessCostChart {
     }
     return ReportFigure(
       id: "fig-freshness-cost", heading: "Freshness against cost",
-      caption: "Each point is a strategy: higher is fresher, further left is cheaper. "
+      caption: "Each point is a strategy: \(yMetric.label.lowercasedFirst) (the freshness the recommendation "
+        + "is judged by) against cost; \(betterText(table.columns[fresh].polarity)), further left is cheaper. "
         + "The dashed line joins the Pareto frontier: the strategies that no other strategy beats "
-        + "on both freshness and cost; every other strategy pays more for less.",
+        + "on both freshness and cost; every other strategy pays more for less."
+        + targetCaption(recommendation, metrics: [table.columns[fresh]] + costs.map { table.columns[$0] }),
       layout: .pair, charts: charts,
       table: .init(
-        caption: "Fresh glances and cost per strategy (all segments)", columns: columns, rows: dataRows))
+        caption: "Freshness and cost per strategy (all segments)", columns: columns, rows: dataRows))
+  }
+
+  /// "higher is fresher" or "lower is fresher", by the freshness metric's polarity.
+  static func betterText(_ p: Polarity) -> String {
+    p == .prefersSmaller ? "lower is fresher" : "higher is fresher"
+  }
+
+  /// The caption's sentence on the recommendation's ring and target lines.
+  static func targetCaption(_ r: Recommendation?, metrics: [Metric]) -> String {
+    guard let r else { return "" }
+    var s = " The ring marks the recommended strategy (\(r.strategy))"
+    let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric } }
+    if !drawn.isEmpty {
+      s += "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
+        + drawn.map(\.text).joined(separator: ", ") + ")"
+    }
+    return s + "."
   }
 
   static func cell(_ row: ResultRow, _ column: Int, _ table: ResultTable) -> String {
@@ -54,7 +80,8 @@ package enum FreshnessCostChart {
 
   /// The scatter of column `y` against column `x`, and the row indices on its frontier.
   static func chart(
-    id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle]
+    id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle],
+    recommendation: Recommendation? = nil
   ) -> (SVGChart, Set<Int>) {
     let xm = table.columns[x]
     let ym = table.columns[y]
@@ -66,11 +93,16 @@ package enum FreshnessCostChart {
     }
     let xs = points.map(\.x)
     let ys = points.map(\.y)
-    var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100)
+    // The targets on these axes, so the scales reach them.
+    let yTargets = (recommendation?.targets ?? []).filter { $0.metric == ym.name }
+    let xTargets = (recommendation?.targets ?? []).filter { $0.metric == xm.name }
+    let yRange = ys + yTargets.map(\.value)
+    var yScale = ChartScale.linear(yRange.min() ?? 0, yRange.max() ?? 100)
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }
     let frame = ChartFrame(
       plot: .init(x: 46, y: 34, width: width - 46 - 14, height: height - 34 - 46),
-      x: .linear(xs.min() ?? 0, xs.max() ?? 1, maxTicks: 6), y: yScale)
+      x: .linear(min(xs.min() ?? 0, xTargets.map(\.value).min() ?? .infinity),
+        max(xs.max() ?? 1, xTargets.map(\.value).max() ?? -.infinity), maxTicks: 6), y: yScale)
     var chart = SVGChart(
       id: id, width: width, height: height,
       title: "\(ym.label) against \(xm.label.lowercasedFirst)",
@@ -104,12 +136,20 @@ package enum FreshnessCostChart {
         .text(
           .init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
     }
+    for b in yTargets { chart.add(frame.target(b, unit: ym.unit, horizontal: true)) }
+    for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     let pixels = points.map { frame.point($0.x, $0.y) }
     for p in pixels { placer.reserve(around: p, radius: 6) }
+    // Keep labels off the target lines' labels.
+    for b in yTargets { placer.reserve(frame.targetLabelBox(b, unit: ym.unit)) }
+    if let r = recommendation, let k = points.firstIndex(where: { rows[$0.row].strategy == r.strategy }) {
+      chart.add(.marker(pixels[k], .circle, size: 10, cls: "recring"))
+      placer.reserve(around: pixels[k], radius: 11)
+    }
     var labels: [SVGChart.Mark] = []
     for (k, pt) in points.enumerated() {
       let row = rows[pt.row]
-      let style = styles[row.strategy] ?? SeriesStyle(index: pt.row)
+      let style = SeriesStyle.of(row.strategy, in: styles)
       let p = pixels[k]
       chart.add(
         .marker(

@@ -29,7 +29,7 @@ enum LocalHourCharts {
     let yScale = ChartScale.linear(0, max(top, 1), maxTicks: 4)
     var charts: [SVGChart] = []
     for (n, s) in series.enumerated() {
-      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+      let style = SeriesStyle.of(s.strategy, in: styles)
       let frame = ChartFrame(plot: plot(), x: hourScale, y: yScale)
       let bands = s.budgetLeftByLocalHour
       let lowest = bands.min { $0.p50 < $1.p50 }
@@ -89,7 +89,7 @@ enum LocalHourCharts {
     if yScale.hi > 100 { yScale = .fixed(0, 100, ticks: [0, 25, 50, 75, 100]) }
     var charts: [SVGChart] = []
     for (n, s) in series.enumerated() {
-      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+      let style = SeriesStyle.of(s.strategy, in: styles)
       let frame = ChartFrame(plot: plot(), x: hourScale, y: yScale)
       let hours = s.glancesByLocalHour.count
       let totalGlances = s.glancesByLocalHour.reduce(0, +)

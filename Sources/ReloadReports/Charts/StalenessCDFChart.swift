@@ -23,14 +23,18 @@ enum StalenessCDFChart {
     return v
   }
 
-  static func figure(_ results: ScenarioResults) -> ReportFigure? {
+  /// `targets`: the recommendation's; one on `acceptable_glance_pct` (the
+  /// curve's height at the tolerance) is drawn as a dashed line.
+  static func figure(_ results: ScenarioResults, targets: [Objective.Bound] = []) -> ReportFigure? {
     let series = results.series.filter { !$0.staleness.isEmpty }
     guard !series.isEmpty else { return nil }
     let styles = SeriesStyle.styles(for: results)
     let tolerance = results.facts.toleranceMinutes
-    let wideChart = chart(series, styles: styles, tolerance: tolerance, id: "staleness-cdf", layout: wide)
+    let target = targets.first { $0.metric == SummaryMetric.acceptableGlancePct.name }
+    let wideChart = chart(
+      series, styles: styles, tolerance: tolerance, target: target, id: "staleness-cdf", layout: wide)
     let narrowChart = chart(
-      series, styles: styles, tolerance: tolerance, id: "staleness-cdf-narrow", layout: narrow)
+      series, styles: styles, tolerance: tolerance, target: target, id: "staleness-cdf-narrow", layout: narrow)
     let points = cutPoints(tolerance: tolerance)
     let rows = series.map { s in
       [s.strategy] + points.map { NumberFormat.percent(cdf(s.staleness, at: $0), decimals: 1) }
@@ -42,7 +46,11 @@ enum StalenessCDFChart {
         "For each age on the horizontal axis, the share of glances whose widget showed data at most that old. "
         + "A curve that starts high is fresh most of the time; a long tail to the right means some glances saw "
         + "hours-old data. The labels give each strategy's share within the "
-        + "\(NumberFormat.minutes(tolerance)) tolerance.",
+        + "\(NumberFormat.minutes(tolerance)) tolerance."
+        + (target.map {
+          " The red dashed line is the recommendation's target (\($0.text)): a strategy meets it where its curve "
+            + "crosses the tolerance line on the target's side."
+        } ?? ""),
       charts: [wideChart], narrowCharts: [narrowChart],
       table: .init(
         caption: "Share of glances at most this stale, per strategy",
@@ -53,7 +61,8 @@ enum StalenessCDFChart {
   }
 
   static func chart(
-    _ series: [StrategySeries], styles: [String: SeriesStyle], tolerance: Double, id: String,
+    _ series: [StrategySeries], styles: [String: SeriesStyle], tolerance: Double, target: Objective.Bound? = nil,
+    id: String,
     layout: (width: Double, height: Double, labelMargin: Double)
   ) -> SVGChart {
     let (width, height, labelMargin) = layout
@@ -80,9 +89,18 @@ enum StalenessCDFChart {
           .init(x: tx + 4, y: frame.plot.maxY - 6), "tolerance " + NumberFormat.minutes(tolerance),
           cls: "tick"))
     }
+    if let target {
+      chart.add(
+        frame.target(
+          target, unit: .percent, horizontal: true,
+          text: "dashed red: " + ChartFrame.targetText(target, unit: .percent) + " within "
+            + NumberFormat.minutes(tolerance),
+          // Under the tolerance's label, where the curves leave room.
+          labelAt: .init(x: min(tx, frame.plot.maxX - 190) + 4, y: frame.plot.maxY - 22)))
+    }
     var anchors: [SVGChart.Point] = []
-    for (n, s) in series.enumerated() {
-      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+    for s in series {
+      let style = SeriesStyle.of(s.strategy, in: styles)
       chart.add(.polyline(line(s.staleness, frame: frame, lo: lo), cls: style.line))
       anchors.append(frame.point(min(max(tolerance, lo), frame.x.hi), cdf(s.staleness, at: tolerance)))
     }
@@ -90,7 +108,7 @@ enum StalenessCDFChart {
     let ys = _LabelPlacer.spread(anchors.map(\.y), gap: 14, lo: frame.plot.y + 4, hi: frame.plot.maxY)
     let lx = frame.plot.maxX + 14
     for (n, s) in series.enumerated() {
-      let style = styles[s.strategy] ?? SeriesStyle(index: n)
+      let style = SeriesStyle.of(s.strategy, in: styles)
       let a = anchors[n]
       let value = cdf(s.staleness, at: tolerance)
       chart.add(

@@ -14,11 +14,14 @@ enum SweepFrontierChart {
   /// Frontier labels per chart at most (the rest have tooltips and are in the table).
   static let maxLabels = 8
 
+  /// `bestOfStrategy`: each strategy's own best candidate (ringed thinly and labelled).
   static func figure(
-    _ results: SweepResults, recommended: [Int], styles: [String: SeriesStyle]
+    _ results: SweepResults, recommended: [Int], styles: [String: SeriesStyle], bestOfStrategy: [Int] = []
   ) -> ReportFigure? {
     let candidates = results.candidates
-    guard !candidates.isEmpty, let fresh = results.columns.firstIndex(of: SummaryMetric.freshGlancePct.metric)
+    // The freshness the objective judges by (as report.html's chart does).
+    let freshness = results.objective.map(Recommendation.freshnessMetric(of:)) ?? .acceptableGlancePct
+    guard !candidates.isEmpty, let fresh = results.columns.firstIndex(of: freshness.metric)
     else { return nil }
     let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap { m in
       results.columns.firstIndex(of: m.metric)
@@ -31,7 +34,7 @@ enum SweepFrontierChart {
     for (n, cost) in costs.enumerated() {
       let (chart, frontier) = self.chart(
         id: "sweep-frontier-\(n)", results: results, candidates: candidates, representative: representative,
-        x: cost, y: fresh, recommended: recommended, styles: styles)
+        x: cost, y: fresh, recommended: recommended, styles: styles, bestOfStrategy: bestOfStrategy)
       charts.append(chart)
       frontiers.append(Set(candidates.indices.filter { frontier.contains(representative[$0]) }))
     }
@@ -50,21 +53,23 @@ enum SweepFrontierChart {
       return cells
     }
     var key: [(swatchClass: String, text: String)] = results.strategies.map { s in
-      let style = styles[s] ?? SeriesStyle(index: 0)
+      let style = SeriesStyle.of(s, in: styles)
       return ("ser " + style.colorClass, s)
     }
     key.append(("frontier", "Pareto frontier"))
     if !recommended.isEmpty { key.append(("ring", "recommended")) }
+    if !bestOfStrategy.isEmpty { key.append(("ring thin", "a strategy's own best")) }
     return ReportFigure(
       id: "fig-frontier", heading: "Freshness against cost, every point",
       caption: "Each marker is one strategy at one sweep point (all segments): higher is fresher, further left "
         + "is cheaper. The dashed line joins the Pareto frontier across all points, each frontier point labelled "
-        + "with its strategy and parameter values; every other combination pays more for less. "
+        + "with its strategy and parameter values; every other combination pays more for less; the other points "
+        + "carry their parameter values where there is room. Red dashed lines: the objective's targets on these axes. "
         + (recommended.isEmpty
           ? "" : "The ring marks the recommendation (its worst case, when it must hold for every value of an "
             + "assumption), which also has to meet the objective's constraints."),
       layout: .pair, charts: charts,
-      table: .init(caption: "Fresh glances and cost at every point and strategy (all segments)", columns: columns, rows: rows),
+      table: .init(caption: "Freshness and cost at every point and strategy (all segments)", columns: columns, rows: rows),
       key: key)
   }
 
@@ -78,7 +83,7 @@ enum SweepFrontierChart {
 
   static func chart(
     id: String, results: SweepResults, candidates: [ObjectiveCandidate], representative: [Int], x: Int, y: Int,
-    recommended: [Int], styles: [String: SeriesStyle]
+    recommended: [Int], styles: [String: SeriesStyle], bestOfStrategy: [Int] = []
   ) -> (SVGChart, Set<Int>) {
     let xm = results.columns[x]
     let ym = results.columns[y]
@@ -90,7 +95,10 @@ enum SweepFrontierChart {
       if let vx = c.values[x], let vy = c.values[y], vx.isFinite, vy.isFinite { points.append((i, vx, vy)) }
     }
     let xs = points.map(\.x)
-    let ys = points.map(\.y)
+    let bounds = results.objective?.bounds ?? []
+    let yTargets = bounds.filter { $0.metric == ym.name }
+    let xTargets = bounds.filter { $0.metric == xm.name }
+    let ys = points.map(\.y) + yTargets.map(\.value)
     // Zoomed to the data: a sweep's points crowd together at 0-100 %.
     var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100, includeZero: false, maxTicks: 6)
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 6) }
@@ -126,14 +134,16 @@ enum SweepFrontierChart {
         }
       }
     }
+    for b in yTargets { chart.add(frame.target(b, unit: ym.unit, horizontal: true)) }
+    for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     let pixels = points.map { frame.point($0.x, $0.y) }
     for p in pixels { placer.reserve(around: p, radius: 4) }
-    let strategies = results.strategies
+    for b in yTargets { placer.reserve(frame.targetLabelBox(b, unit: ym.unit)) }
     // Off-frontier markers first, so frontier markers sit on top.
     for pass in 0..<2 {
       for (k, pt) in points.enumerated() where frontier.contains(pt.candidate) == (pass == 1) {
         let c = candidates[pt.candidate]
-        let style = styles[c.strategy] ?? SeriesStyle(index: strategies.firstIndex(of: c.strategy) ?? 0)
+        let style = SeriesStyle.of(c.strategy, in: styles)
         chart.add(
           .marker(
             pixels[k], style.shape, size: pass == 1 ? 4.5 : 3, cls: style.fill + (pass == 1 ? "" : " faint"),
@@ -148,6 +158,20 @@ enum SweepFrontierChart {
       chart.add(.marker(pixels[k], .circle, size: 9, cls: "recring"))
       placer.reserve(around: pixels[k], radius: 10)
     }
+    // Each strategy's own best: a thin ring and a label, before the frontier's.
+    var labelled = Set<Int>()
+    for b in bestOfStrategy {
+      guard let k = points.firstIndex(where: { $0.candidate == representative[b] }) else { continue }
+      if !recommended.contains(where: { representative[$0] == representative[b] }) {
+        chart.add(.marker(pixels[k], .circle, size: 7.5, cls: "recring thin"))
+      }
+      placer.reserve(around: pixels[k], radius: 9)
+      let text = label(points[k].candidate) + " (best " + candidates[b].strategy + ")"
+      let placed = placer.place(text, near: pixels[k], clearance: 10)
+      if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
+      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl strong"))
+      labelled.insert(k)
+    }
     // Label frontier points from cheapest to dearest, both ends first, then
     // those at least 18 px from every labelled one, up to `maxLabels`.
     let ordered = frontierIdx.sorted { points[$0].x < points[$1].x }
@@ -161,11 +185,25 @@ enum SweepFrontierChart {
       }
       if far { chosen.append(k) }
     }
-    for k in chosen.sorted(by: { points[$0].x < points[$1].x }) {
+    for k in chosen.sorted(by: { points[$0].x < points[$1].x }) where !labelled.contains(k) {
       let text = label(points[k].candidate)
       let placed = placer.place(text, near: pixels[k], clearance: 8)
       if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
       labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl"))
+      labelled.insert(k)
+    }
+    // The other points: their parameter values alone, where they fit without a leader.
+    var small = _LabelPlacer(bounds: placer.bounds, fontSize: 10)
+    for r in placer.occupied { small.reserve(r) }
+    for k in points.indices where !labelled.contains(k) && twins[points[k].candidate] == 0 {
+      let c = candidates[points[k].candidate]
+      let text = zip(results.parameters, results.points[c.point].valueIndices).map { p, i in p.values[i] }
+        .joined(separator: ", ")
+      var trial = small
+      let placed = trial.place(text, near: pixels[k], clearance: 5)
+      guard placed.leaderFrom == nil else { continue }
+      small = trial
+      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl small"))
     }
     chart.add(labels)
     return (chart, frontier)

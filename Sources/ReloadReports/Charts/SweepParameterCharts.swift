@@ -61,8 +61,11 @@ enum SweepParameterCharts {
 
   /// `recommended`: the recommended candidate when it belongs to one point
   /// (not a strategy the sweep leaves unchanged), for the vertical mark.
+  /// `bestPoints`: each strategy's own best point (`ObjectiveOutcome.byStrategy`),
+  /// ringed and labelled with its parameter value on its line.
   static func figures(
-    _ results: SweepResults, recommended: ObjectiveCandidate?, styles: [String: SeriesStyle]
+    _ results: SweepResults, recommended: ObjectiveCandidate?, styles: [String: SeriesStyle],
+    bestPoints: [String: Int] = [:]
   ) -> [ReportFigure] {
     let metrics = self.metrics(results)
     let strategies = results.strategies
@@ -82,7 +85,7 @@ enum SweepParameterCharts {
       let charts = metrics.enumerated().map { k, m in
         chart(
           id: "param-\(p)-\(k)", results: results, parameter: p, metric: m, slice: slice, axis: axis,
-          strategies: strategies, styles: styles, markX: markX)
+          strategies: strategies, styles: styles, markX: markX, bestPoints: bestPoints)
       }
       var rows: [[String]] = []
       for point in slice {
@@ -99,7 +102,9 @@ enum SweepParameterCharts {
         + "(\(parameter.path)) varies"
       caption += held.isEmpty ? "." : ", the other parameters held at their middle value (" + held.joined(separator: ", ") + ")."
       if results.objective != nil {
-        caption += " Dashed lines: a constraint's bound (horizontal) and the recommended value (vertical), where they apply."
+        caption += " Red dashed lines: a constraint's target; grey dashed vertical line: the recommended value. "
+          + "A ring marks each strategy's own best point by the objective, labelled with its \(parameter.name); "
+          + "a strategy the sweep does not change is a flat line."
       }
       if parameter.logScale { caption += " The x axis is logarithmic." }
       return ReportFigure(
@@ -110,15 +115,14 @@ enum SweepParameterCharts {
           columns: [parameter.name, "Strategy"] + metrics.map { $0.label + ReportLabels.unitSuffix($0.unit) },
           rows: rows),
         key: strategies.map { s in
-          let style = styles[s] ?? SeriesStyle(index: 0)
-          return ("ser " + style.colorClass + (style.dashClass.isEmpty ? "" : " " + style.dashClass), s)
+          (SeriesStyle.of(s, in: styles).swatch, s)
         })
     }
   }
 
   static func chart(
     id: String, results: SweepResults, parameter p: Int, metric m: Metric, slice: [Int], axis: Axis,
-    strategies: [String], styles: [String: SeriesStyle], markX: Double?
+    strategies: [String], styles: [String: SeriesStyle], markX: Double?, bestPoints: [String: Int] = [:]
   ) -> SVGChart {
     let parameter = results.parameters[p]
     var series: [(policy: String, points: [(x: Double, y: Double?)])] = []
@@ -146,20 +150,21 @@ enum SweepParameterCharts {
         xGrid: true))
     chart.add(.text(.init(x: 4, y: 16), title, cls: "ptitle"))
     chart.add(.text(.init(x: 4, y: 30), ReportLabels.direction(m.polarity), cls: "hint"))
-    for b in bounds {
-      let y = frame.y(b.value)
-      chart.add(.polyline([.init(x: frame.plot.x, y: y), .init(x: frame.plot.maxX, y: y)], cls: "ref bound"))
-      chart.add(
-        .text(
-          .init(x: frame.plot.maxX - 2, y: y - 4), (b.kind == .atLeast ? "min " : "max ") + Objective.format(b.value),
-          anchor: .end, cls: "hint"))
-    }
+    for b in bounds { chart.add(frame.target(b, unit: m.unit, horizontal: true)) }
     if let markX {
       let x = frame.x(markX)
       chart.add(.polyline([.init(x: x, y: frame.plot.y), .init(x: x, y: frame.plot.maxY)], cls: "ref rec"))
     }
-    for (n, s) in series.enumerated() {
-      let style = styles[s.policy] ?? SeriesStyle(index: n)
+    var placer = _LabelPlacer(
+      bounds: .init(x: frame.plot.x, y: frame.plot.y - 4, width: frame.plot.width + 8, height: frame.plot.height + 4),
+      fontSize: 11)
+    for s in series {
+      for pt in s.points { if let y = pt.y { placer.reserve(around: frame.point(pt.x, y), radius: 4) } }
+    }
+    for b in bounds { placer.reserve(frame.targetLabelBox(b, unit: m.unit)) }
+    var labels: [SVGChart.Mark] = []
+    for s in series {
+      let style = SeriesStyle.of(s.policy, in: styles)
       // A missing value breaks the line.
       var run: [SVGChart.Point] = []
       for pt in s.points {
@@ -178,8 +183,18 @@ enum SweepParameterCharts {
           .marker(
             frame.point(pt.x, y), style.shape, size: 3, cls: style.fill,
             tooltip: "\(s.policy) at \(parameter.name) = \(value): \(NumberFormat.metric(y, unit: m.unit))"))
+        // The strategy's own best point: a ring and its value of the parameter.
+        if bestPoints[s.policy] == slice[k] {
+          let p = frame.point(pt.x, y)
+          chart.add(.marker(p, .circle, size: 7, cls: "recring best"))
+          placer.reserve(around: p, radius: 8)
+          let placed = placer.place("\(s.policy) best: \(value)", near: p, clearance: 8)
+          if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
+          labels.append(.text(placed.at, "\(s.policy) best: \(value)", anchor: placed.anchor, cls: "lbl small"))
+        }
       }
     }
+    chart.add(labels)
     return chart
   }
 

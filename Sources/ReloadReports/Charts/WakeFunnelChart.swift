@@ -19,6 +19,18 @@ enum WakeFunnelChart {
     var strategy: String
     var mechanism: String
     var stages: [(name: String, count: UInt64)]
+    /// For a push mechanism, the summary columns of its fleet-scale volume:
+    /// pushes a day, and in the fleet's busiest second.
+    var fleet: (perDay: SummaryMetric, peak: SummaryMetric)? = nil
+  }
+
+  /// "fleet: 16M a day, 45k in the busiest second" for a push funnel, from
+  /// the all-segments summary row (empty without one).
+  static func fleetText(_ f: Funnel, _ table: ResultTable) -> String {
+    guard let m = f.fleet, let row = table.overallRows.first(where: { $0.strategy == f.strategy }),
+      let day = table.value(m.perDay, in: row), let peak = table.value(m.peak, in: row)
+    else { return "" }
+    return "fleet: \(NumberFormat.short(day)) a day, \(NumberFormat.short(peak)) in the busiest second"
   }
 
   /// The non-empty funnels of a series, in a fixed order.
@@ -32,7 +44,7 @@ enum WakeFunnelChart {
           stages: [
             ("sent", f.silentPushesSent), ("delivered", f.silentPushesDelivered),
             ("reloads", f.silentPushReloads),
-          ]))
+          ], fleet: (.silentPushesPerFleetDay, .silentPushFleetPeakPerS)))
     }
     if f.bgRefreshRequested > 0 || f.bgRefreshRuns > 0 {
       out.append(
@@ -49,7 +61,7 @@ enum WakeFunnelChart {
           stages: [
             ("sent", f.widgetPushesSent), ("accepted", f.widgetPushesAccepted),
             ("reloads", f.widgetPushReloads),
-          ]))
+          ], fleet: (.widgetPushesPerFleetDay, .widgetPushFleetPeakPerS)))
     }
     return out
   }
@@ -68,9 +80,11 @@ enum WakeFunnelChart {
       }.joined(separator: "; ") + ".")
     let barSpace = width - labelWidth - 110
     var y = 12.0
-    for (i, f) in all.enumerated() {
-      let style = styles[f.strategy] ?? SeriesStyle(index: i)
+    for f in all {
+      let style = SeriesStyle.of(f.strategy, in: styles)
       chart.add(.text(.init(x: 4, y: y + 13), f.strategy + " · " + f.mechanism, cls: "ptitle"))
+      let fleet = fleetText(f, results.summary)
+      if !fleet.isEmpty { chart.add(.text(.init(x: width - 4, y: y + 13), fleet, anchor: .end, cls: "hint")) }
       y += headerHeight
       let top = Double(f.stages.map(\.count).max() ?? 1)
       for (k, stage) in f.stages.enumerated() {
@@ -91,18 +105,20 @@ enum WakeFunnelChart {
       y += groupGap
     }
     let rows = all.map { f in
-      [f.strategy, f.mechanism] + f.stages.map { String($0.count) }
+      [f.strategy, f.mechanism] + f.stages.map { String($0.count) } + [fleetText(f, results.summary).isEmpty ? "–" : fleetText(f, results.summary)]
     }
     return ReportFigure(
       id: "fig-funnel", heading: "Wake-up funnel",
       caption:
         "What happened to the background wake-ups each strategy relies on: how many were sent or requested, "
         + "how many reached the app or widget, and how many widget reloads followed. Each group has its own scale; "
-        + "percentages compare a stage to the one before (one wake-up can reload several widgets).",
+        + "percentages compare a stage to the one before (one wake-up can reload several widgets). The bars count "
+        + "the simulated devices; beside each push group, the fleet's pushes (\(NumberFormat.short(results.facts.fleetDevices)) "
+        + "devices) a day and in its busiest second (p99.9, estimated like the backend's fleet peak).",
       charts: [chart],
       table: .init(
         caption: "Wake-up funnel counts (simulated devices, measured days)",
-        columns: ["Strategy", "Mechanism", "Sent / requested", "Delivered / ran / accepted", "Reloads"],
+        columns: ["Strategy", "Mechanism", "Sent / requested", "Delivered / ran / accepted", "Reloads", "Fleet scale"],
         rows: rows))
   }
 }

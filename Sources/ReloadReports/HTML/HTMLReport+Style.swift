@@ -3,8 +3,9 @@
 /// `SVGChart` marks use (`s0` ... `s7` palette slots, `d1`/`d2` dashes).
 ///
 /// The palette is Okabe-Ito's (see `SeriesStyle`); in dark mode black
-/// becomes near-white and blue a little lighter; in light mode yellow is
-/// darkened (#A69200) to stay visible on white.
+/// becomes near-white, blue a little lighter and sky blue much lighter (so
+/// the two blues still differ in lightness, the cue colour-blind readers
+/// keep); in light mode yellow is darkened (#A69200) to stay visible on white.
 ///
 /// Print: the light theme whatever the screen's, landscape pages (the
 /// comparison table is 13 columns wide), no navigation, the per-segment
@@ -19,7 +20,7 @@ extension HTMLReport {
     --outline:rgba(0,0,0,.55)}
     @media (prefers-color-scheme:dark){:root{--bg:#141618;--fg:#e6e7e8;--muted:#a9afb5;--faint:#7d848b;
     --grid:#2b3034;--axis:#5f666d;--panel:#1c1f22;--border:#353a40;--best:#1d3a28;--bestfg:#9fe0b4;
-    --accent:#6fb3f2;--rec:#16283a;--miss:#3a2c17;--peak:#ff7b6b;--c0:#3c93d6;--c6:#e6e7e8;--c7:#F0E442;
+    --accent:#6fb3f2;--rec:#16283a;--miss:#3a2c17;--peak:#ff7b6b;--c0:#3b8ee0;--c5:#a8defa;--c6:#e6e7e8;--c7:#F0E442;
     --outline:rgba(0,0,0,.6)}}
     *{box-sizing:border-box}
     html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
@@ -102,6 +103,9 @@ extension HTMLReport {
     svg .frontier{fill:none;stroke:var(--fg);stroke-opacity:.6;stroke-width:1.5;stroke-dasharray:6 4}
     svg .leader{fill:none;stroke:var(--faint);stroke-width:.8;stroke-dasharray:1 2}
     svg .ref{fill:none;stroke:var(--faint);stroke-dasharray:3 3}
+    svg .ref.target{stroke:var(--peak);stroke-width:1.3;stroke-dasharray:6 3}
+    svg .hint.target{fill:var(--peak);font-style:normal;font-weight:600}
+    svg .recring{fill:none;stroke:var(--fg);stroke-width:2}
     svg .peak{fill:var(--fg);stroke:var(--bg);stroke-width:1}
     svg .peak.overall{fill:var(--peak)}
     svg .peaktext{fill:var(--peak)}

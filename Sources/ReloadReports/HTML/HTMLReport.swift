@@ -44,7 +44,7 @@ public enum HTMLReport {
   public static func render(
     _ results: ScenarioResults, findings: [String], recommendation: Recommendation?, dataJSON json: String
   ) -> String {
-    let figures = self.figures(results)
+    let figures = self.figures(results, recommendation: recommendation)
     var w = _HTMLWriter(reservingCapacity: json.utf8.count + 400_000)
     w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
     w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
@@ -80,10 +80,10 @@ public enum HTMLReport {
   }
 
   /// The charts, in reading order; a figure without data is left out.
-  static func figures(_ results: ScenarioResults) -> [ReportFigure] {
+  static func figures(_ results: ScenarioResults, recommendation: Recommendation? = nil) -> [ReportFigure] {
     [
-      FreshnessCostChart.figure(results),
-      StalenessCDFChart.figure(results),
+      FreshnessCostChart.figure(results, recommendation: recommendation),
+      StalenessCDFChart.figure(results, targets: recommendation?.targets ?? []),
       LocalHourCharts.staleFigure(results),
       LocalHourCharts.budgetFigure(results),
       BackendLoadChart.figure(results),

@@ -40,14 +40,88 @@ extension SweepReport {
       w.raw("</p>")
     }
     w.raw("</div>\n")
+    writeBestPerStrategy(results, summary: summary, to: &w)
     if let shown { writeMargins(results, outcome: outcome, summary: summary, shown: shown, to: &w) }
     w.raw("<ul class=\"objective-lines\">")
-    for line in summary.lines {
+    for line in summary.lines where !line.hasPrefix("  ") && line != "Best per strategy:" {
       w.raw("<li>")
       w.text(line.trimmingLeadingSpace)
       w.raw("</li>")
     }
     w.raw("</ul>\n</section>\n")
+  }
+
+  /// A swept parameter's value at a choice, for a table cell: the value,
+  /// "any" when the choice stands for every point, or "–".
+  static func parameterValue(
+    _ results: SweepResults, _ s: ObjectiveOutcome.Scored, _ outcome: ObjectiveOutcome, parameter p: Int
+  ) -> String {
+    let parameter = results.parameters[p]
+    if s.twinChoices > 0 && s.members.count + s.twins.count >= results.points.count { return "any" }
+    if parameter.assumption && s.members.count > 1 { return "every value" }
+    let point = outcome.candidates[s.candidate].point
+    guard results.points.indices.contains(point) else { return "–" }
+    return parameter.values[results.points[point].valueIndices[p]]
+  }
+
+  /// A bound's metric value at a choice, from its slack (the worst member's, for a group).
+  static func boundValue(_ s: ObjectiveOutcome.Scored, _ b: Int, summary: ObjectiveSummary) -> String {
+    guard let slack = s.slacks[b] else { return "–" }
+    let bound = summary.objective.bounds[b]
+    return summary.value(bound.metric, bound.kind == .atLeast ? bound.value + slack : bound.value - slack)
+  }
+
+  /// Each strategy's own best choice (the best polling interval, the best
+  /// budget setting, ...) beside the overall best: the answer to "how far
+  /// can this strategy go", which the overall best alone does not give when
+  /// another strategy wins.
+  static func writeBestPerStrategy(_ results: SweepResults, summary: ObjectiveSummary, to w: inout _HTMLWriter) {
+    let per = summary.byStrategy
+    guard !per.isEmpty else { return }
+    let o = summary.objective
+    let overall = summary.outcome.best?.candidate
+    w.raw("<h3 id=\"per-strategy\">Best point per strategy</h3>\n<div class=\"scroll\"><table class=\"margins perstrategy\">")
+    w.element(
+      "caption",
+      text: "Each strategy's best choice by the objective among its own points (its closest miss when none meets "
+        + "every constraint); \"any\": the sweep does not change the strategy")
+    w.raw("<thead><tr><th scope=\"col\">Strategy</th>")
+    for p in results.parameters {
+      w.raw("<th scope=\"col\">")
+      w.text("Best " + p.name)
+      w.raw("</th>")
+    }
+    for name in [o.metric] + o.bounds.map(\.metric) {
+      w.raw("<th scope=\"col\">")
+      w.text(name)
+      w.raw("</th>")
+    }
+    w.raw("<th scope=\"col\">Verdict</th></tr></thead><tbody>")
+    for (name, sub) in per {
+      guard let s = sub.best ?? sub.closest else { continue }
+      let isOverall = s.candidate == overall
+      w.raw(isOverall ? "<tr class=\"recrow\"><th scope=\"row\">" : "<tr><th scope=\"row\">")
+      w.text(name)
+      if isOverall { w.raw(" <span class=\"badge\">best overall</span>") }
+      w.raw("</th>")
+      for p in results.parameters.indices {
+        w.raw("<td>")
+        w.text(parameterValue(results, s, sub, parameter: p))
+        w.raw("</td>")
+      }
+      w.raw("<td>")
+      w.text(summary.value(o.metric, s.objective))
+      w.raw("</td>")
+      for b in o.bounds.indices {
+        w.raw((s.slacks[b] ?? -1) >= 0 ? "<td>" : "<td class=\"bad\">")
+        w.text(boundValue(s, b, summary: summary))
+        w.raw("</td>")
+      }
+      w.raw(s.isFeasible ? "<td class=\"ok\">" : "<td class=\"bad\">")
+      w.text(s.isFeasible ? "meets every constraint" : summary.verdict(s, withValue: false))
+      w.raw("</td></tr>")
+    }
+    w.raw("</tbody></table></div>\n")
   }
 
   /// The objective and each bound: the target, the chosen choice's value
@@ -63,12 +137,7 @@ extension SweepReport {
       title + ": " + outcome.candidates[s.candidate].strategy + results.describe(s, in: outcome, brief: true)
         + (s.members.count > 1 ? " (worst case)" : "")
     }
-    /// A bound's metric value, from the slack (the worst member's value for a group).
-    func boundValue(_ s: ObjectiveOutcome.Scored, _ b: Int) -> String {
-      guard let slack = s.slacks[b] else { return "–" }
-      let bound = o.bounds[b]
-      return summary.value(bound.metric, bound.kind == .atLeast ? bound.value + slack : bound.value - slack)
-    }
+    func boundValue(_ s: ObjectiveOutcome.Scored, _ b: Int) -> String { Self.boundValue(s, b, summary: summary) }
     w.raw("<div class=\"scroll\"><table class=\"margins\">")
     w.element("caption", text: "The objective and its constraints, all segments, at summary.csv precision")
     w.raw("<thead><tr><th scope=\"col\">Metric</th><th scope=\"col\">Target</th><th scope=\"col\">")

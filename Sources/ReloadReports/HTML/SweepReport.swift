@@ -23,8 +23,19 @@ public enum SweepReport {
       $0.twins.isEmpty && $0.members.count == 1 ? results.candidates[$0.candidate] : nil
     }
     let recommended = best.map { [$0.members.count > 1 ? $0.worst : $0.candidate] } ?? []
-    var figures = SweepParameterCharts.figures(results, recommended: recommendedCandidate, styles: styles)
-    if let frontier = SweepFrontierChart.figure(results, recommended: recommended, styles: styles) {
+    // Each strategy's own best, where it is one point (not the same at every point).
+    let bestOfStrategy = results.points.count > 1
+      ? (outcome?.byStrategy(columns: results.columns) ?? []).compactMap { _, o -> Int? in
+        guard let b = o.best, b.twins.isEmpty, b.members.count == 1 else { return nil }
+        return b.candidate
+      } : []
+    var bestPoints: [String: Int] = [:]
+    for c in bestOfStrategy { bestPoints[results.candidates[c].strategy] = results.candidates[c].point }
+    var figures = SweepParameterCharts.figures(
+      results, recommended: recommendedCandidate, styles: styles, bestPoints: bestPoints)
+    if let frontier = SweepFrontierChart.figure(
+      results, recommended: recommended, styles: styles, bestOfStrategy: bestOfStrategy)
+    {
       figures.append(frontier)
     }
     let json = dataJSON(results)
@@ -61,13 +72,9 @@ public enum SweepReport {
     return w.output
   }
 
-  /// Each strategy's look, by its position in the scenario.
+  /// Each strategy's look, by its name (as in `report.html`).
   static func styles(_ results: SweepResults) -> [String: SeriesStyle] {
-    var out: [String: SeriesStyle] = [:]
-    for name in results.facts.strategies + results.strategies where out[name] == nil {
-      out[name] = SeriesStyle(index: out.count)
-    }
-    return out
+    SeriesStyle.styles(for: results.facts.strategies + results.strategies)
   }
 
   /// The results as compact, sorted-key JSON, safe inside a script element.
@@ -83,9 +90,11 @@ public enum SweepReport {
     .sw.ser.d2{border-top-style:dotted}
     .sw.frontier{border-top:1.5px dashed var(--fg);opacity:.7}
     .sw.ring{width:12px;height:12px;border:2px solid var(--fg);border-radius:50%;margin:0 6px 0 4px}
-    svg .pt.faint{fill-opacity:.45;stroke-opacity:.4}
-    svg .recring{fill:none;stroke:var(--fg);stroke-width:2}
-    svg .ref.bound{stroke:var(--peak);stroke-dasharray:5 3}
+    .sw.ring.thin{border-width:1.2px}
+    svg .pt.faint{fill-opacity:.5;stroke:var(--c);stroke-width:1}
+    svg .recring.thin{stroke-width:1.2}
+    svg .lbl.small{font-size:10px;fill:var(--muted)}
+    table.perstrategy td:last-child{white-space:normal;min-width:14em;text-align:left}
     svg .ref.rec{stroke:var(--fg);stroke-opacity:.55;stroke-dasharray:3 3}
     table.margins td{text-align:right;white-space:nowrap}table.margins td:nth-child(4){white-space:normal;min-width:8em}table.margins tbody th,table.sens tbody th{text-align:left}
     table.margins td.ok{color:var(--bestfg)}table.margins td.bad{color:var(--peak);font-weight:600}

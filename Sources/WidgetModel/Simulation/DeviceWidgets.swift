@@ -77,7 +77,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     kindCount = scenario.kinds.count
     counts = TallyWriter(
       segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measureStart: prepared.measureStart,
-      end: prepared.end, storage: storage)
+      end: prepared.end, countsPushes: strategy.backend.silentPush != nil || strategy.backend.widgetPush != nil,
+      storage: storage)
     feed = ContentFeed(prepared, storage: storage)
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)

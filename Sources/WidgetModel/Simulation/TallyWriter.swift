@@ -12,14 +12,23 @@ struct TallyWriter {
   private let seriesHours: Int
   private let series: CounterBlock<UInt64>.Writer
   private let perSecond: [CounterBlock<UInt32>]
+  /// Pushes per second: silent, then WidgetKit (see `StrategyTally.pushesPerSecond`).
+  private let pushes: CounterBlock<UInt32>.Writer
+  private let measuredSeconds: Int
   /// The current device's segment and its counters.
   private(set) var segment = 0
   private var counters: CounterBlock<UInt64>.Writer
   private var requests: RequestLog
 
-  init(segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, storage: _DeviceStorage) {
+  /// `countsPushes`: the strategy sends APNs pushes (counted per second).
+  init(
+    segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool, storage: _DeviceStorage
+  ) {
     let seconds = Int((end.milliseconds - measureStart.milliseconds + 999) / 1000)
-    tally = StrategyTally(segments: segments, ringCapacity: ringCapacity, measuredSeconds: seconds)
+    tally = StrategyTally(
+      segments: segments, ringCapacity: ringCapacity, measuredSeconds: seconds, countsPushes: countsPushes)
+    pushes = tally.pushesPerSecond.writer
+    measuredSeconds = seconds
     layout = tally.segments[0].layout
     self.measureStart = measureStart
     seriesHours = tally.series.hours
@@ -62,6 +71,15 @@ struct TallyWriter {
     count(.backendRequests)
     requests.append(segment: segment, second: offset / 1000, flushingInto: perSecond)
     countHourly(.backendRequests, Int(offset / 3_600_000))
+  }
+
+  /// One APNs push sent at measured time `t`: a WidgetKit push if
+  /// `widget`, else a silent one. Pushes are few (one per data change and
+  /// device at most), so they are added as they come, without a log.
+  @inline(__always)
+  func recordPush(at t: SimTime, widget: Bool) {
+    let second = Int((t.milliseconds &- measureStart.milliseconds) / 1000)
+    pushes.increment(widget ? measuredSeconds &+ second : second)
   }
 
   /// A stale glance at local hour `hour`.

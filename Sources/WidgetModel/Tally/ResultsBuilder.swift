@@ -48,10 +48,12 @@ public enum ResultsBuilder {
     let all = merged(pooled.segments)
     let loads = SecondStats.compute(pooled.segments.map(\.perSecond))
     let fleet = fleetLoads(pooled.segments.map(\.perSecond), scale: ctx.scale)
+    let pushPeaks = pushFleetPeaks(pooled.pushesPerSecond, scale: ctx.scale)
     var rows: [ResultRow] = []
     for g in 0...scenario.segments.count {
       let tally = g < scenario.segments.count ? pooled.segments[g] : all
-      let values = ctx.metrics(tally, load: loads[g], fleet: fleet[g])
+      let values = ctx.metrics(
+        tally, load: loads[g], fleet: fleet[g], pushPeaks: g == scenario.segments.count ? pushPeaks : nil)
       var ci: [Double?]? = nil
       if replications.count >= 2 {
         let perRep = replications.map { r -> [Double?] in
@@ -95,6 +97,26 @@ public enum ResultsBuilder {
     return out
   }
 
+  /// The fleet's pushes in a busy second (`FleetLoad.peakSecond`), silent
+  /// and WidgetKit, from a strategy's pushes per second (silent seconds,
+  /// then WidgetKit ones; empty: it sends none, 0 and 0). One estimate per
+  /// push series that has a push: FleetLoad reads prefix sums only.
+  static func pushFleetPeaks(_ block: CounterBlock<UInt32>, scale: Double) -> (silent: Double, widget: Double) {
+    let n = block.count / 2
+    // Running sums in 32 bits, wrapping, as `fleetLoads` keeps them.
+    var prefix = [UInt32](repeating: 0, count: n + 1)
+    func peak(_ offset: Int) -> Double {
+      var any = false
+      for i in 0..<n {
+        let v = block.value(at: offset + i)
+        any = any || v > 0
+        prefix[i + 1] = prefix[i] &+ v
+      }
+      return any ? FleetLoad.estimate(prefix: prefix, scale: scale).peakSecond : 0
+    }
+    return n == 0 ? (0, 0) : (peak(0), peak(n))
+  }
+
   /// The segments' counters summed (the per-second blocks are summarised
   /// by `SecondStats.compute` instead, without a merged copy).
   static func merged(_ segments: [SegmentTally]) -> SegmentTally {
@@ -110,7 +132,10 @@ public enum ResultsBuilder {
 
     /// One value per summary column, in column order (`nil` where not
     /// applicable).
-    func metrics(_ t: SegmentTally, load: SecondStats, fleet: FleetLoad) -> [Double?] {
+    /// `pushPeaks`: the fleet's busiest push seconds, for the all-segments row (nil elsewhere).
+    func metrics(
+      _ t: SegmentTally, load: SecondStats, fleet: FleetLoad, pushPeaks: (silent: Double, widget: Double)? = nil
+    ) -> [Double?] {
       let days = scenario.measuredDays
       let widgetDays = Double(t.widgets) * days
       let deviceDays = Double(t.devices) * days
@@ -176,6 +201,8 @@ public enum ResultsBuilder {
         case .backendFleetPeakMinuteRps: return fleet.peakMinute
         case .silentPushesPerFleetDay: return days > 0 ? Double(t.funnel.silentPushesSent) * scale / days : nil
         case .widgetPushesPerFleetDay: return days > 0 ? Double(t.funnel.widgetPushesSent) * scale / days : nil
+        case .silentPushFleetPeakPerS: return pushPeaks?.silent
+        case .widgetPushFleetPeakPerS: return pushPeaks?.widget
         }
       }
     }

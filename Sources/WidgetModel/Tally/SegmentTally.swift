@@ -173,26 +173,37 @@ public struct SeriesTally: Sendable {
 public struct StrategyTally: Sendable {
   public let segments: [SegmentTally]
   public let series: SeriesTally
+  /// APNs pushes the backend sent per UTC second of the measured days, all
+  /// segments together: silent pushes at `0 ..< n`, WidgetKit pushes at
+  /// `n ..< 2n` (`n` measured seconds). Empty for a strategy that sends
+  /// none (no memory spent on it).
+  public let pushesPerSecond: CounterBlock<UInt32>
 
-  public init(segments: Int, ringCapacity: Int, measuredSeconds: Int) {
+  /// `countsPushes`: the strategy sends APNs pushes (else `pushesPerSecond` is empty).
+  public init(segments: Int, ringCapacity: Int, measuredSeconds: Int, countsPushes: Bool = false) {
     self.segments = (0..<segments).map { _ in
       SegmentTally(ringCapacity: ringCapacity, measuredSeconds: measuredSeconds)
     }
     series = SeriesTally(hours: (measuredSeconds + 3599) / 3600)
+    pushesPerSecond = CounterBlock(count: countsPushes ? 2 * max(0, measuredSeconds) : 0)
   }
 
-  init(segments: [SegmentTally], series: SeriesTally) {
+  init(segments: [SegmentTally], series: SeriesTally, pushesPerSecond: CounterBlock<UInt32>) {
     self.segments = segments
     self.series = series
+    self.pushesPerSecond = pushesPerSecond
   }
 
   /// An independent copy.
-  public func copy() -> StrategyTally { StrategyTally(segments: segments.map { $0.copy() }, series: series.copy()) }
+  public func copy() -> StrategyTally {
+    StrategyTally(segments: segments.map { $0.copy() }, series: series.copy(), pushesPerSecond: pushesPerSecond.copy())
+  }
 
   /// Adds `other` into this tally's blocks.
   public func merge(_ other: StrategyTally) {
     for i in segments.indices { segments[i].merge(other.segments[i]) }
     series.merge(other.series)
+    pushesPerSecond.add(other.pushesPerSecond)
   }
 
   /// All segments together, as a new tally.

@@ -48,6 +48,7 @@ struct SilentPushWakes: DeviceActivity {
       device.counts.count(.silentPushesSent)
       device.counts.count(.events)
       device.counts.countHourly(.silentPushesSent, device.counts.hourIndex(t))
+      device.counts.recordPush(at: t, widget: false)
     }
     receive(kind: k, at: t, &device)
     var c = cursor[k]

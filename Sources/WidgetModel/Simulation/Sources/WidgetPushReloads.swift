@@ -39,6 +39,7 @@ struct WidgetPushReloads: DeviceActivity {
     if device.measured(t) {
       device.counts.count(.widgetPushesSent)
       device.counts.count(.events)
+      device.counts.recordPush(at: t, widget: true)
     }
     if budget.admit(kind: k, at: t) {
       if device.measured(t) { device.counts.count(.widgetPushesAccepted) }
