@@ -102,44 +102,104 @@ public struct FleetLoad: Sendable, Equatable {
       // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
       high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
     }
-    var minuteSum = 0.0
-    var minuteLeft = 60
     var any = false
+    // A wider window holds every second of a narrower one, so its count is
+    // never smaller. Neighbouring seconds mostly need the same width, so
+    // the search starts from the last second's: it walks to the narrowest
+    // width with enough requests in one or two steps.
+    var k = 0
+    // The seconds at least `maxHalfWidth` from both ends: every window is
+    // whole there, so the loop over them does no clamping.
+    let interior = maxHalfWidth..<Swift.max(maxHalfWidth, n - maxHalfWidth)
     prefix.withUnsafeBufferPointer { prefix in
-      // A wider window holds every second of a narrower one, so its count
-      // is never smaller. Neighbouring seconds mostly need the same width,
-      // so the search starts from the last second's: it walks to the
-      // narrowest width with enough requests in one or two steps.
-      var k = 0
-      for i in 0..<n {
-        @inline(__always) func window(_ k: Int) -> (count: UInt64, length: Int) {
+      seconds.withUnsafeMutableBufferPointer { seconds in
+        // The window of width `k` around second `i`, clamped to the series.
+        @inline(__always) func window(_ i: Int, _ k: Int) -> (count: UInt64, length: Int) {
           let h = widths[k]
           let a = Swift.max(0, i - h)
           let b = Swift.min(n, i + h + 1)
           return (UInt64(prefix[b] &- prefix[a]), b - a)
         }
-        if window(k).count >= minimumWindowCount {
-          while k > 0, window(k - 1).count >= minimumWindowCount { k -= 1 }
-        } else {
-          while k < widths.count - 1 {
-            k += 1
-            if window(k).count >= minimumWindowCount { break }
+        // The same inside `interior`, where no window is clamped.
+        @inline(__always) func whole(_ i: Int, _ k: Int) -> UInt64 {
+          let h = widths[k]
+          return UInt64(prefix[i &+ h &+ 1] &- prefix[i &- h])
+        }
+        // One minute at a time: the minute's rate is the mean of its
+        // seconds' rates, summed in order.
+        for minute in stride(from: 0, to: n, by: 60) {
+          let end = Swift.min(minute + 60, n)
+          var minuteSum = 0.0
+          var i = minute
+          // A whole interior minute whose seconds all keep the last
+          // second's width (their counts at width k are enough and at
+          // k - 1 are not) is counted without the walk: min, max and sum
+          // over the minute first (loops the compiler vectorises), then
+          // the minute's counts into row k of the table.
+          if minute >= interior.lowerBound, end <= interior.upperBound {
+            let counts = WindowCounts(
+              prefix, from: minute, to: end, halfWidth: widths[k], narrower: k > 0 ? widths[k - 1] : nil,
+              enough: UInt32(minimumWindowCount), tableCounts: UInt32(tableCounts))
+            if k == widths.count - 1 || !counts.anyTooFew, !counts.anyNarrowerEnough, !counts.anyOffTable {
+              counts.tally(into: UnsafeMutableBufferPointer(rebasing: seconds[(k * tableCounts)..<((k + 1) * tableCounts)]))
+              any = any || counts.sum > 0
+              minutes.add(Double(counts.sum) * perSecond[k] / Double(end - minute), times: 1)
+              continue
+            }
           }
-        }
-        let (count, length) = window(k)
-        any = any || count > 0
-        if length == 2 * widths[k] + 1, count < UInt64(tableCounts) {
-          seconds[k &* tableCounts &+ Int(count)] &+= 1
-          minuteSum += Double(count) * perSecond[k]
-        } else {
-          add(count: count, length: length, times: 1)
-          minuteSum += Double(count) * (scale / Double(length))
-        }
-        minuteLeft -= 1
-        if minuteLeft == 0 || i == n - 1 {
-          minutes.add(minuteSum / Double(60 - minuteLeft), times: 1)
-          minuteSum = 0
-          minuteLeft = 60
+          while i < end {
+            if interior.contains(i) {
+              // NOTE: the interior loop, for performance: no clamping, and
+              // the table reached through a buffer pointer (on the default
+              // scenario this loop is most of the report phase).
+              let last = Swift.min(end, interior.upperBound)
+              while i < last {
+                var count = whole(i, k)
+                if count >= minimumWindowCount {
+                  while k > 0 {
+                    let narrower = whole(i, k &- 1)
+                    if narrower < minimumWindowCount { break }
+                    k &-= 1
+                    count = narrower
+                  }
+                } else {
+                  while k < widths.count &- 1 {
+                    k &+= 1
+                    count = whole(i, k)
+                    if count >= minimumWindowCount { break }
+                  }
+                }
+                any = any || count > 0
+                if count < UInt64(tableCounts) {
+                  seconds[k &* tableCounts &+ Int(count)] &+= 1
+                } else {
+                  add(count: count, length: 2 * widths[k] + 1, times: 1)
+                }
+                minuteSum += Double(count) * perSecond[k]
+                i &+= 1
+              }
+              continue
+            }
+            if window(i, k).count >= minimumWindowCount {
+              while k > 0, window(i, k - 1).count >= minimumWindowCount { k -= 1 }
+            } else {
+              while k < widths.count - 1 {
+                k += 1
+                if window(i, k).count >= minimumWindowCount { break }
+              }
+            }
+            let (count, length) = window(i, k)
+            any = any || count > 0
+            if length == 2 * widths[k] + 1, count < UInt64(tableCounts) {
+              seconds[k &* tableCounts &+ Int(count)] &+= 1
+              minuteSum += Double(count) * perSecond[k]
+            } else {
+              add(count: count, length: length, times: 1)
+              minuteSum += Double(count) * (scale / Double(length))
+            }
+            i += 1
+          }
+          minutes.add(minuteSum / Double(end - minute), times: 1)
         }
       }
     }
@@ -159,6 +219,88 @@ public struct FleetLoad: Sendable, Equatable {
   /// Window counts below this are tallied per (width, count); the rare
   /// larger ones (bursts in a large sample) are added one by one.
   static let tableCounts = 1 << 12
+}
+
+/// The window counts of one stretch of whole windows (no clamping) of one
+/// half-width: second `i`'s count is `prefix[i + h + 1] - prefix[i - h]`.
+/// NOTE: for performance. The flags and the sum are branch-free passes the
+/// compiler vectorises; `tally` then adds each count's seconds to a table
+/// row. Together they are most of `FleetLoad.estimate`.
+struct WindowCounts {
+  let enters: UnsafeBufferPointer<UInt32>
+  let leaves: UnsafeBufferPointer<UInt32>
+  /// Some second's count is below `enough`.
+  private(set) var anyTooFew = false
+  /// Some second's count at the narrower half-width reaches `enough`.
+  private(set) var anyNarrowerEnough = false
+  /// Some second's count is `tableCounts` or more.
+  private(set) var anyOffTable = false
+  /// The counts' sum (exact when `anyOffTable` is false).
+  private(set) var sum: UInt32 = 0
+  /// The first second's count, and whether every second has it.
+  private let first: UInt32
+  private let allEqual: Bool
+
+  /// The counts of seconds `from..<to` at half-width `h`, and whether any
+  /// second's count at the `narrower` half-width reaches `enough`; every
+  /// window must lie in `prefix`, and `to - from` be at most 2^20.
+  init(
+    _ prefix: UnsafeBufferPointer<UInt32>, from: Int, to: Int, halfWidth h: Int, narrower g: Int?, enough: UInt32,
+    tableCounts: UInt32
+  ) {
+    enters = UnsafeBufferPointer(rebasing: prefix[(from + h + 1)..<(to + h + 1)])
+    leaves = UnsafeBufferPointer(rebasing: prefix[(from - h)..<(to - h)])
+    // Flags as integers, or-ed: a branch-free loop.
+    var tooFew: UInt32 = 0
+    var offTable: UInt32 = 0
+    var sum: UInt32 = 0
+    let first = enters.count > 0 ? enters[0] &- leaves[0] : 0
+    var differ: UInt32 = 0
+    for j in 0..<enters.count {
+      let c = enters[j] &- leaves[j]
+      tooFew |= c < enough ? 1 : 0
+      offTable |= c >= tableCounts ? 1 : 0
+      differ |= c ^ first
+      sum &+= c
+    }
+    self.first = first
+    allEqual = differ == 0
+    var narrowerEnough: UInt32 = 0
+    if let g {
+      let enters = UnsafeBufferPointer(rebasing: prefix[(from + g + 1)..<(to + g + 1)])
+      let leaves = UnsafeBufferPointer(rebasing: prefix[(from - g)..<(to - g)])
+      for j in 0..<enters.count { narrowerEnough |= enters[j] &- leaves[j] >= enough ? 1 : 0 }
+    }
+    (anyTooFew, anyNarrowerEnough, anyOffTable, self.sum) = (tooFew != 0, narrowerEnough != 0, offTable != 0, sum)
+  }
+
+  /// Adds one to `row[c]` for each second whose count is `c` (every count
+  /// must be below `row.count`). Neighbouring seconds mostly share a
+  /// count, so a run of one count is added once: adding one at a time to
+  /// the same slot waits on the last store.
+  @inline(never)
+  func tally(into row: UnsafeMutableBufferPointer<UInt32>) {
+    guard let e = enters.baseAddress, let l = leaves.baseAddress, enters.count > 0 else { return }
+    let n = enters.count
+    if allEqual {
+      row[Int(first)] &+= UInt32(n)
+      return
+    }
+    var last = e[0] &- l[0]
+    var run: UInt32 = 0
+    var j = 0
+    while j < n {
+      let c = e[j] &- l[j]
+      if c != last {
+        row[Int(last)] &+= run
+        last = c
+        run = 0
+      }
+      run &+= 1
+      j &+= 1
+    }
+    row[Int(last)] &+= run
+  }
 }
 
 /// Rates grouped in bins about 0.4–0.8 % wide: the bin is the rate's
