@@ -16,7 +16,9 @@
 #   RELOADBENCH_WORKDIR     the app's folder, where check runs (default: .)
 #   RELOADBENCH_OUT         where the check's files go, relative to the working
 #                           directory (default: reloadbench-check): check.md,
-#                           check-junit*.xml, check*.json, reports/
+#                           check-junit*.xml, check*.json and reports/<name>/ (of
+#                           one scenario, or with RELOADBENCH_BASELINE, <name> is
+#                           the scenario file's name; else the scenario's "name")
 #   RELOADBENCH_BIN         a reloadbench binary to use instead of building one
 #   RELOADBENCH_SRC         the ReloadBench package to build (default: the
 #                           checkout this script is in)
@@ -120,15 +122,23 @@ read -r -a given <<<"${RELOADBENCH_BASELINE:-}"
 if [ "${#given[@]}" = 1 ] && [ -d "${given[0]}" ]; then
   for s in "${scenarios[@]}"; do baselines+=("${given[0]%/}/$(basename "$s")"); done
 elif [ "${#given[@]}" -gt 0 ]; then
-  [ "${#given[@]}" = "${#scenarios[@]}" ] ||
-    fail 2 "RELOADBENCH_BASELINE names ${#given[@]} files for ${#scenarios[@]} scenarios (fix: one file per scenario, in the same order, or one folder)"
+  [ "${#given[@]}" = "${#scenarios[@]}" ] || {
+    n="${#scenarios[@]} scenario"; [ "${#scenarios[@]}" = 1 ] || n="${n}s"
+    fail 2 "RELOADBENCH_BASELINE names ${#given[@]} files for $n (fix: one file per scenario, in the same order, or one folder)"
+  }
   baselines=("${given[@]}")
 fi
 
 out="${RELOADBENCH_OUT:-reloadbench-check}"
-mkdir -p "$out/reports" || fail 2 "cannot create $out/reports in $PWD (fix: RELOADBENCH_OUT)"
+# An earlier call's files go (a stale JUnit file would be uploaded), but only
+# this script's own: reports/ only when it holds the mark this script leaves.
+mark=".written-by-reloadbench-check"
+if [ -d "$out/reports" ] && [ -n "$(ls -A "$out/reports")" ] && [ ! -f "$out/reports/$mark" ]; then
+  fail 2 "$out/reports in $PWD holds files this script did not write (fix: RELOADBENCH_OUT, the action's 'out' input, names another folder)"
+fi
+rm -rf "$out/reports" && mkdir -p "$out/reports" && touch "$out/reports/$mark" ||
+  fail 2 "cannot create $out/reports in $PWD (fix: RELOADBENCH_OUT)"
 out="$(cd "$out" && pwd)"
-# Only this script's own files of an earlier call go (a stale JUnit file would be uploaded).
 rm -f "$out"/check*.md "$out"/check-junit*.xml "$out"/check*.json
 
 options=()
