@@ -12,6 +12,7 @@
 //   ReloadCalibration -> (none)       (reload logs and the fit of `calibrate`)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
+//   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
 //
 // Internal consistency checks (heap order, ring invariants) are compiled in
 // only when RELOADBENCH_INTERNAL_CHECKS is defined; uncomment the define below
@@ -33,6 +34,9 @@ let package = Package(
         "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies",
         "ReloadReports", "ReloadCalibration", "ReloadBenchCLI",
       ]),
+    // `swift package reloadbench check Scenarios/ours.json` (and run, sweep, ...) in a
+    // package that depends on this one: Plugins/ReloadBenchCommand.
+    .plugin(name: "ReloadBenchCommand", targets: ["ReloadBenchCommand"]),
   ],
   targets: [
     .target(name: "ReloadEngine", exclude: ["README.md"], swiftSettings: checks),
@@ -50,6 +54,17 @@ let package = Package(
       ],
       swiftSettings: checks),
     .executableTarget(name: "reloadbench", dependencies: ["ReloadBenchCLI"]),
+    .plugin(
+      name: "ReloadBenchCommand",
+      capability: .command(
+        intent: .custom(
+          verb: "reloadbench",
+          description: "Run reloadbench (check, run, sweep, baseline save, ...) in this package's folder."),
+        permissions: [
+          .writeToPackageDirectory(
+            reason: "reloadbench writes its reports (Reports/<name>/), baselines (Scenarios/baselines/) and check files in the package's folder.")
+        ]),
+      dependencies: ["reloadbench"]),
     .testTarget(name: "ReloadEngineTests", dependencies: ["ReloadEngine"]),
     .testTarget(name: "ReloadMetricsTests", dependencies: ["ReloadMetrics"]),
     .testTarget(
