@@ -21,18 +21,22 @@ enum Shards {
     if let plans = job.points {
       let mine = shard.points(of: plans.count)
       header.points = mine
-      pipeline.announceLongRun(mine.map { plans[$0].scenario }, name: scenario.name)
+      let header = pipeline.announce(
+        mine.map { plans[$0].scenario }, name: scenario.name, what: "\(scenario.name) shard \(shard.text)")
       for p in mine {
         let label = "\(scenario.name) shard \(shard.text) point \(p + 1)/\(plans.count)"
-        let outcome = pipeline.simulate(plans[p].scenario, label: label)
+        let outcome = pipeline.simulate(plans[p].scenario, label: label, header: header)
         TallyCoder.put(UInt64(p), &body)
         for r in outcome.replications { TallyCoder.encode(r, into: &body) }
       }
     } else {
       let blocks = shard.deviceBlocks(devices: scenario.devices)
       header.devices = blocks.reduce(0) { $0 + $1.count }
-      pipeline.announceLongRun([scenario], name: scenario.name)
-      let progress = ProgressLine(label: "\(scenario.name) shard \(shard.text)", quiet: pipeline.options.quiet)
+      var part = scenario
+      part.devices = header.devices ?? scenario.devices
+      let label = "\(scenario.name) shard \(shard.text)"
+      let runHeader = pipeline.announce([part], name: scenario.name, what: label)
+      let progress = ProgressLine(label: label, quiet: pipeline.options.quiet, header: runHeader)
       let outcome = ShardRunner.run(scenario, shard: shard, threads: pipeline.options.threads, progress: progress)
       for r in outcome.replications { TallyCoder.encode(r, into: &body) }
     }

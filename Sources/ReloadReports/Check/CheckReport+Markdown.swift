@@ -111,7 +111,7 @@ extension CheckReport {
     }
     let failedExpectations = s.failedExpectations.count
     if failedExpectations > 0 {
-      parts.append("\(failedExpectations) of \(s.expectations.count) expectation check\(s.expectations.count == 1 ? "" : "s") failed")
+      parts.append("\(failedExpectations) of \(NumberFormat.count(s.expectations.count, "expectation check")) failed")
     }
     if parts.isEmpty {
       if !s.expectations.isEmpty {
@@ -125,7 +125,7 @@ extension CheckReport {
   static func section(_ s: ScenarioCheck) -> String {
     var out = "### \(headline(s))\n\n"
     out += "`\(code(s.file))` (sha256 `\(s.scenarioSHA256.prefix(12))`), seed \(s.seed), "
-    out += "\(s.replications) replication\(s.replications == 1 ? "" : "s")"
+    out += NumberFormat.count(s.replications, "replication")
     if let b = s.baseline {
       out += ", against `\(code(b.file))` (saved by reloadbench \(cell(b.toolVersion)), model \(cell(b.modelVersion))); "
       out += "tolerances: \(s.toleranceSource)"
