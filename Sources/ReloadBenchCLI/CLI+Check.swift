@@ -333,7 +333,7 @@ struct CheckCommand: Command {
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
       expectations: spec.expectations.flatMap { $0.evaluate(on: table) },
       evidence: spec.evidence.map { $0.evaluate(on: table) }, notes: notes,
-      seconds: report.results.facts.wallSeconds)
+      seconds: report.results.facts.wallSeconds, summary: table)
   }
 
   /// Writes the requested outputs, prints the report, and appends it to

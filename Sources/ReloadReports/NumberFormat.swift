@@ -43,6 +43,12 @@ public enum NumberFormat {
     return trim(fixed(x, decimals: 3))
   }
 
+  /// A value in a summary table: one decimal at most, none from 100 up
+  /// (`decimals` caps it): "84.0", "2500", "0.1".
+  public static func brief(_ x: Double, decimals: Int) -> String {
+    fixed(x, decimals: min(decimals, abs(x) >= 100 ? 0 : 1))
+  }
+
   /// `n` and `noun`, plural unless `n` is 1: "1 strategy", "3 strategies",
   /// "1 run", "0 runs". `text` replaces how `n` is written ("3,000").
   public static func count(_ n: Int, _ noun: String, text: String? = nil) -> String {

@@ -43,7 +43,7 @@ public enum TextTable {
       cells[i] = [metric.terminalLabel] + rows.map { row in
         guard let x = row.values[i] else { return "– " }
         let mark = (best != nil && x == best! && rows.count > 1) ? "*" : " "
-        return NumberFormat.fixed(x, decimals: min(metric.decimals, x >= 100 ? 0 : 1)) + mark
+        return NumberFormat.brief(x, decimals: metric.decimals) + mark
       }
     }
     let names = ["strategy"] + rows.map(\.strategy)
