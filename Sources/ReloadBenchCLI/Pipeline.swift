@@ -197,7 +197,7 @@ struct Pipeline {
   /// files that a killed run of this tool left there (`files`: the names
   /// it writes there).
   func prepare(_ directory: String, files: [String], option: String = "--out") throws(CLIError) {
-    try OutputWriter.prepare(directory, option: option)
+    try OutputWriter.prepare(directory, option: option, files: files)
     OutputWriter.removeStaleTemporaryFiles(in: directory, names: files)
   }
 
@@ -360,9 +360,14 @@ struct Pipeline {
 
   // MARK: - 8. Write
 
-  /// Writes `files` into `directory`, all or none.
-  func write(_ files: [(name: String, contents: String)], to directory: String) throws(CLIError) {
-    try OutputWriter.write(files, to: directory)
+  /// Writes the report folder `directory`: `files`, all or none, in one
+  /// change (`OutputWriter.writeReport`). `writer` writes one file (tests
+  /// inject one that fails).
+  func write(
+    _ files: [(name: String, contents: String)], to directory: String,
+    writer: OutputWriter.FileWriter = OutputWriter.writeBytes
+  ) throws(CLIError) {
+    try OutputWriter.writeReport(files, to: directory, writer: writer)
   }
 
   /// Writes one file atomically (a baseline, --json, --markdown).
