@@ -206,6 +206,32 @@ import Testing
     #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
   }
 
+  /// On a terminal (a pseudo-terminal from util-linux's `script`), the
+  /// progress line is drawn in place and names the scenario.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func progressLineOnATerminalNamesTheScenario() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "onscreen", devices: 100).write(
+      to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    let command = "'\(Binary.path)' run s.json --threads 1 --out o"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", command, "/dev/null"]
+    process.currentDirectoryURL = dir
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.contains("\r\u{1B}[2K  onscreen: 100%  "), "\(text)")
+    #expect(text.contains(" device-days/s  ETA "), "\(text)")
+    #expect(!text.contains("progress: onscreen"), "no log lines on a terminal")
+    #expect(!text.contains("run onscreen:"), "no log header on a terminal")
+  }
+
   // MARK: - Outputs that would replace inputs (10, 11)
 
   /// (10) `run` and `sweep` refuse a --out folder that would overwrite

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 import WidgetModel
 
 /// `run --shard K/N` and `sweep --shard K/N`: simulate one shard of a job
@@ -44,8 +45,8 @@ enum Shards {
     try OutputWriter.write([(name: shard.fileName, data: Data(bytes))], to: job.directory)
     let path = (job.directory as NSString).appendingPathComponent(shard.fileName)
     if !pipeline.options.quiet {
-      let what = header.points.map { "\($0.count) of \(job.points?.count ?? 0) sweep points" }
-        ?? "\(header.devices ?? 0) of \(scenario.devices) devices"
+      let what = header.points.map { "\($0.count) of \(NumberFormat.count(job.points?.count ?? 0, "sweep point"))" }
+        ?? "\(header.devices ?? 0) of \(NumberFormat.count(scenario.devices, "device"))"
       Terminal.out(
         String(
           format: "%@: shard %@ (%@) in %.2f s; wrote %@ (%@ bytes). Merge the %d parts with 'reloadbench merge'.\n",
@@ -58,8 +59,9 @@ enum Shards {
   /// What `--dry-run` adds for a shard.
   static func plan(_ job: RunCommand.Job, _ shard: ShardSpec) -> String {
     let what =
-      job.points.map { "\(shard.points(of: $0.count).count) of \($0.count) sweep points" }
-      ?? "\(shard.deviceBlocks(devices: job.loaded.scenario.devices).reduce(0) { $0 + $1.count }) of \(job.loaded.scenario.devices) devices"
+      job.points.map { "\(shard.points(of: $0.count).count) of \(NumberFormat.count($0.count, "sweep point"))" }
+      ?? "\(shard.deviceBlocks(devices: job.loaded.scenario.devices).reduce(0) { $0 + $1.count }) of "
+      + NumberFormat.count(job.loaded.scenario.devices, "device")
     return "  shard \(shard.text): \(what); writes \(job.directory)/\(shard.fileName)"
   }
 }
