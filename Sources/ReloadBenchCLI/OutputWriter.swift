@@ -207,7 +207,11 @@ enum OutputWriter {
     return stat(path, &s) == 0 ? s.st_mode & 0o7777 : 0o755
   }
 
-  /// Writes every `(file name, contents)` into `directory`, atomically as a set.
+  /// Writes files into a folder that holds other things too (a baseline
+  /// beside others, a shard's part beside the other shards' parts, which
+  /// other processes write at the same time): each to a temporary name in
+  /// `directory`, then each renamed over its old file once all are written.
+  /// A report folder goes through `writeReport`.
   static func write(_ files: [(name: String, contents: String)], to directory: String) throws(CLIError) {
     try write(files.map { (name: $0.name, data: Data($0.contents.utf8)) }, to: directory)
   }
