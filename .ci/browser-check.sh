@@ -10,6 +10,8 @@
 # MIN_SATURATED_PCT: the least share of strongly coloured pixels in the
 # screenshot, in percent (default 0.2; a sweep page of thin line charts under
 # a long text header needs about 0.1).
+# NARROW_WIDTH: a phone's width in CSS px (default 390; 0 skips): the page
+# fails when it is wider than that there (it would pan sideways).
 # Writes OUT_DIR/screenshot.png (a half-scale thumbnail of the top of the
 # page) and OUT_DIR/dom.html (default OUT_DIR: a new temporary folder).
 # Installs chromium (and python3 and a font, if missing) with apt-get, so
@@ -54,15 +56,77 @@ timeout 120 "$browser" "${flags[@]}" --force-device-scale-factor=0.5 --window-si
   --screenshot="$out/screenshot.png" "file://$report" >"$out/chromium.log" 2>&1 || true
 timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$report" >"$out/dom.html" 2>>"$out/chromium.log" || true
 
+# The page at a phone's width (NARROW_WIDTH, default 390 CSS px; 0 skips):
+# it must not pan sideways, so document.documentElement.scrollWidth may not
+# exceed the viewport. Headless Chromium's window is at least 500 px wide,
+# so the page loads in an iframe that wide, from a copy with a script that
+# measures it (and names what sticks out) appended.
+narrow="${NARROW_WIDTH:-390}"
+if [[ "$narrow" -gt 0 ]]; then
+  mkdir -p "$out/narrow"
+  cp "$report" "$out/narrow/page.html"
+  cat >>"$out/narrow/page.html" <<'JS'
+<script>
+addEventListener('load', () => {
+  const vw = document.documentElement.clientWidth, wide = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    // Its box, or its text (a long word), reaches past the viewport.
+    const right = Math.max(r.right, getComputedStyle(el).overflowX === 'visible' ? r.left + el.scrollWidth : 0);
+    if (right <= vw + 0.5 || r.width === 0) continue;
+    let clipped = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') { clipped = true; break; }
+    }
+    if (!clipped) wide.push([el, right]);
+  }
+  // The innermost: what sticks out, not the boxes around it.
+  const named = wide.filter(([el]) => !wide.some(([o]) => o !== el && el.contains(o))).map(([el, right]) =>
+    el.tagName.toLowerCase() + (el.className ? '.' + el.className : '') + ' (to ' + Math.round(right) + ' px: ' + (el.textContent || '').trim().slice(0, 40) + ')');
+  const pre = document.createElement('pre');
+  pre.id = 'narrow-measure';
+  pre.textContent = 'scrollWidth=' + document.documentElement.scrollWidth + ' viewport=' + vw + (named.length ? ' wide: ' + named.slice(0, 5).join('; ') : '');
+  document.body.appendChild(pre);
+});
+</script>
+JS
+  cat >"$out/narrow/index.html" <<HTML
+<!doctype html><html><body style="margin:0"><iframe id="f" src="page.html" style="border:0;width:${narrow}px;height:2000px"></iframe>
+<pre id="result">no measurement</pre><script>
+document.getElementById('f').addEventListener('load', () => setTimeout(() => {
+  document.getElementById('result').textContent = document.getElementById('f').contentDocument.getElementById('narrow-measure').textContent;
+}, 200));
+</script></body></html>
+HTML
+  timeout 120 "$browser" "${flags[@]}" --allow-file-access-from-files --virtual-time-budget=3000 \
+    --window-size=$((narrow < 500 ? 500 : narrow)),2000 --dump-dom "file://$out/narrow/index.html" \
+    >"$out/narrow/dom.html" 2>>"$out/chromium.log" || true
+fi
+
 status=0
-python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" "$min_saturated" <<'PY' || status=$?
-import re, struct, sys, zlib
+python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" "$min_saturated" "$narrow" "$out/narrow/dom.html" <<'PY' || status=$?
+import html, re, struct, sys, zlib
 from collections import Counter
 from operator import add
 
 png, dom_path, min_charts = sys.argv[1], sys.argv[2], int(sys.argv[3])
 min_saturated = float(sys.argv[4]) / 100
+narrow, narrow_dom = int(sys.argv[5]), sys.argv[6]
 problems = []
+
+if narrow > 0:
+    try:
+        text = open(narrow_dom, encoding="utf-8", errors="replace").read()
+    except OSError:
+        text = ""
+    m = re.search(r'<pre id="result">(.*?)</pre>', text, re.S)
+    found = re.match(r"scrollWidth=(\d+) viewport=(\d+)", html.unescape(m.group(1))) if m else None
+    if not found:
+        problems.append(f"could not measure the page at {narrow} px")
+    else:
+        print(f"at {narrow} px: {html.unescape(m.group(1))}")
+        if int(found.group(1)) > int(found.group(2)):
+            problems.append(f"the page pans sideways at {narrow} px: {html.unescape(m.group(1))}")
 
 def pixels(path):
     """Decodes an 8-bit RGB/RGBA PNG (what Chromium writes) to rows of bytes."""

@@ -112,17 +112,18 @@ struct BaselineSaveCommand: Command {
     for t in targets { try pipeline.prepare(PathText.folder(of: t), files: [PathText.name(t)], option: "--to") }
     let quiet = pipeline.options.quiet
     for (l, target) in zip(loaded, targets) {
-      pipeline.announceLongRun([l.scenario], name: l.scenario.name)
+      let header = pipeline.announce([l.scenario], name: l.scenario.name)
       let clock = ContinuousClock()
       let start = clock.now
       // Stages 4 to 6; the baseline is the render stage's only file.
-      let outcome = pipeline.simulate(l.scenario)
+      let outcome = pipeline.simulate(l.scenario, header: header)
       let built = pipeline.buildResults(l, outcome, parameters: [])
       let baseline = Baseline(l, summary: built.results.summary)
       try pipeline.write(file: target, baseline.rendered())
       if !quiet {
         Terminal.out(
-          "saved \(target): \(l.scenario.name), \(baseline.rows.count) rows x \(baseline.columns.count) metrics, "
+          "saved \(target): \(l.scenario.name), \(NumberFormat.count(baseline.rows.count, "row")) x "
+            + "\(NumberFormat.count(baseline.columns.count, "metric")), "
             + "sha256 \(baseline.scenarioSHA256.prefix(12)), model \(baseline.modelVersion) "
             + String(format: "(%.2f s)\n", ProgressLine.seconds(clock.now - start)))
       }

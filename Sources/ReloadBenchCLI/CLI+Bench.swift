@@ -331,7 +331,7 @@ struct BenchCommand: Command {
     }
     var widths = [Int](repeating: 0, count: rows[0].count)
     for r in rows { for (i, cell) in r.enumerated() { widths[i] = Swift.max(widths[i], cell.count) } }
-    var out = "ReloadBench \(o.version) bench: medians of \(o.repetitions) runs, each in a fresh process\n"
+    var out = "ReloadBench \(o.version) bench: medians of \(NumberFormat.count(o.repetitions, "run")), each in a fresh process\n"
     let machine = o.machine
     out += "machine: \(machine["cpu"] ?? "?"); \(machine["cores"] ?? "?") cores; \(machine["memory_gb"] ?? "?") GB; \(machine["os"] ?? "?"); \(machine["build"] ?? "?") build; internal checks \(machine["internal_checks"] ?? "?")\n\n"
     for (n, r) in rows.enumerated() {

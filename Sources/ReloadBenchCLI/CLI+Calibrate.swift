@@ -1,6 +1,7 @@
 import Foundation
 import ReloadCalibration
 import ReloadEngine
+import ReloadReports
 import WidgetModel
 
 /// `reloadbench calibrate LOG... [--scenario FILE] [--out DIR]`: the
@@ -181,7 +182,8 @@ struct CalibrateCommand: Command {
   }
 
   static func summary(_ c: Calibration, model: FittedModel, out: String) -> String {
-    var s = "Calibrated from \(c.lines) lines: \(c.devices) devices, \(c.deviceDays) complete device-days.\n"
+    var s = "Calibrated from \(NumberFormat.count(c.lines, "line")): \(NumberFormat.count(c.devices, "device")), "
+      + "\(NumberFormat.count(c.deviceDays, "complete device-day")).\n"
     for d in c.dropped where d.count > 0 { s += "  dropped: \(d.count) \(d.what)\n" }
     for p in c.parameters {
       let value: String

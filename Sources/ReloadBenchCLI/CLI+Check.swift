@@ -194,8 +194,8 @@ struct CheckCommand: Command {
 
     var checks: [ScenarioCheck] = []
     for p in plans {
-      pipeline.announceLongRun([p.loaded.scenario], name: p.loaded.scenario.name)
-      let report = pipeline.report(p.loaded)
+      let header = pipeline.announce([p.loaded.scenario], name: p.loaded.scenario.name)
+      let report = pipeline.report(p.loaded, header: header)
       try pipeline.write(report.files, to: p.reportDirectory)
       checks.append(Self.check(p, report: report, flagPct: flagPct, failOnChange: failOnChange))
     }
@@ -236,7 +236,7 @@ struct CheckCommand: Command {
       if b.scenario != l.scenario.name {
         throw .badInput(
           "\(path) is the baseline of scenario \"\(b.scenario)\", not of \"\(l.scenario.name)\" (\(l.path)) "
-            + "(fix: pass --baseline with \(l.scenario.name)'s own baseline, or save one: \(resave))")
+            + "(fix: \(ownBaselineFix(l, notAt: path)))")
       }
       throw .badInput(
         "\(path) was saved from another version of \(l.path) (sha256 \(b.scenarioSHA256.prefix(12)) then, "
@@ -251,7 +251,7 @@ struct CheckCommand: Command {
     }
     if b.seed != l.scenario.seed || b.replications != l.scenario.replications {
       throw .badInput(
-        "\(path) records seed \(b.seed) and \(b.replications) replication(s), the scenario runs seed "
+        "\(path) records seed \(b.seed) and \(NumberFormat.count(b.replications, "replication")), the scenario runs seed "
           + "\(l.scenario.seed) and \(l.scenario.replications) (fix: re-save the baseline: \(resave))")
     }
     if b.engine != l.scenario.engine.rawValue {
@@ -282,6 +282,30 @@ struct CheckCommand: Command {
     }
   }
 
+  /// The fix when `--baseline` names another scenario's baseline: never
+  /// re-save over that file (it is good, just not this scenario's). Point
+  /// at the scenario's own baseline, or save one where no file is: the
+  /// default path when it is free, else a new name beside it.
+  static func ownBaselineFix(_ l: LoadedScenario, notAt path: String) -> String {
+    let own = Baseline.defaultPath(for: l.scenario.name)
+    let save = "reloadbench baseline save \(l.path)"
+    let ownIsGiven = PathClaims.resolved(own) == PathClaims.resolved(path)
+    if !ownIsGiven && !FileManager.default.fileExists(atPath: own) { return "save \(l.scenario.name)'s own: \(save)" }
+    let fresh = freeName(near: own)
+    if ownIsGiven { return "save \(l.scenario.name)'s baseline under another name: \(save) --to \(fresh)" }
+    return "drop --baseline to compare with \(own), or save a new one: \(save) --to \(fresh)"
+  }
+
+  /// `path` if no file is there, else the first of `NAME-2.json`,
+  /// `NAME-3.json`, ... beside it that is free.
+  static func freeName(near path: String) -> String {
+    guard FileManager.default.fileExists(atPath: path) else { return path }
+    let stem = path.hasSuffix(".json") ? String(path.dropLast(5)) : path
+    var n = 2
+    while FileManager.default.fileExists(atPath: "\(stem)-\(n).json") { n += 1 }
+    return "\(stem)-\(n).json"
+  }
+
   /// Compares one finished run with its plan's baseline and expectations.
   static func check(_ p: Plan, report: Pipeline.Report, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
     let table = report.results.summary
@@ -309,7 +333,7 @@ struct CheckCommand: Command {
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
       expectations: spec.expectations.flatMap { $0.evaluate(on: table) },
       evidence: spec.evidence.map { $0.evaluate(on: table) }, notes: notes,
-      seconds: report.results.facts.wallSeconds)
+      seconds: report.results.facts.wallSeconds, summary: table)
   }
 
   /// Writes the requested outputs, prints the report, and appends it to

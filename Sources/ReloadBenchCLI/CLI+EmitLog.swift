@@ -1,6 +1,7 @@
 import Foundation
 import ReloadCalibration
 import ReloadEngine
+import ReloadReports
 import WidgetModel
 
 /// `reloadbench run --emit-log FILE`: the reload log a deployment of the
@@ -112,9 +113,10 @@ enum EmitLog {
   }
 
   static func announce(_ written: (lines: Int, overflowed: Int), path: String, scenario: Scenario) {
-    var text = "Wrote \(path): \(written.lines) log lines of strategy \(scenario.strategies[0].name), \(scenario.devices) devices.\n"
+    var text = "Wrote \(path): \(NumberFormat.count(written.lines, "log line")) of strategy \(scenario.strategies[0].name), "
+      + "\(NumberFormat.count(scenario.devices, "device")).\n"
     if written.overflowed > 0 {
-      text += "warning: \(written.overflowed) device(s) made more than \(ReloadLogEmitter.linesPerDevice) lines; their logs stop there (fix: fewer days or widgets per device).\n"
+      text += "warning: \(NumberFormat.count(written.overflowed, "device")) made more than \(ReloadLogEmitter.linesPerDevice) lines; their logs stop there (fix: fewer days or widgets per device).\n"
     }
     Terminal.out(text)
   }

@@ -123,8 +123,8 @@ struct RunCommand: Command {
         try SweepCommand.execute(job.loaded, points, pipeline: pipeline, dir: job.directory)
         continue
       }
-      pipeline.announceLongRun([job.loaded.scenario], name: job.loaded.scenario.name)
-      let report = pipeline.report(job.loaded)
+      let header = pipeline.announce([job.loaded.scenario], name: job.loaded.scenario.name)
+      let report = pipeline.report(job.loaded, header: header)
       try pipeline.write(report.files, to: job.directory)
       if !pipeline.options.quiet { Self.printSummary(report, dir: job.directory) }
       if let emitLog, let logFormat {
@@ -139,9 +139,10 @@ struct RunCommand: Command {
     let prepared = PreparedScenario(scenario)
     let sizes = zip(scenario.segments, prepared.segmentSizes).map { "\($0.name) \($1)" }.joined(separator: ", ")
     var text = """
-      \(scenario.name): \(NumberFormat.trim(NumberFormat.fixed(scenario.days, decimals: 2))) days \
-      (\(NumberFormat.trim(NumberFormat.fixed(scenario.warmupDays, decimals: 2))) warm-up), \(scenario.devices) devices \
-      [\(sizes)], seed \(scenario.seed), \(scenario.replications) replication(s), engine \(scenario.engine.rawValue)
+      \(scenario.name): \(NumberFormat.count(scenario.days, "day")) \
+      (\(NumberFormat.trim(NumberFormat.fixed(scenario.warmupDays, decimals: 2))) warm-up), \
+      \(NumberFormat.count(scenario.devices, "device")) [\(sizes)], seed \(scenario.seed), \
+      \(NumberFormat.count(scenario.replications, "replication")), engine \(scenario.engine.rawValue)
         strategies: \(scenario.strategies.map(\.name).joined(separator: ", "))
         threads: \(threads); reports to \(dir)/
         \(MemoryEstimate.summary([scenario], threads: threads))
@@ -152,29 +153,42 @@ struct RunCommand: Command {
     return text
   }
 
+  /// `line` in lines of at most `TextTable.defaultWidth` columns, the
+  /// later ones indented two spaces more than the first.
+  static func wrapped(_ line: String) -> String {
+    let indent = String(line.prefix { $0 == " " }) + "  "
+    let lines = TextWrap.lines(line, width: TextTable.defaultWidth - indent.count)
+    return (String(line.prefix { $0 == " " }) + lines.joined(separator: "\n" + indent)) + "\n"
+  }
+
   /// What `run` prints after writing a report: the table, findings,
   /// recommendation, the files and the speed.
   static func printSummary(_ report: Pipeline.Report, dir: String) {
     let f = report.results.facts
     var text = """
-      \(f.scenario): \(NumberFormat.trim(NumberFormat.fixed(f.days - f.warmupDays, decimals: 2))) measured days, \
-      \(f.devices) devices, \(f.widgets) widgets, \(f.strategies.count) strategies, seed \(f.seed)\
+      \(f.scenario): \(NumberFormat.count(f.days - f.warmupDays, "measured day")), \
+      \(NumberFormat.count(f.devices, "device")), \(NumberFormat.count(f.widgets, "widget")), \
+      \(NumberFormat.count(f.strategies.count, "strategy")), seed \(f.seed)\
       \(f.replications > 1 ? ", \(f.replications) replications" : "")
 
       """
     text += TextTable.render(report.results.summary) + "\n"
-    for sentence in Findings.compute(report.results) { text += "- " + sentence + "\n" }
+    for sentence in Findings.compute(report.results) { text += wrapped("- " + sentence) }
     if let rec = report.recommendation {
-      text += report.objectiveLines.isEmpty
-        ? "\nRecommended: \(rec.strategy): \(rec.reason).\n"
-        : "\nRecommended: \(rec.strategy), by the scenario's objective:\n" + report.objectiveLines.joined(separator: "\n") + "\n"
+      text += "\n"
+      if report.objectiveLines.isEmpty {
+        text += wrapped("Recommended: \(rec.strategy): \(rec.reason).")
+      } else {
+        text += "Recommended: \(rec.strategy), by the scenario's objective:\n"
+        for line in report.objectiveLines { text += wrapped(line) }
+      }
     }
     let names = report.files.map(\.name).joined(separator: ", ")
     text += "\nWrote \(dir)/{\(names)}\n"
     text += String(
-      format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%d thread%@).\n",
+      format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%@).\n",
       NumberFormat.short(f.simulatedWidgetDays), f.wallSeconds, NumberFormat.short(f.widgetDaysPerSecond),
-      NumberFormat.short(f.eventsPerSecond), f.threads, f.threads == 1 ? "" : "s")
+      NumberFormat.short(f.eventsPerSecond), NumberFormat.count(f.threads, "thread"))
     let phases = ["setup", "simulation", "merge", "report"].map {
       String(format: "%@ %.3f s", $0, f.phaseSeconds[$0] ?? 0)
     }

@@ -89,7 +89,7 @@ struct SweepCommand: Command {
   static func plan(_ loaded: LoadedScenario, _ plans: [SweepPointPlan], dir: String, threads: Int) -> String {
     guard let spec = loaded.sweep else { return "" }
     var text = RunCommand.plan(loaded.scenario, dir: dir, threads: threads) + "\n"
-    text += "  sweep: \(plans.count) point\(plans.count == 1 ? "" : "s") (max_points \(spec.maxPoints)); writes sweep.csv, sweep.html, sweep.json\n"
+    text += "  sweep: \(NumberFormat.count(plans.count, "point")) (max_points \(spec.maxPoints)); writes sweep.csv, sweep.html, sweep.json\n"
     for p in spec.parameters {
       text += "    \(p.name) (\(p.pathText)): \(p.values.map(SweepSpec.text).joined(separator: ", "))\n"
     }
@@ -117,19 +117,20 @@ struct SweepCommand: Command {
       strategies: base.strategies.map(\.name), segments: base.segments.map(\.name))
     facts.threads = s.reproducible ? 0 : s.threads
     pipeline.warnAboutBuild()
-    pipeline.announceLongRun(plans.map(\.scenario), name: base.name)
+    let header = merged == nil ? pipeline.announce(plans.map(\.scenario), name: base.name) : nil
     if !s.quiet {
-      let sizes = spec.parameters.map { "\($0.name): \($0.values.count) values" }.joined(separator: ", ")
+      let sizes = spec.parameters.map { "\($0.name): \(NumberFormat.count($0.values.count, "value"))" }.joined(separator: ", ")
       Terminal.out(
-        "\(base.name): sweep of \(plans.count) point\(plans.count == 1 ? "" : "s") (\(sizes)) x "
-          + "\(base.strategies.count) strategies, \(base.devices) devices, seed \(facts.seed)\n")
+        "\(base.name): sweep of \(NumberFormat.count(plans.count, "point")) (\(sizes)) x "
+          + "\(NumberFormat.count(base.strategies.count, "strategy")), \(NumberFormat.count(base.devices, "device")), "
+          + "seed \(facts.seed)\n")
     }
     var points: [SweepPoint] = []
     points.reserveCapacity(plans.count)
     for plan in plans {
       let pointStart = clock.now
       let label = "\(base.name) \(plan.index + 1)/\(plans.count)"
-      let outcome = merged?[plan.index] ?? pipeline.simulate(plan.scenario, label: label)
+      let outcome = merged?[plan.index] ?? pipeline.simulate(plan.scenario, label: label, header: header)
       let results = ResultsBuilder.build(
         plan.scenario, replications: outcome.replications, facts: Pipeline.facts(plan.scenario, widgets: 0),
         parameters: [])
@@ -168,8 +169,8 @@ struct SweepCommand: Command {
     text += "\nWrote \(dir)/{sweep.csv, sweep.html, sweep.json}\n"
     let wall = ProgressLine.seconds(clock.now - start)
     text += String(
-      format: "Swept %d points in %.2f s (%.2f s per point, %d thread%@).\n", points.count, wall,
-      wall / Double(max(1, points.count)), s.threads, s.threads == 1 ? "" : "s")
+      format: "Swept %@ in %.2f s (%.2f s per point, %@).\n", NumberFormat.count(points.count, "point"), wall,
+      wall / Double(max(1, points.count)), NumberFormat.count(s.threads, "thread"))
     Terminal.out(text)
   }
 }

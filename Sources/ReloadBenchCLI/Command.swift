@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 import ReloadEngine
 import WidgetModel
 
@@ -141,19 +142,8 @@ enum HelpFormatter {
     return lines.joined(separator: "\n")
   }
 
-  static func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      if !line.isEmpty && line.count + 1 + word.count > width {
-        lines.append(line)
-        line = ""
-      }
-      line += (line.isEmpty ? "" : " ") + word
-    }
-    if !line.isEmpty { lines.append(line) }
-    return lines
-  }
+  static func wrap(_ text: String, width: Int) -> [String] { TextWrap.lines(text, width: width) }
+
 }
 
 /// The options shared by every command that runs scenarios, declared once:

@@ -80,7 +80,7 @@ enum ExperimentRunner {
         let done = next.finished(hi - lo)
         if let progress {
           let fraction = (doneBefore + Double(done)) / totalWork
-          progress.update(fraction: fraction, simulatedDays: fraction * scenario.days * Double(scenario.replications))
+          progress.update(fraction: fraction, deviceDays: (doneBefore + Double(done)) * scenario.days)
         }
       }
       box.add(worker.tallies)

@@ -127,7 +127,7 @@ enum MemoryEstimate {
       : "fewer days or strategies per run, fewer threads (--threads), or split the strategies over several scenarios"
     throw .badInput(
       "\(scenario.name) would need about \(gb(need)) of memory (estimated: \(gb(p.tallies * p.tallyCopies)) of tallies "
-        + "for \(p.workers) thread\(p.workers == 1 ? "" : "s"), \(gb(p.device * Double(p.workers))) of drawn device data), "
+        + "for \(NumberFormat.count(p.workers, "thread")), \(gb(p.device * Double(p.workers))) of drawn device data), "
         + "and this machine has \(gb(have)) (fix: \(fix))")
   }
 
@@ -141,19 +141,28 @@ enum MemoryEstimate {
   /// reloads, timeline entries, budget refills, wakes.
   static let baseEventsPerWidgetDay = 10.0
 
-  /// Seconds `scenario` should take on `threads` threads (a rough figure).
-  static func seconds(_ scenario: Scenario, threads: Int) -> Double {
-    var events = 0.0
+  /// The sum over the scenario's expected widgets of `perWidget` (a
+  /// figure of the widget's slot in its segment).
+  static func sumOverWidgets(_ scenario: Scenario, _ perWidget: (Segment, WidgetSlot) -> Double) -> Double {
+    var total = 0.0
     let totalWeight = scenario.segments.reduce(0) { $0 + $1.weight }
     for segment in scenario.segments {
       let share = totalWeight > 0 ? segment.weight / totalWeight : 1 / Double(scenario.segments.count)
       var perDevice = 0.0
-      for slot in segment.widgets {
-        let kind = scenario.kinds[slot.kind]
-        let views = slot.placement.surface.viewsPerDay(segment)
-        perDevice += Double(slot.count) * slot.probability * (baseEventsPerWidgetDay + views + changesPerDay(kind))
-      }
-      events += share * Double(scenario.devices) * perDevice
+      for slot in segment.widgets { perDevice += Double(slot.count) * slot.probability * perWidget(segment, slot) }
+      total += share * Double(scenario.devices) * perDevice
+    }
+    return total
+  }
+
+  /// The widgets `scenario` should place on its devices (an expectation:
+  /// each device draws its own).
+  static func widgets(_ scenario: Scenario) -> Double { sumOverWidgets(scenario) { _, _ in 1 } }
+
+  /// Seconds `scenario` should take on `threads` threads (a rough figure).
+  static func seconds(_ scenario: Scenario, threads: Int) -> Double {
+    var events = sumOverWidgets(scenario) { segment, slot in
+      baseEventsPerWidgetDay + slot.placement.surface.viewsPerDay(segment) + changesPerDay(scenario.kinds[slot.kind])
     }
     events *= scenario.days * Double(scenario.strategies.count * scenario.replications)
     return events / (eventsPerSecondPerThread * Double(workers(scenario, threads: threads)))
@@ -177,7 +186,25 @@ enum MemoryEstimate {
     let time = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
     let n = workers(first, threads: threads)
     return "estimated: \(gb(memory)) of memory at most (this machine has \(gb(physicalMemory()))), "
-      + "\(duration(time)) on \(n) thread\(n == 1 ? "" : "s")"
+      + "\(duration(time)) on \(NumberFormat.count(n, "thread"))"
+  }
+
+  /// What a run is and how big, for the head of a log: `name`, the
+  /// devices, widgets, days, strategies, replications and threads of
+  /// `scenarios` (one, or a sweep's points), and the estimated time.
+  ///
+  ///     run default: 3000 devices (about 3940 widgets) x 8 days (1 warm-up) x 8 strategies, seed 42,
+  ///     2 threads; estimated under a minute
+  static func header(_ scenarios: [Scenario], name: String, threads: Int) -> String {
+    guard let s = scenarios.first else { return "run \(name)" }
+    let points = scenarios.count > 1 ? NumberFormat.count(scenarios.count, "sweep point") + " of " : ""
+    let widgets = NumberFormat.count(Int(widgets(s).rounded()), "widget")
+    let time = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
+    return "run \(name): \(points)\(NumberFormat.count(s.devices, "device")) (about \(widgets)) x "
+      + "\(NumberFormat.count(s.days, "day")) (\(NumberFormat.trim(NumberFormat.fixed(s.warmupDays, decimals: 2))) warm-up) x "
+      + NumberFormat.count(s.strategies.count, "strategy")
+      + (s.replications > 1 ? " x \(NumberFormat.count(s.replications, "replication"))" : "")
+      + ", seed \(s.seed), \(NumberFormat.count(workers(s, threads: threads), "thread")); estimated \(duration(time))"
   }
 
   /// The line a long run prints before it starts (`scenarios`: one, or
@@ -188,10 +215,10 @@ enum MemoryEstimate {
     guard s >= longRun else { return nil }
     let n = workers(first, threads: threads)
     let size = scenarios.count > 1
-      ? "\(scenarios.count) points"
-      : "\(NumberFormat.short(Double(first.devices))) devices x \(NumberFormat.trim(NumberFormat.fixed(first.days, decimals: 2))) days "
-        + "x \(first.strategies.count) strateg\(first.strategies.count == 1 ? "y" : "ies")"
-    return "\(name): estimated run time \(duration(s)) on \(n) thread\(n == 1 ? "" : "s") (\(size)); "
+      ? NumberFormat.count(scenarios.count, "point")
+      : NumberFormat.count(first.devices, "device", text: NumberFormat.short(Double(first.devices))) + " x "
+        + NumberFormat.count(first.days, "day") + " x " + NumberFormat.count(first.strategies.count, "strategy")
+    return "\(name): estimated run time \(duration(s)) on \(NumberFormat.count(n, "thread")) (\(size)); "
       + "progress is printed every \(NumberFormat.short(ProgressLine.logInterval)) s off a terminal "
       + "(for a shorter run: fewer devices, days or strategies)"
   }

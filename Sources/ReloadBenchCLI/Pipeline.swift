@@ -172,13 +172,23 @@ struct Pipeline {
     }
   }
 
-  /// Says, before a run of an hour or more starts (all of `scenarios`:
-  /// one, or a sweep's points), how long it should take.
-  func announceLongRun(_ scenarios: [Scenario], name: String) {
-    guard !options.quiet,
-      let notice = MemoryEstimate.longRunNotice(scenarios, name: name, threads: options.threads)
-    else { return }
-    Terminal.err("note: " + notice + "\n")
+  /// Before a run starts (all of `scenarios`: one, or a sweep's points):
+  /// says how long a run of an hour or more should take, and returns the
+  /// run's header for a log (off a terminal; nil with --quiet or on a
+  /// terminal), printed now when the run should outlast the progress
+  /// interval, else with its first progress line. `what` names the run
+  /// ("default", "default shard 2/4").
+  @discardableResult
+  func announce(_ scenarios: [Scenario], name: String, what: String? = nil) -> RunHeader? {
+    guard !options.quiet else { return nil }
+    if let notice = MemoryEstimate.longRunNotice(scenarios, name: name, threads: options.threads) {
+      Terminal.err("note: " + notice + "\n")
+    }
+    guard ProgressLine.mode(quiet: options.quiet) == .log else { return nil }
+    let header = RunHeader(MemoryEstimate.header(scenarios, name: what ?? name, threads: options.threads))
+    let seconds = scenarios.reduce(0) { $0 + MemoryEstimate.seconds($1, threads: options.threads) }
+    if seconds >= ProgressLine.logInterval { header.say() }
+    return header
   }
 
   // MARK: - 3. Prepare
@@ -187,7 +197,7 @@ struct Pipeline {
   /// files that a killed run of this tool left there (`files`: the names
   /// it writes there).
   func prepare(_ directory: String, files: [String], option: String = "--out") throws(CLIError) {
-    try OutputWriter.prepare(directory, option: option)
+    try OutputWriter.prepare(directory, option: option, files: files)
     OutputWriter.removeStaleTemporaryFiles(in: directory, names: files)
   }
 
@@ -202,8 +212,8 @@ struct Pipeline {
 
   /// Simulates every replication (stage 4 per replication, then stage 5:
   /// `ExperimentRunner.simulate` and `.merge`), with progress.
-  func simulate(_ scenario: Scenario, label: String? = nil) -> RunOutcome {
-    let progress = ProgressLine(label: label ?? scenario.name, quiet: options.quiet)
+  func simulate(_ scenario: Scenario, label: String? = nil, header: RunHeader? = nil) -> RunOutcome {
+    let progress = ProgressLine(label: label ?? scenario.name, quiet: options.quiet, header: header)
     return ExperimentRunner.run(scenario, threads: options.threads, progress: progress)
   }
 
@@ -320,10 +330,10 @@ struct Pipeline {
   /// rendering (or left out with `--reproducible`).
   /// `merged`: the tallies of a run's shards (`reloadbench merge`), in
   /// place of simulating.
-  func report(_ loaded: LoadedScenario, merged: RunOutcome? = nil) -> Report {
+  func report(_ loaded: LoadedScenario, merged: RunOutcome? = nil, header: RunHeader? = nil) -> Report {
     let clock = ContinuousClock()
     let start = clock.now
-    let outcome = merged ?? simulate(loaded.scenario)
+    let outcome = merged ?? simulate(loaded.scenario, header: header)
     let reportStart = clock.now
     var built = buildResults(loaded, outcome, parameters: ParameterListing.facts(loaded.json))
     let beforeHTML = clock.now
@@ -350,9 +360,14 @@ struct Pipeline {
 
   // MARK: - 8. Write
 
-  /// Writes `files` into `directory`, all or none.
-  func write(_ files: [(name: String, contents: String)], to directory: String) throws(CLIError) {
-    try OutputWriter.write(files, to: directory)
+  /// Writes the report folder `directory`: `files`, all or none, in one
+  /// change (`OutputWriter.writeReport`). `writer` writes one file (tests
+  /// inject one that fails).
+  func write(
+    _ files: [(name: String, contents: String)], to directory: String,
+    writer: OutputWriter.FileWriter = OutputWriter.writeBytes
+  ) throws(CLIError) {
+    try OutputWriter.writeReport(files, to: directory, writer: writer)
   }
 
   /// Writes one file atomically (a baseline, --json, --markdown).

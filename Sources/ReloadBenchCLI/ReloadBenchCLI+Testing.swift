@@ -197,13 +197,26 @@ package enum PipelineStages {
     return Pipeline.render(built.results, recommendation: built.recommendation)
   }
 
-  /// Stage 8: writes `files` into `directory`, all or none.
-  package static func write(_ files: [(name: String, contents: String)], to directory: String) -> CLIError? {
+  /// Stage 8: writes `files` into `directory`, all or none. With
+  /// `failingAt`, writing the file of that index fails ("No space left on
+  /// device"), after the ones before it were written.
+  package static func write(
+    _ files: [(name: String, contents: String)], to directory: String, failingAt: Int? = nil
+  ) -> CLIError? {
+    let count = Counter()
     do {
-      try pipeline(threads: 1).write(files, to: directory)
+      try pipeline(threads: 1).write(files, to: directory) { path, data in
+        defer { count.value += 1 }
+        return count.value == failingAt ? "No space left on device" : OutputWriter.writeBytes(path, data)
+      }
       return nil
     } catch {
       return error
     }
   }
+
+  private final class Counter: @unchecked Sendable { var value = 0 }
+
+  /// The staging folder's name beside report folder `name` while process `pid` writes it.
+  package static func stagingName(_ name: String, pid: Int32) -> String { OutputWriter.stagingName(name, pid: pid) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 
 #if canImport(Glibc)
   import Glibc
@@ -30,11 +31,31 @@ enum Terminal {
   }
 }
 
+/// What a run is and how big, said once on stderr in a log (off a
+/// terminal) before its first progress line: a CI log then says what is
+/// running before it says how far it got.
+final class RunHeader: @unchecked Sendable {
+  let text: String
+  private let lock = NSLock()
+  private var said = false
+
+  init(_ text: String) { self.text = text }
+
+  /// Prints the header, the first time only.
+  func say() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !said else { return }
+    said = true
+    Terminal.err(text + "\n")
+  }
+}
+
 /// Progress on stderr. On a terminal, one line rewritten in place at most
-/// five times a second: percent, simulated days per wall second, an ETA.
-/// Elsewhere (CI logs), the same figures as a new line about every
-/// `logInterval` seconds, the first after that long, so short runs print
-/// nothing.
+/// five times a second: the scenario, percent, simulated device-days per
+/// wall second, an ETA. Elsewhere (CI logs), the same figures as a new line
+/// about every `logInterval` seconds, the first after that long (after the
+/// run's `header`), so short runs print nothing.
 final class ProgressLine: @unchecked Sendable {
   enum Mode {
     case off
@@ -56,31 +77,37 @@ final class ProgressLine: @unchecked Sendable {
 
   private let label: String
   private let mode: Mode
+  private let header: RunHeader?
   private let start = ContinuousClock.now
   private var lastDraw = ContinuousClock.now
   private let lock = NSLock()
   private var drawn = false
 
-  init(label: String, mode: Mode) {
+  init(label: String, mode: Mode, header: RunHeader? = nil) {
     // The label names a scenario: escaped, since the terminal line is written raw.
     self.label = TerminalText.escaped(label, keepLines: false)
     self.mode = mode
+    self.header = header
   }
 
-  /// Progress for a run: none with `--quiet`, else in place on a terminal
-  /// and as log lines elsewhere.
-  convenience init(label: String, quiet: Bool) {
-    self.init(label: label, mode: quiet ? .off : Terminal.stderrIsTerminal ? .terminal : .log)
+  /// The mode of a run's progress: none with `--quiet`, else in place on a
+  /// terminal and as log lines elsewhere.
+  static func mode(quiet: Bool) -> Mode { quiet ? .off : Terminal.stderrIsTerminal ? .terminal : .log }
+
+  /// Progress for a run (`mode(quiet:)`); `header` goes before the first log line.
+  convenience init(label: String, quiet: Bool, header: RunHeader? = nil) {
+    self.init(label: label, mode: Self.mode(quiet: quiet), header: header)
   }
 
-  /// `fraction` of the work is done; `simulatedDays` of fleet time so far.
-  func update(fraction: Double, simulatedDays: Double) {
+  /// `fraction` of the work is done; `deviceDays` simulated so far (each
+  /// device's days, warm-up included, summed).
+  func update(fraction: Double, deviceDays: Double) {
     guard mode != .off else { return }
     lock.lock()
     defer { lock.unlock() }
     let now = ContinuousClock.now
     let elapsed = Self.seconds(now - start)
-    let rate = elapsed > 0 ? simulatedDays / elapsed : 0
+    let rate = NumberFormat.short(elapsed > 0 ? deviceDays / elapsed : 0)
     let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
     switch mode {
     case .off: return
@@ -88,15 +115,16 @@ final class ProgressLine: @unchecked Sendable {
       guard now - lastDraw > .milliseconds(200) || fraction >= 1 else { return }
       lastDraw = now
       let text = String(
-        format: "\r\u{1B}[2K  %@: %3.0f%%  %.1f sim-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
+        format: "\r\u{1B}[2K  %@: %3.0f%%  %@ device-days/s  ETA %@", label, fraction * 100, rate, Self.clock(eta))
       Terminal.errControl(text)
       drawn = true
     case .log:
       guard Self.seconds(now - lastDraw) >= Self.logInterval, fraction < 1 else { return }
       lastDraw = now
+      header?.say()
       Terminal.err(
         String(
-          format: "progress: %@: %.1f%% after %@, %.1f sim-days/s, ETA %@\n", label, fraction * 100,
+          format: "progress: %@: %.1f%% after %@, %@ device-days/s, ETA %@\n", label, fraction * 100,
           Self.clock(elapsed), rate, Self.clock(eta)))
     }
   }

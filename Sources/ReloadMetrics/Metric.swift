@@ -71,10 +71,14 @@ public struct Metric: Sendable, Hashable, Codable {
   public let shortLabel: String
   /// A terse column heading for the terminal table ("fresh %").
   public let terminalLabel: String
+  /// What `terminalLabel` stands for, in the key under the terminal table
+  /// ("glances that showed the current data").
+  public let terminalKey: String
 
   public init(
     _ name: String, unit: MetricUnit, polarity: Polarity, decimals: Int, headline: Bool = false,
-    label: String? = nil, shortLabel: String? = nil, terminalLabel: String? = nil, definition: String
+    label: String? = nil, shortLabel: String? = nil, terminalLabel: String? = nil, terminalKey: String? = nil,
+    definition: String
   ) {
     self.name = name
     self.unit = unit
@@ -86,6 +90,7 @@ public struct Metric: Sendable, Hashable, Codable {
     self.label = label ?? spaced
     self.shortLabel = shortLabel ?? spaced
     self.terminalLabel = terminalLabel ?? name
+    self.terminalKey = terminalKey ?? (Self.inSentence(self.label) + (unit.symbol.isEmpty ? "" : ", " + unit.symbol))
   }
 
   // The labels are not written to results.json (encoding uses these keys
@@ -102,7 +107,15 @@ public struct Metric: Sendable, Hashable, Codable {
       name, unit: try c.decode(MetricUnit.self, forKey: .unit), polarity: try c.decode(Polarity.self, forKey: .polarity),
       decimals: try c.decode(Int.self, forKey: .decimals), headline: try c.decode(Bool.self, forKey: .headline),
       label: known?.label, shortLabel: known?.shortLabel, terminalLabel: known?.terminalLabel,
-      definition: try c.decode(String.self, forKey: .definition))
+      terminalKey: known?.terminalKey, definition: try c.decode(String.self, forKey: .definition))
+  }
+
+  /// A heading inside a sentence: "Fresh glances" as "fresh glances",
+  /// "WidgetKit pushes" as it is.
+  static func inSentence(_ label: String) -> String {
+    let chars = Array(label)
+    guard chars.count > 1, chars[0].isUppercase, !chars[1].isUppercase else { return label }
+    return chars[0].lowercased() + String(chars.dropFirst())
   }
 
   public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }

@@ -99,12 +99,12 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
     case .freshGlancePct:
       return Metric(
         "fresh_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-        label: "Fresh glances", shortLabel: "fresh", terminalLabel: "fresh %",
+        label: "Fresh glances", shortLabel: "fresh", terminalLabel: "fresh %", terminalKey: "glances that showed the current data",
         definition: "Share of glances at which the widget showed the current data (staleness 0).")
     case .acceptableGlancePct:
       return Metric(
         "acceptable_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-        label: "Glances within tolerance", shortLabel: "within tolerance", terminalLabel: "ok %",
+        label: "Glances within tolerance", shortLabel: "within tolerance", terminalLabel: "ok %", terminalKey: "glances within the content's tolerance",
         definition: "Share of glances whose staleness was at most the content's tolerance.")
     case .stalenessMeanMin:
       return Metric(
@@ -120,6 +120,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "staleness_p95_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Staleness, 95th percentile", shortLabel: "p95 staleness", terminalLabel: "p95 stale min",
+        terminalKey: "95th percentile of staleness at a glance, minutes",
         definition: "95th percentile of staleness over all glances that showed data.")
     case .stalenessP99Min:
       return Metric(
@@ -130,11 +131,12 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "budgeted_reloads_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
         headline: true, label: "Budgeted reloads", shortLabel: "budgeted reloads", terminalLabel: "budgeted/wd",
+        terminalKey: "reloads charged to the budget per widget-day",
         definition: "Reloads charged to a budget: policy reloads, background app reloads, WidgetKit-push reloads.")
     case .freeReloadsPerWidgetDay:
       return Metric(
         "free_reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-        label: "Free reloads", shortLabel: "free reloads", terminalLabel: "free/wd",
+        label: "Free reloads", shortLabel: "free reloads", terminalLabel: "free/wd", terminalKey: "reloads exempt from the budget per widget-day",
         definition:
           "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, newly added widgets."
       )
@@ -149,6 +151,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
+        terminalKey: "widget-days on which the budget ran out",
         definition:
           "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the refusal to the budget's return, including a spell carried over from the day before."
       )
@@ -195,16 +198,19 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "backend_requests_per_widget_day", unit: .perWidgetDay, polarity: .prefersSmaller, decimals: 3,
         headline: true, label: "Backend requests", shortLabel: "backend requests", terminalLabel: "requests/wd",
+        terminalKey: "backend requests per widget-day",
         definition: "Timeline fetches (one per reload) plus background fetches (one per app wake), per widget-day.")
     case .backendPeakRps:
       return Metric(
         "backend_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Backend peak", shortLabel: "peak req/s", terminalLabel: "peak req/s",
+        terminalKey: "backend requests in the busiest sampled second, scaled to the fleet",
         definition: "Requests in the busiest UTC second of the measured days, scaled to the scenario's fleet size.")
     case .energyMjPerDeviceDay:
       return Metric(
         "energy_mj_per_device_day", unit: .millijoulesPerDeviceDay, polarity: .prefersSmaller, decimals: 2,
         label: "Energy", shortLabel: "energy", terminalLabel: "mJ/dev-day",
+        terminalKey: "energy proxy, millijoules per device-day",
         definition: "Energy proxy: extension launches, app wakes and fetches, each at a scenario-set cost in mJ.")
     case .staleGlanceStalenessMeanMin:
       return Metric(
@@ -271,6 +277,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       return Metric(
         "backend_fleet_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
         label: "Fleet peak second (p99.9)", shortLabel: "fleet peak req/s", terminalLabel: "fleet peak/s",
+        terminalKey: "backend requests in the fleet's busy second (p99.9 of seconds)",
         definition:
           "The fleet's requests in a busy second: the 99.9th percentile of the measured seconds (exceeded about 10 minutes a week), from the fleet's per-second rate estimated from the sample (FleetLoad: synchronised bursts resolved to the second, independent requests averaged where their rate is smooth) with Poisson noise. Unlike backend_peak_rps it does not depend on how many devices were simulated."
       )

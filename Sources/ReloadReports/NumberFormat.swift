@@ -43,6 +43,34 @@ public enum NumberFormat {
     return trim(fixed(x, decimals: 3))
   }
 
+  /// A value in a summary table: one decimal at most, none from 100 up
+  /// (`decimals` caps it): "84.0", "2500", "0.1".
+  public static func brief(_ x: Double, decimals: Int) -> String {
+    fixed(x, decimals: min(decimals, abs(x) >= 100 ? 0 : 1))
+  }
+
+  /// `n` and `noun`, plural unless `n` is 1: "1 strategy", "3 strategies",
+  /// "1 run", "0 runs". `text` replaces how `n` is written ("3,000").
+  public static func count(_ n: Int, _ noun: String, text: String? = nil) -> String {
+    (text ?? String(n)) + " " + (n == 1 ? noun : plural(noun))
+  }
+
+  /// The same for a count that may be fractional ("1 day", "2.5 days").
+  public static func count(_ x: Double, _ noun: String, decimals: Int = 2) -> String {
+    trim(fixed(x, decimals: decimals)) + " " + (x == 1 ? noun : plural(noun))
+  }
+
+  /// The English plural of `noun` (its last word): "strategy" ->
+  /// "strategies", "pass" -> "passes", "device" -> "devices".
+  public static func plural(_ noun: String) -> String {
+    let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+    if noun.hasSuffix("y"), noun.count > 1, !vowels.contains(noun[noun.index(noun.endIndex, offsetBy: -2)]) {
+      return noun.dropLast() + "ies"
+    }
+    if ["s", "x", "sh", "ch"].contains(where: { noun.hasSuffix($0) }) { return noun + "es" }
+    return noun + "s"
+  }
+
   /// Drops trailing zeros after a decimal point ("1.50" -> "1.5", "2.0" -> "2").
   public static func trim(_ s: String) -> String {
     guard s.contains(".") else { return s }

@@ -83,7 +83,9 @@ public struct ObjectiveSummary {
     var out = [headline]
     let metric = objective.metric
     if outcome.unscored > 0 {
-      out.append("\(outcome.unscored) candidate(s) have no value for \(metric) and were left out.")
+      out.append(
+        "\(NumberFormat.count(outcome.unscored, "candidate")) \(outcome.unscored == 1 ? "has" : "have") no value for "
+          + "\(metric) and \(outcome.unscored == 1 ? "was" : "were") left out.")
     }
     if let best = outcome.best {
       out.append("Best: \(label(best)): \(metric) \(value(metric, best.objective)).")

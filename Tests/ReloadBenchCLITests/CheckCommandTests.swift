@@ -190,7 +190,30 @@ import Testing
     let other = try Binary.run(["check", "mine.json", "--baseline", "Scenarios/baselines/theirs.json"], in: dir)
     #expect(other.status == 2)
     #expect(other.stderr.contains(#"is the baseline of scenario "theirs", not of "mine""#))
-    #expect(other.stderr.contains("reloadbench baseline save mine.json"))
+    // The fix never re-saves over the other scenario's (good) baseline:
+    // mine's own exists, so it is named, and a new one goes to a free name.
+    #expect(!other.stderr.contains("--to Scenarios/baselines/theirs.json"), "\(other.stderr)")
+    #expect(
+      other.stderr.contains(
+        "drop --baseline to compare with Scenarios/baselines/mine.json, or save a new one: "
+          + "reloadbench baseline save mine.json --to Scenarios/baselines/mine-2.json"), "\(other.stderr)")
+    // Without mine's own, the fix saves it at its default path; following
+    // the fix leaves theirs byte-identical.
+    let theirs = try Data(contentsOf: dir.appendingPathComponent("Scenarios/baselines/theirs.json"))
+    try FileManager.default.removeItem(at: dir.appendingPathComponent("Scenarios/baselines/mine.json"))
+    let noOwn = try Binary.run(["check", "mine.json", "--baseline", "Scenarios/baselines/theirs.json"], in: dir)
+    #expect(noOwn.status == 2 && noOwn.stderr.contains("(fix: save mine's own: reloadbench baseline save mine.json)"), "\(noOwn.stderr)")
+    #expect(try Binary.run(["baseline", "save", "mine.json", "--quiet"], in: dir).status == 0)
+    #expect(try Data(contentsOf: dir.appendingPathComponent("Scenarios/baselines/theirs.json")) == theirs)
+    // A file at mine's default path that holds theirs: a new name.
+    try theirs.write(to: dir.appendingPathComponent("Scenarios/baselines/mine.json"))
+    let misnamed = try Binary.run(["check", "mine.json"], in: dir)
+    #expect(misnamed.status == 2)
+    #expect(
+      misnamed.stderr.contains("save mine's baseline under another name: reloadbench baseline save mine.json --to Scenarios/baselines/mine-2.json"),
+      "\(misnamed.stderr)")
+    try FileManager.default.removeItem(at: dir.appendingPathComponent("Scenarios/baselines/mine.json"))
+    #expect(try Binary.run(["baseline", "save", "mine.json", "--quiet"], in: dir).status == 0)
 
     // The same name, edited: refused until re-saved. Editing only the
     // expectations or the description keeps the baseline valid.

@@ -14,6 +14,36 @@ import Testing
     #expect(r.stdout.isEmpty, "\(args): \(r.stdout)")
   }
 
+  /// A report name taken by a folder: refused before anything runs (exit
+  /// 2, one line naming it), the previous report byte-identical, no
+  /// staging folder left. Run and sweep alike.
+  @Test func aReportNameTakenByAFolderLeavesThePreviousReport() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "taken", devices: 40).write(
+      to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    try smallScenario(name: "swept", devices: 40, strategies: #"[{"name": "poll", "preset": "poll-15m"}]"#)
+      .replacingOccurrences(
+        of: #""strategies": ["#,
+        with: #""sweep": {"parameters": [{"name": "m", "path": "strategies[poll].timeline.after_min", "values": [15, 30]}]}, "strategies": ["#
+      ).write(to: dir.appendingPathComponent("w.json"), atomically: true, encoding: .utf8)
+    for (args, taken) in [(["run", "s.json"], "results.json"), (["sweep", "w.json"], "sweep.json")] {
+      let out = dir.appendingPathComponent("out-\(args[0])")
+      let first = try Binary.run(args + ["--out", out.path, "--quiet", "--reproducible"], in: dir)
+      #expect(first.status == 0, "\(first.stderr)")
+      try FileManager.default.removeItem(at: out.appendingPathComponent(taken))
+      try FileManager.default.createDirectory(at: out.appendingPathComponent(taken), withIntermediateDirectories: false)
+      let before = try PipelineTests.snapshot(out.path)
+      let r = try Binary.run(args + ["--out", out.path, "--quiet"], in: dir)
+      Self.expectRefused(r, naming: out.appendingPathComponent(taken).path, args)
+      #expect(r.stderr.contains("a folder has that name"), "\(r.stderr)")
+      #expect(try PipelineTests.snapshot(out.path) == before, "\(args): the previous report, byte for byte")
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
+        + FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }
+      #expect(hidden.isEmpty, "\(args): \(hidden)")
+    }
+  }
+
   @Test func checkRefusesOutputsThatNameAnInputOrAnotherOutput() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -115,4 +115,73 @@ import Testing
     #expect(try String(contentsOfFile: out + "/b.csv", encoding: .utf8) == "2\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["a.csv", "b.csv"], "no temporary file left")
   }
+
+  /// The bytes of every file in `folder`, by name.
+  static func snapshot(_ folder: String) throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+      out[name] = FileManager.default.contents(atPath: folder + "/" + name) ?? Data("<folder>".utf8)
+    }
+    return out
+  }
+
+  /// A report folder is written all at once: a write that fails midway
+  /// (the disk fills after the first file) leaves the previous report
+  /// byte-identical and no staging folder, beside it or in it; a write
+  /// that succeeds replaces the reports and keeps the folder's other files.
+  @Test func aReportWriteThatFailsMidwayLeavesThePreviousReport() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("report").path
+    let old = [("summary.csv", "old 1\n"), ("report.html", "old 2\n"), ("results.json", "old 3\n")]
+    #expect(PipelineStages.write(old, to: out) == nil)
+    try "a shard's part\n".write(toFile: out + "/shard-1-of-2.rbpart", atomically: false, encoding: .utf8)
+    let before = try Self.snapshot(out)
+    let new = [("summary.csv", "new 1\n"), ("report.html", "new 2\n"), ("results.json", "new 3\n")]
+    for failing in [1, 2] {
+      let error = PipelineStages.write(new, to: out, failingAt: failing)
+      #expect(error?.exitCode == 2)
+      #expect(error?.message.contains("No space left on device; the previous report is unchanged") == true, "\(String(describing: error))")
+      #expect(try Self.snapshot(out) == before, "the previous report, byte for byte")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report"], "no staging folder beside it")
+    }
+    // A folder in the report folder: written file by file from a staging
+    // folder inside it, and a failure there leaves it as it was too.
+    try FileManager.default.createDirectory(atPath: out + "/notes", withIntermediateDirectories: false)
+    let withFolder = try Self.snapshot(out)
+    #expect(PipelineStages.write(new, to: out, failingAt: 2)?.exitCode == 2)
+    #expect(try Self.snapshot(out) == withFolder)
+    try FileManager.default.removeItem(atPath: out + "/notes")
+    // Success: the new reports, the part kept, nothing else.
+    #expect(PipelineStages.write(new, to: out) == nil)
+    let after = try Self.snapshot(out)
+    #expect(after.keys.sorted() == ["report.html", "results.json", "shard-1-of-2.rbpart", "summary.csv"])
+    #expect(after["summary.csv"] == Data("new 1\n".utf8) && after["shard-1-of-2.rbpart"] == before["shard-1-of-2.rbpart"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report"])
+    // With a folder inside, file by file: the new reports, the folder kept.
+    try FileManager.default.createDirectory(atPath: out + "/notes", withIntermediateDirectories: false)
+    #expect(PipelineStages.write(old, to: out) == nil)
+    let fileByFile = try Self.snapshot(out)
+    #expect(fileByFile.keys.sorted() == ["notes", "report.html", "results.json", "shard-1-of-2.rbpart", "summary.csv"])
+    #expect(fileByFile["summary.csv"] == Data("old 1\n".utf8))
+  }
+
+  /// A staging folder that a killed run left beside a report folder is
+  /// removed by the next run's prepare; a living process's is kept.
+  @Test func prepareRemovesADeadRunsStagingFolder() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("r").path
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/true")
+    try child.run()
+    child.waitUntilExit()
+    let dead = PipelineStages.stagingName("r", pid: child.processIdentifier)
+    let living = PipelineStages.stagingName("r", pid: ProcessInfo.processInfo.processIdentifier)
+    for name in [dead, living] {
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent(name + "/x"), withIntermediateDirectories: true)
+    }
+    #expect(PipelineStages.prepare(out, files: ["summary.csv"]) == nil)
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["r", living])
+  }
 }

@@ -153,8 +153,9 @@ import Testing
     return (process.terminationStatus, (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
   }
 
-  /// Off a terminal (as in CI logs), a run that lasts prints progress
-  /// lines; a short one prints nothing on stderr.
+  /// Off a terminal (as in CI logs), a run that lasts prints a header
+  /// (what runs, how big) and then progress lines; a short one prints
+  /// nothing on stderr.
   @Test func progressLinesOffATerminal() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -167,8 +168,35 @@ import Testing
       environment: ["RELOADBENCH_PROGRESS_INTERVAL": "0"], timeout: 120)
     #expect(r.status == 0, "\(r.stderr)")
     let lines = Self.errorLines(r)
-    #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("progress: slowish: ") && $0.contains("% after ") }, "\(r.stderr)")
+    // The header first, once: the scenario, its devices, widgets, days,
+    // strategies and threads.
+    #expect(lines.count >= 2, "\(r.stderr)")
+    let header = lines.first ?? ""
+    #expect(header.hasPrefix("run slowish: 600 devices (about "), "\(header)")
+    for part in [" widgets) x ", "2 days (0.5 warm-up) x 3 strategies, seed 3, 1 thread; estimated "] {
+      #expect(header.contains(part), "\(header)")
+    }
+    #expect(lines.filter { $0.hasPrefix("run slowish:") }.count == 1, "the header once: \(r.stderr)")
+    let progress = lines.dropFirst()
+    #expect(
+      !progress.isEmpty
+        && progress.allSatisfy { $0.hasPrefix("progress: slowish: ") && $0.contains("% after ") && $0.contains(" device-days/s, ETA ") },
+      "\(r.stderr)")
     #expect(!r.stderr.contains("\u{1B}"), "no terminal codes in a log")
+    // A sweep says its points in the header, and each point's progress
+    // line names the point.
+    try smallScenario(name: "swept", devices: 300).replacingOccurrences(
+      of: #""strategies": ["poll-15m", "hybrid", "on-demand"]"#,
+      with: #""strategies": [{"name": "poll", "preset": "poll-15m"}], "sweep": {"parameters": [{"name": "m", "path": "strategies[poll].timeline.after_min", "values": [15, 30]}]}"#
+    ).write(to: dir.appendingPathComponent("w.json"), atomically: true, encoding: .utf8)
+    let sweep = try Binary.run(
+      ["sweep", "w.json", "--threads", "1", "--out", "w"], in: dir,
+      environment: ["RELOADBENCH_PROGRESS_INTERVAL": "0"], timeout: 120)
+    #expect(sweep.status == 0, "\(sweep.stderr)")
+    let sweepLines = Self.errorLines(sweep)
+    #expect(sweepLines.first?.hasPrefix("run swept: 2 sweep points of 300 devices (about ") == true, "\(sweep.stderr)")
+    #expect(sweepLines.first?.contains(" x 1 strategy, seed 3, 1 thread; ") == true, "\(sweep.stderr)")
+    #expect(sweepLines.contains { $0.hasPrefix("progress: swept 2/2: ") }, "\(sweep.stderr)")
     // Without the variable, a run this short prints nothing on stderr.
     let short = try Binary.run(["run", "s.json", "--threads", "1", "--out", "o"], in: dir, timeout: 120)
     #expect(short.status == 0 && short.stderr.isEmpty, "\(short.stderr)")
@@ -176,6 +204,32 @@ import Testing
       ["run", "s.json", "--threads", "1", "--out", "o", "--quiet"], in: dir,
       environment: ["RELOADBENCH_PROGRESS_INTERVAL": "0"], timeout: 120)
     #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
+
+  /// On a terminal (a pseudo-terminal from util-linux's `script`), the
+  /// progress line is drawn in place and names the scenario.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func progressLineOnATerminalNamesTheScenario() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallScenario(name: "onscreen", devices: 100).write(
+      to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    let command = "'\(Binary.path)' run s.json --threads 1 --out o"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", command, "/dev/null"]
+    process.currentDirectoryURL = dir
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.contains("\r\u{1B}[2K  onscreen: 100%  "), "\(text)")
+    #expect(text.contains(" device-days/s  ETA "), "\(text)")
+    #expect(!text.contains("progress: onscreen"), "no log lines on a terminal")
+    #expect(!text.contains("run onscreen:"), "no log header on a terminal")
   }
 
   // MARK: - Outputs that would replace inputs (10, 11)

@@ -67,6 +67,66 @@ import Testing
     #expect(!md.contains("| unchanged |"))
   }
 
+  /// The run's figures per strategy: fresh, within tolerance, budgeted
+  /// reloads, fleet peak (`nil` for beta's peak).
+  static let summary = ResultTable(
+    columns: [
+      SummaryMetric.freshGlancePct.metric, SummaryMetric.acceptableGlancePct.metric,
+      SummaryMetric.budgetedReloadsPerWidgetDay.metric, SummaryMetric.backendFleetPeakRps.metric,
+    ],
+    rows: [
+      ResultRow(scenario: "fixture", strategy: "alpha", segment: "all", values: [84.04, 96.51, 59.33, 763.2]),
+      ResultRow(scenario: "fixture", strategy: "alpha", segment: "north", values: [1, 2, 3, 4]),
+      ResultRow(scenario: "fixture", strategy: "beta", segment: "all", values: [52.3, 84.8, 16.1, nil]),
+    ])
+
+  /// Every scenario shows its headline figures, also when it passes; one
+  /// with nothing else to say among several shows them folded.
+  @Test func markdownShowsTheHeadlineTableEvenWhenEverythingPasses() throws {
+    var passing = Self.check(scenario: "calm", regressed: 0)
+    passing.expectations = []
+    passing.comparisons = passing.comparisons.map {
+      MetricComparison(strategy: $0.strategy, segment: $0.segment, metric: $0.metric, baseline: 10, now: 10, tolerance: $0.tolerance)
+    }
+    passing.summary = Self.summary
+    #expect(passing.passed)
+    let md = CheckReport.markdown(Self.run([passing]))
+    #expect(md.hasPrefix("## ReloadBench check: ✅ passed"))
+    let heading =
+      "| strategy | Fresh glances, % | Glances within tolerance, % | Budgeted reloads, per widget-day | Fleet peak second (p99.9), req/s |"
+    #expect(md.contains(heading + "\n|---|--:|--:|--:|--:|\n"), "\(md)")
+    #expect(md.contains("| alpha | 84.0 | 96.5 | 59.3 | 763 |"), "\(md)")
+    #expect(md.contains("| beta | 52.3 | 84.8 | 16.1 | – |"), "\(md)")
+    #expect(!md.contains("| alpha | 1.0 |"), "only the all-segments rows")
+    // The table comes before the counts of unchanged metrics.
+    let table = try #require(md.range(of: heading))
+    let unchanged = try #require(md.range(of: "Unchanged: "))
+    #expect(table.lowerBound < unchanged.lowerBound)
+    // Among several scenarios, the passing one's figures are folded under its headline.
+    let several = CheckReport.markdown(Self.run([Self.check(regressed: 2), passing]))
+    #expect(several.contains("<details><summary>✅ calm: no metric regressed</summary>\n\n" + heading), "\(several)")
+    // Without the run's summary (older callers), no table.
+    #expect(!CheckReport.markdown(Self.run([Self.check(regressed: 0)])).contains("| strategy | Fresh glances"))
+  }
+
+  /// Expectations that do not apply (no value) are listed apart from the failures.
+  @Test func markdownListsNotApplicableExpectationsApartFromFailures() throws {
+    var c = Self.check(regressed: 0)
+    let table = ResultTable(
+      columns: [SummaryMetric.freshGlancePct.metric, SummaryMetric.silentPushesDeliveredPct.metric],
+      rows: [ResultRow(scenario: "fixture", strategy: "alpha", segment: "all", values: [50, nil])])
+    c.expectations =
+      Expectation(metric: "fresh_glance_pct", min: 90).evaluate(on: table)
+      + Expectation(metric: "silent_pushes_delivered_pct", min: 80).evaluate(on: table)
+    let md = CheckReport.markdown(Self.run([c]))
+    let failed = try #require(md.range(of: "**Expectations that failed**"))
+    let inapplicable = try #require(md.range(of: "**Expectations that do not apply**"))
+    #expect(failed.lowerBound < inapplicable.lowerBound)
+    let failures = md[failed.upperBound..<inapplicable.lowerBound]
+    #expect(failures.contains("`fresh_glance_pct`") && !failures.contains("not applicable"), "\(md)")
+    #expect(md[inapplicable.upperBound...].contains("| alpha | all | `silent_pushes_delivered_pct` | ≥ 80 | – | not applicable |"), "\(md)")
+  }
+
   @Test func markdownEscapesNamesAndCapsLongTables() {
     let md = CheckReport.markdown(Self.run([Self.check(regressed: 30), Self.check(scenario: "quiet", regressed: 0)]))
     #expect(!md.contains("<script>"))

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 import WidgetModel
 
 /// `reloadbench merge PART ...`: the reports of a run (or a sweep) from the
@@ -205,7 +206,7 @@ struct MergeCommand: Command {
       let shard = ShardSpec(number: part.header.shard, count: part.header.shardCount)
       let devices = shard.deviceBlocks(devices: scenario.devices).reduce(0) { $0 + $1.count }
       guard part.header.devices == devices else {
-        throw corrupt(part.path, "it says \(part.header.devices ?? 0) devices, shard \(shard.text) has \(devices)")
+        throw corrupt(part.path, "it says \(NumberFormat.count(part.header.devices ?? 0, "device")), shard \(shard.text) has \(devices)")
       }
       var reader = TallyCoder.Reader(part.body)
       let reps = try tallies(&reader, part, replications: scenario.replications)

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadReports
 import WidgetModel
 
 /// `run --shard K/N` and `sweep --shard K/N`: simulate one shard of a job
@@ -21,18 +22,22 @@ enum Shards {
     if let plans = job.points {
       let mine = shard.points(of: plans.count)
       header.points = mine
-      pipeline.announceLongRun(mine.map { plans[$0].scenario }, name: scenario.name)
+      let header = pipeline.announce(
+        mine.map { plans[$0].scenario }, name: scenario.name, what: "\(scenario.name) shard \(shard.text)")
       for p in mine {
         let label = "\(scenario.name) shard \(shard.text) point \(p + 1)/\(plans.count)"
-        let outcome = pipeline.simulate(plans[p].scenario, label: label)
+        let outcome = pipeline.simulate(plans[p].scenario, label: label, header: header)
         TallyCoder.put(UInt64(p), &body)
         for r in outcome.replications { TallyCoder.encode(r, into: &body) }
       }
     } else {
       let blocks = shard.deviceBlocks(devices: scenario.devices)
       header.devices = blocks.reduce(0) { $0 + $1.count }
-      pipeline.announceLongRun([scenario], name: scenario.name)
-      let progress = ProgressLine(label: "\(scenario.name) shard \(shard.text)", quiet: pipeline.options.quiet)
+      var part = scenario
+      part.devices = header.devices ?? scenario.devices
+      let label = "\(scenario.name) shard \(shard.text)"
+      let runHeader = pipeline.announce([part], name: scenario.name, what: label)
+      let progress = ProgressLine(label: label, quiet: pipeline.options.quiet, header: runHeader)
       let outcome = ShardRunner.run(scenario, shard: shard, threads: pipeline.options.threads, progress: progress)
       for r in outcome.replications { TallyCoder.encode(r, into: &body) }
     }
@@ -40,8 +45,8 @@ enum Shards {
     try OutputWriter.write([(name: shard.fileName, data: Data(bytes))], to: job.directory)
     let path = (job.directory as NSString).appendingPathComponent(shard.fileName)
     if !pipeline.options.quiet {
-      let what = header.points.map { "\($0.count) of \(job.points?.count ?? 0) sweep points" }
-        ?? "\(header.devices ?? 0) of \(scenario.devices) devices"
+      let what = header.points.map { "\($0.count) of \(NumberFormat.count(job.points?.count ?? 0, "sweep point"))" }
+        ?? "\(header.devices ?? 0) of \(NumberFormat.count(scenario.devices, "device"))"
       Terminal.out(
         String(
           format: "%@: shard %@ (%@) in %.2f s; wrote %@ (%@ bytes). Merge the %d parts with 'reloadbench merge'.\n",
@@ -54,8 +59,9 @@ enum Shards {
   /// What `--dry-run` adds for a shard.
   static func plan(_ job: RunCommand.Job, _ shard: ShardSpec) -> String {
     let what =
-      job.points.map { "\(shard.points(of: $0.count).count) of \($0.count) sweep points" }
-      ?? "\(shard.deviceBlocks(devices: job.loaded.scenario.devices).reduce(0) { $0 + $1.count }) of \(job.loaded.scenario.devices) devices"
+      job.points.map { "\(shard.points(of: $0.count).count) of \(NumberFormat.count($0.count, "sweep point"))" }
+      ?? "\(shard.deviceBlocks(devices: job.loaded.scenario.devices).reduce(0) { $0 + $1.count }) of "
+      + NumberFormat.count(job.loaded.scenario.devices, "device")
     return "  shard \(shard.text): \(what); writes \(job.directory)/\(shard.fileName)"
   }
 }

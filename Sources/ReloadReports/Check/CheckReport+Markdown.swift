@@ -41,10 +41,41 @@ extension CheckReport {
       }
       out += "\n"
     }
-    for s in run.scenarios where run.scenarios.count == 1 || hasDetails(s) {
-      out += section(s)
+    for s in run.scenarios {
+      if run.scenarios.count == 1 || hasDetails(s) {
+        out += section(s)
+      } else if let table = headlineTable(s) {
+        // Nothing else to say: its headline figures, folded.
+        out += "<details><summary>\(headline(s))</summary>\n\n" + table + "</details>\n\n"
+      }
     }
     return out
+  }
+
+  /// The columns of the headline table.
+  static let headlineColumns: [SummaryMetric] = [
+    .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendFleetPeakRps,
+  ]
+
+  /// Per strategy (all segments), what this run gives: fresh and
+  /// within-tolerance glances, budgeted reloads, the backend's fleet peak.
+  /// Nil without the run's summary.
+  static func headlineTable(_ s: ScenarioCheck) -> String? {
+    guard let summary = s.summary else { return nil }
+    let columns = headlineColumns.compactMap { m in summary.columnIndex(m).map { (m.metric, $0) } }
+    let rows = summary.rows.filter { $0.segment == "all" }
+    guard !columns.isEmpty, !rows.isEmpty else { return nil }
+    var out = "| strategy | " + columns.map { m, _ in
+      let unit = m.unit.symbol.hasPrefix("/") ? "per " + m.unit.symbol.dropFirst() : m.unit.symbol
+      return cell(m.label + (unit.isEmpty ? "" : ", " + unit))
+    }.joined(separator: " | ") + " |\n"
+    out += "|---|" + String(repeating: "--:|", count: columns.count) + "\n"
+    for r in rows {
+      out += "| \(cell(r.strategy)) | " + columns.map { m, i in
+        r.values[i].map { NumberFormat.brief($0, decimals: m.decimals) } ?? "–"
+      }.joined(separator: " | ") + " |\n"
+    }
+    return out + "\n"
   }
 
   /// One line per scenario and one for the run, for a terminal when the
@@ -111,7 +142,7 @@ extension CheckReport {
     }
     let failedExpectations = s.failedExpectations.count
     if failedExpectations > 0 {
-      parts.append("\(failedExpectations) of \(s.expectations.count) expectation check\(s.expectations.count == 1 ? "" : "s") failed")
+      parts.append("\(failedExpectations) of \(NumberFormat.count(s.expectations.count, "expectation check")) failed")
     }
     if parts.isEmpty {
       if !s.expectations.isEmpty {
@@ -125,7 +156,7 @@ extension CheckReport {
   static func section(_ s: ScenarioCheck) -> String {
     var out = "### \(headline(s))\n\n"
     out += "`\(code(s.file))` (sha256 `\(s.scenarioSHA256.prefix(12))`), seed \(s.seed), "
-    out += "\(s.replications) replication\(s.replications == 1 ? "" : "s")"
+    out += NumberFormat.count(s.replications, "replication")
     if let b = s.baseline {
       out += ", against `\(code(b.file))` (saved by reloadbench \(cell(b.toolVersion)), model \(cell(b.modelVersion))); "
       out += "tolerances: \(s.toleranceSource)"
@@ -134,12 +165,13 @@ extension CheckReport {
       out += "; no baseline: expectations only"
     }
     out += ".\n\n"
+    if let table = headlineTable(s) { out += table }
 
     let expectations = s.expectationsInReadingOrder
-    let unmet = expectations.filter { $0.verdict != .holds }
-    if !unmet.isEmpty {
-      out += "**Expectations that failed or do not apply**\n\n"
-      out += expectationTable(unmet)
+    let failed = expectations.filter { $0.verdict == .failed }
+    if !failed.isEmpty {
+      out += "**Expectations that failed**\n\n"
+      out += expectationTable(failed)
     }
 
     let moved = s.comparisonsInReadingOrder.filter { $0.verdict != .unchanged }
@@ -158,6 +190,12 @@ extension CheckReport {
       out += "\n"
       let hidden = max(0, failures.count - maxFailureRows) + max(0, others.count - maxOtherRows)
       if hidden > 0 { out += "… and \(hidden) more changed metrics (every one is in the --json and --junit outputs).\n\n" }
+    }
+
+    let inapplicable = expectations.filter { $0.verdict == .notApplicable }
+    if !inapplicable.isEmpty {
+      out += "**Expectations that do not apply** (the metric has no value here)\n\n"
+      out += expectationTable(inapplicable)
     }
 
     let holding = expectations.filter { $0.verdict == .holds }

@@ -66,13 +66,17 @@ public struct ScenarioCheck: Sendable {
   public var notes: [String]
   /// Wall time of the run, for JUnit's `time`.
   public var seconds: Double
+  /// The run's summary (every strategy and segment), for the headline
+  /// table; nil when not at hand.
+  public var summary: ResultTable?
 
   public init(
     scenario: String, file: String, scenarioSHA256: String, seed: UInt64, replications: Int, strategies: [String],
     segments: [String], baseline: Baseline?, toleranceSource: String, failOnChange: Bool,
     comparisons: [MetricComparison], expectations: [ExpectationResult], evidence: [EvidenceResult] = [],
-    notes: [String], seconds: Double
+    notes: [String], seconds: Double, summary: ResultTable? = nil
   ) {
+    self.summary = summary
     self.scenario = scenario
     self.file = file
     self.scenarioSHA256 = scenarioSHA256

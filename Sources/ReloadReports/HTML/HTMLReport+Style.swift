@@ -27,9 +27,9 @@ extension HTMLReport {
     body{margin:0 auto;max-width:1220px;padding:0 20px 48px;
     font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
     h1{font-size:2rem;line-height:1.15;margin:.1em 0 .3em;overflow-wrap:anywhere}
-    h2{font-size:1.4rem;margin:2.2em 0 .6em;padding-top:.6em;border-top:1px solid var(--border)}
-    h3{font-size:1.1rem;margin:1.6em 0 .4em}
-    h4{margin:1.2em 0 .3em}
+    h2{font-size:1.4rem;margin:2.2em 0 .6em;padding-top:.6em;border-top:1px solid var(--border);overflow-wrap:anywhere}
+    h3{font-size:1.1rem;margin:1.6em 0 .4em;overflow-wrap:anywhere}
+    h4{margin:1.2em 0 .3em;overflow-wrap:anywhere}
     a{color:var(--accent)}
     code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
     .top{padding-top:28px}

@@ -98,12 +98,10 @@ public enum HTMLReport {
 
   /// The scenario in one sentence, from its facts.
   static func oneSentence(_ f: RunFacts) -> String {
-    func count(_ n: Double, _ noun: String) -> String {
-      NumberFormat.trim(NumberFormat.fixed(n, decimals: 2)) + " " + noun + (n == 1 ? "" : "s")
-    }
+    let count = { (n: Double, noun: String) in NumberFormat.count(n, noun) }
     let measured = f.days - f.warmupDays
     var s =
-      "Compares \(f.strategies.count) reload strateg\(f.strategies.count == 1 ? "y" : "ies") for "
+      "Compares \(NumberFormat.count(f.strategies.count, "reload strategy")) for "
       + "\(NumberFormat.grouped(f.widgets)) widgets on \(NumberFormat.grouped(f.devices)) simulated devices"
     if !f.segments.isEmpty {
       s += " (" + count(Double(f.segments.count), "segment") + ": " + f.segments.joined(separator: ", ") + ")"

@@ -113,10 +113,10 @@ public enum SweepReport {
     let f = results.facts
     let params = results.parameters.map { p -> String in
       let range = p.values.count > 1 ? (p.values.first ?? "") + " to " + (p.values.last ?? "") : (p.values.first ?? "")
-      return "\(p.name) (\(p.values.count) value\(p.values.count == 1 ? "" : "s"), \(range))"
+      return "\(p.name) (\(NumberFormat.count(p.values.count, "value")), \(range))"
     }
     let measured = NumberFormat.trim(NumberFormat.fixed(f.days - f.warmupDays, decimals: 2))
-    return "Runs the scenario at \(results.points.count) point\(results.points.count == 1 ? "" : "s"), "
+    return "Runs the scenario at \(NumberFormat.count(results.points.count, "point")), "
       + "every combination of " + params.joined(separator: " and ") + ", with \(f.strategies.count) "
       + "strateg\(f.strategies.count == 1 ? "y" : "ies") each, on \(NumberFormat.grouped(f.devices)) simulated "
       + "devices over \(measured) measured days. Every point uses seed \(f.seed), so all see the same devices, "
