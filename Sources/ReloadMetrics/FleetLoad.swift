@@ -75,7 +75,7 @@ public struct FleetLoad: Sendable, Equatable {
   /// per second (`prefix[0] == 0`, `prefix[i + 1] - prefix[i]` = second
   /// `i`), scaled by `scale` (fleet devices per simulated device-replication).
   /// The sums are kept in 32 bits and may wrap in a long run: only
-  /// differences over a window of at most an hour are read, and those are
+  /// differences over at most an hour and a minute are read, and those are
   /// exact modulo 2^32.
   public static func estimate(prefix: [UInt32], scale: Double) -> FleetLoad {
     let n = prefix.count - 1
@@ -137,13 +137,14 @@ public struct FleetLoad: Sendable, Equatable {
           // over the minute first (loops the compiler vectorises), then
           // the minute's counts into row k of the table.
           if minute >= interior.lowerBound, end <= interior.upperBound {
-            let counts = WindowCounts(
-              prefix, from: minute, to: end, halfWidth: widths[k], narrower: k > 0 ? widths[k - 1] : nil,
-              enough: UInt32(minimumWindowCount), tableCounts: UInt32(tableCounts))
-            if k == widths.count - 1 || !counts.anyTooFew, !counts.anyNarrowerEnough, !counts.anyOffTable {
-              counts.tally(into: UnsafeMutableBufferPointer(rebasing: seconds[(k * tableCounts)..<((k + 1) * tableCounts)]))
-              any = any || counts.sum > 0
-              minutes.add(Double(counts.sum) * perSecond[k] / Double(end - minute), times: 1)
+            let counts = WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k])
+            let narrower = k > 0 ? WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k - 1]) : nil
+            if counts.keepWidth(enough: UInt32(minimumWindowCount), narrower: narrower, widest: k == widths.count - 1),
+              counts.below(UInt32(tableCounts))
+            {
+              let sum = counts.tally(into: UnsafeMutableBufferPointer(rebasing: seconds[(k * tableCounts)..<((k + 1) * tableCounts)]))
+              any = any || sum > 0
+              minutes.add(Double(sum) * perSecond[k] / Double(end - minute), times: 1)
               continue
             }
           }
@@ -223,69 +224,63 @@ public struct FleetLoad: Sendable, Equatable {
 
 /// The window counts of one stretch of whole windows (no clamping) of one
 /// half-width: second `i`'s count is `prefix[i + h + 1] - prefix[i - h]`.
-/// NOTE: for performance. The flags and the sum are branch-free passes the
-/// compiler vectorises; `tally` then adds each count's seconds to a table
-/// row. Together they are most of `FleetLoad.estimate`.
+/// NOTE: for performance. The stretch's windows all hold their common
+/// part and lie in their union, so two subtractions bound every count;
+/// only when the bounds cannot decide are the counts read, in branch-free
+/// passes the compiler vectorises. `tally` then adds each count's seconds
+/// to a table row. Together they are most of `FleetLoad.estimate`.
 struct WindowCounts {
   let enters: UnsafeBufferPointer<UInt32>
   let leaves: UnsafeBufferPointer<UInt32>
-  /// Some second's count is below `enough`.
-  private(set) var anyTooFew = false
-  /// Some second's count at the narrower half-width reaches `enough`.
-  private(set) var anyNarrowerEnough = false
-  /// Some second's count is `tableCounts` or more.
-  private(set) var anyOffTable = false
-  /// The counts' sum (exact when `anyOffTable` is false).
-  private(set) var sum: UInt32 = 0
-  /// The first second's count, and whether every second has it.
-  private let first: UInt32
-  private let allEqual: Bool
+  /// Every count is at least `atLeast` (the windows' common part) and at
+  /// most `atMost` (their union, at most an hour and a minute: exact
+  /// modulo 2^32 like every window).
+  let atLeast: UInt32
+  let atMost: UInt32
 
-  /// The counts of seconds `from..<to` at half-width `h`, and whether any
-  /// second's count at the `narrower` half-width reaches `enough`; every
-  /// window must lie in `prefix`, and `to - from` be at most 2^20.
-  init(
-    _ prefix: UnsafeBufferPointer<UInt32>, from: Int, to: Int, halfWidth h: Int, narrower g: Int?, enough: UInt32,
-    tableCounts: UInt32
-  ) {
+  /// The counts of seconds `from..<to` (at least one); every window must
+  /// lie in `prefix`.
+  init(_ prefix: UnsafeBufferPointer<UInt32>, from: Int, to: Int, halfWidth h: Int) {
     enters = UnsafeBufferPointer(rebasing: prefix[(from + h + 1)..<(to + h + 1)])
     leaves = UnsafeBufferPointer(rebasing: prefix[(from - h)..<(to - h)])
-    // Flags as integers, or-ed: a branch-free loop.
-    var tooFew: UInt32 = 0
-    var offTable: UInt32 = 0
-    var sum: UInt32 = 0
-    let first = enters.count > 0 ? enters[0] &- leaves[0] : 0
-    var differ: UInt32 = 0
-    for j in 0..<enters.count {
-      let c = enters[j] &- leaves[j]
-      tooFew |= c < enough ? 1 : 0
-      offTable |= c >= tableCounts ? 1 : 0
-      differ |= c ^ first
-      sum &+= c
-    }
-    self.first = first
-    allEqual = differ == 0
-    var narrowerEnough: UInt32 = 0
-    if let g {
-      let enters = UnsafeBufferPointer(rebasing: prefix[(from + g + 1)..<(to + g + 1)])
-      let leaves = UnsafeBufferPointer(rebasing: prefix[(from - g)..<(to - g)])
-      for j in 0..<enters.count { narrowerEnough |= enters[j] &- leaves[j] >= enough ? 1 : 0 }
-    }
-    (anyTooFew, anyNarrowerEnough, anyOffTable, self.sum) = (tooFew != 0, narrowerEnough != 0, offTable != 0, sum)
+    let last = enters.count - 1
+    atMost = enters[last] &- leaves[0]
+    atLeast = last <= 2 * h ? enters[0] &- leaves[last] : 0
+  }
+
+  /// Whether every count reaches `enough` (not asked of the `widest`) and
+  /// no count at the `narrower` half-width does: then every second of the
+  /// stretch takes this width.
+  func keepWidth(enough: UInt32, narrower: WindowCounts?, widest: Bool) -> Bool {
+    let wide = widest || atLeast >= enough || !any { $0 < enough }
+    guard wide, let narrower else { return wide }
+    return narrower.atMost < enough || !narrower.any { $0 >= enough }
+  }
+
+  /// Whether every count is below `limit`.
+  func below(_ limit: UInt32) -> Bool { atMost < limit || !any { $0 >= limit } }
+
+  /// Whether some count is `isIn` (a branch-free pass).
+  @inline(__always)
+  private func any(_ isIn: (UInt32) -> Bool) -> Bool {
+    var found: UInt32 = 0
+    for j in 0..<enters.count { found |= isIn(enters[j] &- leaves[j]) ? 1 : 0 }
+    return found != 0
   }
 
   /// Adds one to `row[c]` for each second whose count is `c` (every count
-  /// must be below `row.count`). Neighbouring seconds mostly share a
-  /// count, so a run of one count is added once: adding one at a time to
-  /// the same slot waits on the last store.
+  /// must be below `row.count`) and returns the counts' sum. Neighbouring
+  /// seconds mostly share a count, so a run of one count is added once:
+  /// adding one at a time to the same slot waits on the last store.
   @inline(never)
-  func tally(into row: UnsafeMutableBufferPointer<UInt32>) {
-    guard let e = enters.baseAddress, let l = leaves.baseAddress, enters.count > 0 else { return }
+  func tally(into row: UnsafeMutableBufferPointer<UInt32>) -> UInt64 {
+    guard let e = enters.baseAddress, let l = leaves.baseAddress, enters.count > 0 else { return 0 }
     let n = enters.count
-    if allEqual {
-      row[Int(first)] &+= UInt32(n)
-      return
+    if atLeast == atMost {
+      row[Int(atMost)] &+= UInt32(n)
+      return UInt64(atMost) * UInt64(n)
     }
+    var sum: UInt64 = 0
     var last = e[0] &- l[0]
     var run: UInt32 = 0
     var j = 0
@@ -293,6 +288,7 @@ struct WindowCounts {
       let c = e[j] &- l[j]
       if c != last {
         row[Int(last)] &+= run
+        sum &+= UInt64(last) &* UInt64(run)
         last = c
         run = 0
       }
@@ -300,6 +296,7 @@ struct WindowCounts {
       j &+= 1
     }
     row[Int(last)] &+= run
+    return sum &+ UInt64(last) &* UInt64(run)
   }
 }
 
