@@ -189,7 +189,7 @@ struct Fitter {
     }
     out.append(accrual)
 
-    // The daily budget: the bucket's refill pace, or the window's count per day.
+    // The daily budget: the bucket's refill pace, or the most reloads a window let into 24 h.
     let dayCounts = pool(\.saturatedDayCounts)
     let budgetOf: (Weights) -> Double? = { w in
       if bucket { return lateIv.count(w) == 0 ? nil : 1440 / lateIv.median(w) }
@@ -202,7 +202,7 @@ struct Fitter {
       budget.note =
         bucket
         ? "24 h over the median steady interval of widgets asking every 10 minutes or sooner."
-        : "Median budgeted reloads per complete day of widgets asking every 10 minutes or sooner."
+        : "Median over complete days of the most budgeted reloads in 24 h (a window never allows more than B) of widgets asking every 10 minutes or sooner."
       budget.note += " It is the budget of the widgets logged; how it depends on views is not in a log (iOS does not tell a widget when it is seen), so compare families below."
     }
     if accrual.status != .identified, budget.status == .identified {
@@ -212,7 +212,7 @@ struct Fitter {
       let windowReading = n.isEmpty ? Double.nan : Stats.median(n)
       budget.status = .tooFewData
       budget.note =
-        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (reloads per day), "
+        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (the most reloads in 24 h), "
         + "\(Self.fmt(bucketReading)) read as a bucket (the late-day pace). Log saturated widgets for whole days (.after(now + 5 min)): "
         + "the bucket shows as a slower pace late in the day."
       budget.estimate = nil
@@ -223,7 +223,7 @@ struct Fitter {
       budget.status = .notIdentifiable
       budget.note =
         "The saturated widgets ask at once and are paced, which under a sliding window never reaches the budget: "
-        + "log a cohort returning .after(now + 5 min), whose reloads per day are then B."
+        + "log a cohort returning .after(now + 5 min), whose busiest 24 h then hold B reloads."
     }
     out.append(budget)
     let b = budget.estimate

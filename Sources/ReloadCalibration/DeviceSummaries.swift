@@ -9,7 +9,8 @@ struct DeviceSummary {
   var days = 0
   var hasLowPower = false
   /// Saturated instances (asking at least every `saturatedRequest`): per
-  /// complete day, budgeted reloads outside Low Power Mode.
+  /// complete day outside Low Power Mode, the most budgeted reloads in a
+  /// 24 h ending at one of the day's reloads (B under a sliding window).
   var saturatedDayCounts: [Double] = []
   /// Saturated instance-days: mean interval of the day's first fifth
   /// and last fifth of budgeted reload intervals, minutes.
@@ -160,9 +161,18 @@ struct Summarizer {
       let medianRequest = requests.isEmpty ? Int64.max : requests[requests.count / 2]
       let saturated = medianRequest <= Self.saturatedRequestMs
       let family = log.family[lines[0]]
-      // Per-day counts and intervals of budgeted reloads.
+      // Per-day counts and intervals of budgeted reloads, and per day the
+      // most budgeted reloads in a 24 h ending at one of them: a sliding
+      // window never lets that exceed B (docs/model.md#budget-accrual).
       var perDay: [Int64: [Int]] = [:]
-      for i in budgetedLines { perDay[day(log.time[i]), default: []].append(i) }
+      var busiest: [Int64: Int] = [:]
+      var oldest = 0
+      for (k, i) in budgetedLines.enumerated() {
+        let t = log.time[i]
+        perDay[day(t), default: []].append(i)
+        while log.time[budgetedLines[oldest]] <= t - Self.dayMs { oldest += 1 }
+        busiest[day(t)] = max(busiest[day(t)] ?? 0, k + 1 - oldest)
+      }
       for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where complete[Int(d - firstDay)] {
         s.reloadsPerDay.append(Double(dl.count))
         guard saturated else { continue }
@@ -170,8 +180,11 @@ struct Summarizer {
         // A widget asking at once is paced under `asap: paced`: under a window
         // it never reaches its budget, so its count says nothing of B.
         if !lpm && medianRequest > 1000 {
-          s.saturatedDayCounts.append(Double(dl.count))
-          s.familyCounts[family, default: []].append(Double(dl.count))
+          // Not the day's count: a held request runs late after its slot
+          // frees, so a saturated widget makes a little under B a calendar day.
+          let n = Double(busiest[d] ?? dl.count)
+          s.saturatedDayCounts.append(n)
+          s.familyCounts[family, default: []].append(n)
         }
         // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
         var iv: [Double] = []
