@@ -464,6 +464,7 @@ struct Fitter {
       }
       for x in s.lateness {
         var used = 0.0
+        var lateness = x.lateness
         if let b {
           let times = s.budgetTimes[x.instance]
           let before = firstAtOrAfter(times, x.requestTime)
@@ -479,11 +480,24 @@ struct Fitter {
             tokens = min(cap, tokens + Double(x.requestTime - last) / dayMs * b)
             used = min(1, max(0, 1 - tokens.rounded(.down) / b.rounded(.down)))
           } else {
-            let n = before - firstAtOrAfter(times, x.requestTime - Int64(dayMs))
-            used = min(1, Double(n) / b)
+            // As the simulator reads it: the reloads in (t - 24 h, t] over
+            // today's whole budget (`ReloadBudget.left`, `cap`). A full window
+            // holds the request until its B-th newest reload is 24 h old; the
+            // lateness is drawn from then, with one slot left
+            // (`DeviceWidgets.budgetedRequest`, docs/model.md#lateness-pressure).
+            let whole = max(1, Int(b))
+            let upTo = firstAtOrAfter(times, x.requestTime + 1)
+            let n = upTo - firstAtOrAfter(times, x.requestTime - Int64(dayMs) + 1)
+            if n >= whole {
+              let available = times[upTo - whole] + Int64(dayMs)
+              lateness -= Double(max(0, available - x.requestTime)) / 1000
+              used = Double(whole - 1) / Double(whole)
+            } else {
+              used = Double(n) / Double(whole)
+            }
           }
         }
-        samples.append((di, x.lateness, used))
+        samples.append((di, lateness, used))
       }
     }
     var byDevice = Array(repeating: [(lateness: Double, used: Double)](), count: summaries.count)
@@ -539,7 +553,8 @@ struct Fitter {
     let flat =
       bucket && b != nil && exponent.status == .tooFewData && exponent.devices >= Self.minDevices
       && points.reduce(0, { $0 + $1.count }) >= Self.minValues
-    if flat || exponent.status == .identified && (bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1) {
+    // (Under a window the lateness below checks the exponent's precision itself.)
+    if flat || exponent.status == .identified && bucket {
       let spread = flat ? "it was the same at every request" : "interval \(Self.fmt(exponent.low ?? .nan)) to \(Self.fmt(exponent.high ?? .nan))"
       exponent.status = .tooFewData
       exponent.note =
@@ -557,16 +572,58 @@ struct Fitter {
         "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B). "
         + (e < 0.2 ? "Near 0: lateness does not grow with the budget spent (lateness_pressure none)." : "lateness_pressure budget.")
     }
-    out.append(exponent)
     // The lateness before pressure: lateness / used^e, as a log-normal.
     let beforePressure = pool { x in
       x.lateness > 1 && (x.used > 0.02 || e < 0.2) ? (e < 0.2 ? x.lateness : x.lateness / Double.pow(x.used, e)) : nil
     }
+    // With the exponent fitted, d is the regression's value at used = 1, and
+    // each resample refits the exponent too: d extrapolates from the spent
+    // shares seen to 1, so its interval must carry the exponent's.
+    let joint = exponent.status == .identified && e >= 0.2
     var base = param(
       "reload.lateness", "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
       values: { $0.lateness.map(\.lateness) }, missing: missing
     ) { w in
-      beforePressure.count(w) < 10 ? nil : beforePressure.median(w)
+      guard joint else { return beforePressure.count(w) < 10 ? nil : beforePressure.median(w) }
+      var sums = Stats.Sums()
+      for d in w.indices where w[d] > 0 { sums.add(pressureSums[d], times: Double(w[d])) }
+      guard sums.n >= 10, let slope = sums.slope else { return nil }
+      return Double.exp(y0 + sums.y / sums.n - slope * (x0 + sums.x / sums.n))
+    }
+    // Under a sliding window the spent share at a request is the widget's
+    // reloads of the last 24 h over B: for a widget far from its budget it
+    // barely moves over the day (the window always spans a whole day), so
+    // its lateness is d x used^e at nearly one used, and the log pins only
+    // that product. d and e trade off along it (d = lateness / used^e):
+    // unless the shares spread enough, d is known to no better than +-10 %,
+    // and neither is reported as a number.
+    if joint, base.status == .identified, let d = base.estimate,
+      !((base.low.map { $0 >= 0.9 * d } ?? false) && (base.high.map { $0 <= 1.1 * d } ?? false))
+    {
+      let shares = samples.filter { $0.lateness > 1 && $0.used > 0.02 }.map(\.used)
+      let usual = "\(Self.fmt(Stats.quantile(shares, 0.1))) to \(Self.fmt(Stats.quantile(shares, 0.9)))"
+      let found =
+        "d \(Self.fmt(d)) s [\(Self.fmt(base.low ?? .nan)), \(Self.fmt(base.high ?? .nan))], "
+        + "e \(Self.fmt(e)) [\(Self.fmt(exponent.low ?? .nan)), \(Self.fmt(exponent.high ?? .nan))]"
+      let what =
+        "To separate them, log a cohort at another spent share: a widget asking every 20-30 minutes (a share near 1) "
+        + "beside an hourly one, or more device-days."
+      exponent.status = .tooFewData
+      exponent.note =
+        "Under a sliding window the budget spent at a request is the widget's last 24 h of reloads over B, which hardly moves "
+        + "for a widget far from its budget (here \(usual) of B, p10 to p90): the log gives the lateness at that share "
+        + "(observed above), d x used^e, not d and e apart (the fit reads \(found), d not within 10 %). " + what
+      base.status = .tooFewData
+      base.note =
+        "Lateness is d x used^e, and the spent shares (\(usual) of B) are too alike to tell d from e: "
+        + "d is an extrapolation to a spent budget by the exponent, whose interval leaves it unknown to within 10 % (\(found)). " + what
+      exponent.estimate = nil
+      exponent.low = nil
+      exponent.high = nil
+      exponent.choice = nil
+      base.estimate = nil
+      base.low = nil
+      base.high = nil
     }
     if base.status == .identified {
       let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
@@ -575,6 +632,7 @@ struct Fitter {
       base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e"
         + (assumedExponent ? " with e = 1 assumed (the default; the exponent is not identified)." : ".")
     }
+    out.append(exponent)
     out.append(base)
     return (out, samples.map(\.lateness))
   }
