@@ -522,13 +522,22 @@ struct Fitter {
       m.note = "p10 \(Self.fmt(Stats.quantile(v, 0.1))) s, p90 \(Self.fmt(Stats.quantile(v, 0.9))) s; \(v.filter { $0 < 0 }.count) of \(v.count) early."
     }
     out.append(m)
+    // A lateness shows only if no reload of the app's (foreground, a push)
+    // came first; those come at a rate of their own, so a long draw is seen
+    // less often, exp(-rate x lateness) relative to an instant one: each
+    // seen one counts exp(rate x lateness) times (inverse probability of
+    // being seen; the rate is the cut requests over the time all waited).
+    let cut = summaries.reduce(0) { $0 + $1.latenessCut }, waited = summaries.reduce(0) { $0 + $1.latenessWaitS }
+    let cutRate = waited > 0 ? Double(cut) / waited : 0
     // d x used^e: log lateness against log used, each device's sums once
     // (about the pooled means, so the sums do not cancel).
-    let points = byDevice.map { v in v.filter { $0.lateness > 1 && $0.used > 0.02 }.map { (Double.log($0.used), Double.log($0.lateness)) } }
+    let points = byDevice.map { v in
+      v.filter { $0.lateness > 1 && $0.used > 0.02 }.map { (Double.log($0.used), Double.log($0.lateness), Double.exp(cutRate * $0.lateness)) }
+    }
     let x0 = Stats.mean(points.flatMap { $0.map(\.0) }), y0 = Stats.mean(points.flatMap { $0.map(\.1) })
     let pressureSums = points.map { v in
       var sums = Stats.Sums()
-      for (x, y) in v { sums.add(x - x0, y - y0) }
+      for (x, y, k) in v { sums.add(x - x0, y - y0, weight: k) }
       return sums
     }
     var exponent = param(
@@ -569,7 +578,8 @@ struct Fitter {
     if exponent.status == .identified {
       exponent.choice = e < 0.2 ? "none" : "budget"
       exponent.note =
-        "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B). "
+        "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B; "
+        + "each lateness weighted by the inverse of its chance to be seen before a reload of the app's cut it short). "
         + (e < 0.2 ? "Near 0: lateness does not grow with the budget spent (lateness_pressure none)." : "lateness_pressure budget.")
     }
     // The lateness before pressure: lateness / used^e, as a log-normal.

@@ -33,6 +33,11 @@ struct DeviceSummary {
   var shortRequests = 0
   /// Policy lateness: (lateness s, requested interval s, request time, instance, line) for later pressure replay.
   var lateness: [LatenessSample] = []
+  /// The requests `lateness` reads, and those the app's reload (foreground,
+  /// a push) answered first, whose lateness the log never shows: their
+  /// count, and the seconds all of them waited (to the next line).
+  var latenessCut = 0
+  var latenessWaitS = 0.0
   /// Per instance: the times of its budgeted reloads (to replay its budget).
   var budgetTimes: [[Int64]] = []
   /// Background app calls: latency from the call to the reload, seconds.
@@ -216,20 +221,26 @@ struct Summarizer {
       // Consecutive pairs of the instance: what was asked, what came.
       for k in 1..<max(1, lines.count) {
         let a = lines[k - 1], b = lines[k]
-        guard log.policy[a] != .never, log.trigger[b] == 0 else { continue }
+        guard log.policy[a] != .never else { continue }
         let gap = log.time[b] - log.time[a]
         if gap <= 0 { continue }
         let asked = log.next[a] - log.time[a]
         let dayB = Int(day(log.time[b]) - firstDay)
         guard complete[dayB] else { continue }
         if gap > Self.nightGapMs { continue }
+        let latenessPair = asked >= 300_000 && !saturated && log.lowPower[b] != 1
+        if latenessPair { s.latenessWaitS += Double(gap) / 1000 }
+        if log.trigger[b] != 0 {
+          if latenessPair { s.latenessCut += 1 }
+          continue
+        }
         if asked <= 1000 {
           // Asked at once: the spacing the system chose (early in the day: budget not binding).
           s.asapSpacing.append(Double(gap) / 60_000)
         } else if asked < 300_000 {
           s.shortRequests += 1
           if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
-        } else if !saturated, log.lowPower[b] != 1 {
+        } else if latenessPair {
           s.lateness.append(
             LatenessSample(
               lateness: Double(log.time[b] - log.next[a]) / 1000, used: 0, requestTime: log.next[a],
