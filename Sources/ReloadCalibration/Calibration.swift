@@ -562,8 +562,10 @@ struct Fitter {
     let flat =
       bucket && b != nil && exponent.status == .tooFewData && exponent.devices >= Self.minDevices
       && points.reduce(0, { $0 + $1.count }) >= Self.minValues
-    // (Under a window the lateness below checks the exponent's precision itself.)
-    if flat || exponent.status == .identified && bucket {
+    // Under a window a fitted exponent's precision is judged by the lateness
+    // it leaves (below); one read as none (< 0.2) only by its interval.
+    let wide = (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1
+    if flat || exponent.status == .identified && (bucket || wide && (exponent.estimate ?? 0) < 0.2) {
       let spread = flat ? "it was the same at every request" : "interval \(Self.fmt(exponent.low ?? .nan)) to \(Self.fmt(exponent.high ?? .nan))"
       exponent.status = .tooFewData
       exponent.note =
