@@ -171,13 +171,19 @@ struct Summarizer {
       // window never lets that exceed B (docs/model.md#budget-accrual).
       var perDay: [Int64: [Int]] = [:]
       var busiest: [Int64: Int] = [:]
-      var oldest = 0
+      var oldest = 0, today = Int64.min, most = 0
       for (k, i) in budgetedLines.enumerated() {
-        let t = log.time[i]
-        perDay[day(t), default: []].append(i)
+        let t = log.time[i], d = day(t)
+        perDay[d, default: []].append(i)
         while log.time[budgetedLines[oldest]] <= t - Self.dayMs { oldest += 1 }
-        busiest[day(t)] = max(busiest[day(t)] ?? 0, k + 1 - oldest)
+        if d != today {
+          if today != .min { busiest[today] = most }
+          today = d
+          most = 0
+        }
+        most = max(most, k + 1 - oldest)
       }
+      if today != .min { busiest[today] = most }
       for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where complete[Int(d - firstDay)] {
         s.reloadsPerDay.append(Double(dl.count))
         guard saturated else { continue }
