@@ -164,6 +164,14 @@ import Testing
     f.expectRecovered(
       [("budget.max_per_day", 40), ("reload.lateness", 1200), ("reload.lateness_pressure_exponent", 1)],
       set: "window B=40, lateness 1200 s, widgets every 20 and 60 min", seed: seed)
+    // And their intervals hold the truth: without weighting each seen
+    // lateness by its chance to be seen (the app's reloads cut long ones
+    // short more often) d reads 7 % low, outside its interval.
+    for (field, truth) in [("reload.lateness", 1200.0), ("reload.lateness_pressure_exponent", 1)] {
+      let p = f.parameter(field)
+      let (lo, hi) = (p?["low"] as? Double ?? .nan, p?["high"] as? Double ?? .nan)
+      #expect(lo <= truth && truth <= hi, "\(f.describe(field))")
+    }
     #expect(f.choice("reload.lateness_pressure_exponent") == "budget")
     let reload = (f.json["model"] as? [String: [String: Any]])?["reload"] ?? [:]
     #expect(reload["lateness_pressure"] as? String == "budget", "\(reload)")
