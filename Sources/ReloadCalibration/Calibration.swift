@@ -189,7 +189,7 @@ struct Fitter {
     }
     out.append(accrual)
 
-    // The daily budget: the bucket's refill pace, or the window's count per day.
+    // The daily budget: the bucket's refill pace, or the most reloads a window let into 24 h.
     let dayCounts = pool(\.saturatedDayCounts)
     let budgetOf: (Weights) -> Double? = { w in
       if bucket { return lateIv.count(w) == 0 ? nil : 1440 / lateIv.median(w) }
@@ -202,7 +202,7 @@ struct Fitter {
       budget.note =
         bucket
         ? "24 h over the median steady interval of widgets asking every 10 minutes or sooner."
-        : "Median budgeted reloads per complete day of widgets asking every 10 minutes or sooner."
+        : "Median over complete days of the most budgeted reloads in 24 h (a window never allows more than B) of widgets asking every 10 minutes or sooner."
       budget.note += " It is the budget of the widgets logged; how it depends on views is not in a log (iOS does not tell a widget when it is seen), so compare families below."
     }
     if accrual.status != .identified, budget.status == .identified {
@@ -212,7 +212,7 @@ struct Fitter {
       let windowReading = n.isEmpty ? Double.nan : Stats.median(n)
       budget.status = .tooFewData
       budget.note =
-        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (reloads per day), "
+        "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (the most reloads in 24 h), "
         + "\(Self.fmt(bucketReading)) read as a bucket (the late-day pace). Log saturated widgets for whole days (.after(now + 5 min)): "
         + "the bucket shows as a slower pace late in the day."
       budget.estimate = nil
@@ -223,7 +223,7 @@ struct Fitter {
       budget.status = .notIdentifiable
       budget.note =
         "The saturated widgets ask at once and are paced, which under a sliding window never reaches the budget: "
-        + "log a cohort returning .after(now + 5 min), whose reloads per day are then B."
+        + "log a cohort returning .after(now + 5 min), whose busiest 24 h then hold B reloads."
     }
     out.append(budget)
     let b = budget.estimate
@@ -464,6 +464,7 @@ struct Fitter {
       }
       for x in s.lateness {
         var used = 0.0
+        var lateness = x.lateness
         if let b {
           let times = s.budgetTimes[x.instance]
           let before = firstAtOrAfter(times, x.requestTime)
@@ -479,11 +480,24 @@ struct Fitter {
             tokens = min(cap, tokens + Double(x.requestTime - last) / dayMs * b)
             used = min(1, max(0, 1 - tokens.rounded(.down) / b.rounded(.down)))
           } else {
-            let n = before - firstAtOrAfter(times, x.requestTime - Int64(dayMs))
-            used = min(1, Double(n) / b)
+            // As the simulator reads it: the reloads in (t - 24 h, t] over
+            // today's whole budget (`ReloadBudget.left`, `cap`). A full window
+            // holds the request until its B-th newest reload is 24 h old; the
+            // lateness is drawn from then, with one slot left
+            // (`DeviceWidgets.budgetedRequest`, docs/model.md#lateness-pressure).
+            let whole = max(1, Int(b))
+            let upTo = firstAtOrAfter(times, x.requestTime + 1)
+            let n = upTo - firstAtOrAfter(times, x.requestTime - Int64(dayMs) + 1)
+            if n >= whole {
+              let available = times[upTo - whole] + Int64(dayMs)
+              lateness -= Double(max(0, available - x.requestTime)) / 1000
+              used = Double(whole - 1) / Double(whole)
+            } else {
+              used = Double(n) / Double(whole)
+            }
           }
         }
-        samples.append((di, x.lateness, used))
+        samples.append((di, lateness, used))
       }
     }
     var byDevice = Array(repeating: [(lateness: Double, used: Double)](), count: summaries.count)
@@ -508,13 +522,22 @@ struct Fitter {
       m.note = "p10 \(Self.fmt(Stats.quantile(v, 0.1))) s, p90 \(Self.fmt(Stats.quantile(v, 0.9))) s; \(v.filter { $0 < 0 }.count) of \(v.count) early."
     }
     out.append(m)
+    // A lateness shows only if no reload of the app's (foreground, a push)
+    // came first; those come at a rate of their own, so a long draw is seen
+    // less often, exp(-rate x lateness) relative to an instant one: each
+    // seen one counts exp(rate x lateness) times (inverse probability of
+    // being seen; the rate is the cut requests over the time all waited).
+    let cut = summaries.reduce(0) { $0 + $1.latenessCut }, waited = summaries.reduce(0) { $0 + $1.latenessWaitS }
+    let cutRate = waited > 0 ? Double(cut) / waited : 0
     // d x used^e: log lateness against log used, each device's sums once
     // (about the pooled means, so the sums do not cancel).
-    let points = byDevice.map { v in v.filter { $0.lateness > 1 && $0.used > 0.02 }.map { (Double.log($0.used), Double.log($0.lateness)) } }
+    let points = byDevice.map { v in
+      v.filter { $0.lateness > 1 && $0.used > 0.02 }.map { (Double.log($0.used), Double.log($0.lateness), Double.exp(cutRate * $0.lateness)) }
+    }
     let x0 = Stats.mean(points.flatMap { $0.map(\.0) }), y0 = Stats.mean(points.flatMap { $0.map(\.1) })
     let pressureSums = points.map { v in
       var sums = Stats.Sums()
-      for (x, y) in v { sums.add(x - x0, y - y0) }
+      for (x, y, k) in v { sums.add(x - x0, y - y0, weight: k) }
       return sums
     }
     var exponent = param(
@@ -539,7 +562,10 @@ struct Fitter {
     let flat =
       bucket && b != nil && exponent.status == .tooFewData && exponent.devices >= Self.minDevices
       && points.reduce(0, { $0 + $1.count }) >= Self.minValues
-    if flat || exponent.status == .identified && (bucket || (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1) {
+    // Under a window a fitted exponent's precision is judged by the lateness
+    // it leaves (below); one read as none (< 0.2) only by its interval.
+    let wide = (exponent.high ?? .infinity) - (exponent.low ?? -.infinity) > 1
+    if flat || exponent.status == .identified && (bucket || wide && (exponent.estimate ?? 0) < 0.2) {
       let spread = flat ? "it was the same at every request" : "interval \(Self.fmt(exponent.low ?? .nan)) to \(Self.fmt(exponent.high ?? .nan))"
       exponent.status = .tooFewData
       exponent.note =
@@ -554,19 +580,62 @@ struct Fitter {
     if exponent.status == .identified {
       exponent.choice = e < 0.2 ? "none" : "budget"
       exponent.note =
-        "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B). "
+        "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B; "
+        + "each lateness weighted by the inverse of its chance to be seen before a reload of the app's cut it short). "
         + (e < 0.2 ? "Near 0: lateness does not grow with the budget spent (lateness_pressure none)." : "lateness_pressure budget.")
     }
-    out.append(exponent)
     // The lateness before pressure: lateness / used^e, as a log-normal.
     let beforePressure = pool { x in
       x.lateness > 1 && (x.used > 0.02 || e < 0.2) ? (e < 0.2 ? x.lateness : x.lateness / Double.pow(x.used, e)) : nil
     }
+    // With the exponent fitted, d is the regression's value at used = 1, and
+    // each resample refits the exponent too: d extrapolates from the spent
+    // shares seen to 1, so its interval must carry the exponent's.
+    let joint = exponent.status == .identified && e >= 0.2
     var base = param(
       "reload.lateness", "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
       values: { $0.lateness.map(\.lateness) }, missing: missing
     ) { w in
-      beforePressure.count(w) < 10 ? nil : beforePressure.median(w)
+      guard joint else { return beforePressure.count(w) < 10 ? nil : beforePressure.median(w) }
+      var sums = Stats.Sums()
+      for d in w.indices where w[d] > 0 { sums.add(pressureSums[d], times: Double(w[d])) }
+      guard sums.n >= 10, let slope = sums.slope else { return nil }
+      return Double.exp(y0 + sums.y / sums.n - slope * (x0 + sums.x / sums.n))
+    }
+    // Under a sliding window the spent share at a request is the widget's
+    // reloads of the last 24 h over B: for a widget far from its budget it
+    // barely moves over the day (the window always spans a whole day), so
+    // its lateness is d x used^e at nearly one used, and the log pins only
+    // that product. d and e trade off along it (d = lateness / used^e):
+    // unless the shares spread enough, d is known to no better than +-10 %,
+    // and neither is reported as a number.
+    if joint, base.status == .identified, let d = base.estimate,
+      !((base.low.map { $0 >= 0.9 * d } ?? false) && (base.high.map { $0 <= 1.1 * d } ?? false))
+    {
+      let shares = samples.filter { $0.lateness > 1 && $0.used > 0.02 }.map(\.used)
+      let usual = "\(Self.fmt(Stats.quantile(shares, 0.1))) to \(Self.fmt(Stats.quantile(shares, 0.9)))"
+      let found =
+        "d \(Self.fmt(d)) s [\(Self.fmt(base.low ?? .nan)), \(Self.fmt(base.high ?? .nan))], "
+        + "e \(Self.fmt(e)) [\(Self.fmt(exponent.low ?? .nan)), \(Self.fmt(exponent.high ?? .nan))]"
+      let what =
+        "To separate them, log a cohort at another spent share: a widget asking every 20-30 minutes (a share near 1) "
+        + "beside an hourly one, or more device-days."
+      exponent.status = .tooFewData
+      exponent.note =
+        "Under a sliding window the budget spent at a request is the widget's last 24 h of reloads over B, which hardly moves "
+        + "for a widget far from its budget (here \(usual) of B, p10 to p90): the log gives the lateness at that share "
+        + "(observed above), d x used^e, not d and e apart (the fit reads \(found), d not within 10 %). " + what
+      base.status = .tooFewData
+      base.note =
+        "Lateness is d x used^e, and the spent shares (\(usual) of B) are too alike to tell d from e: "
+        + "d is an extrapolation to a spent budget by the exponent, whose interval leaves it unknown to within 10 % (\(found)). " + what
+      exponent.estimate = nil
+      exponent.low = nil
+      exponent.high = nil
+      exponent.choice = nil
+      base.estimate = nil
+      base.low = nil
+      base.high = nil
     }
     if base.status == .identified {
       let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
@@ -575,6 +644,7 @@ struct Fitter {
       base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e"
         + (assumedExponent ? " with e = 1 assumed (the default; the exponent is not identified)." : ".")
     }
+    out.append(exponent)
     out.append(base)
     return (out, samples.map(\.lateness))
   }

@@ -9,7 +9,8 @@ struct DeviceSummary {
   var days = 0
   var hasLowPower = false
   /// Saturated instances (asking at least every `saturatedRequest`): per
-  /// complete day, budgeted reloads outside Low Power Mode.
+  /// complete day outside Low Power Mode, the most budgeted reloads in a
+  /// 24 h ending at one of the day's reloads (B under a sliding window).
   var saturatedDayCounts: [Double] = []
   /// Saturated instance-days: mean interval of the day's first fifth
   /// and last fifth of budgeted reload intervals, minutes.
@@ -32,6 +33,11 @@ struct DeviceSummary {
   var shortRequests = 0
   /// Policy lateness: (lateness s, requested interval s, request time, instance, line) for later pressure replay.
   var lateness: [LatenessSample] = []
+  /// The requests `lateness` reads, and those the app's reload (foreground,
+  /// a push) answered first, whose lateness the log never shows: their
+  /// count, and the seconds all of them waited (to the next line).
+  var latenessCut = 0
+  var latenessWaitS = 0.0
   /// Per instance: the times of its budgeted reloads (to replay its budget).
   var budgetTimes: [[Int64]] = []
   /// Background app calls: latency from the call to the reload, seconds.
@@ -160,9 +166,24 @@ struct Summarizer {
       let medianRequest = requests.isEmpty ? Int64.max : requests[requests.count / 2]
       let saturated = medianRequest <= Self.saturatedRequestMs
       let family = log.family[lines[0]]
-      // Per-day counts and intervals of budgeted reloads.
+      // Per-day counts and intervals of budgeted reloads, and per day the
+      // most budgeted reloads in a 24 h ending at one of them: a sliding
+      // window never lets that exceed B (docs/model.md#budget-accrual).
       var perDay: [Int64: [Int]] = [:]
-      for i in budgetedLines { perDay[day(log.time[i]), default: []].append(i) }
+      var busiest: [Int64: Int] = [:]
+      var oldest = 0, today = Int64.min, most = 0
+      for (k, i) in budgetedLines.enumerated() {
+        let t = log.time[i], d = day(t)
+        perDay[d, default: []].append(i)
+        while log.time[budgetedLines[oldest]] <= t - Self.dayMs { oldest += 1 }
+        if d != today {
+          if today != .min { busiest[today] = most }
+          today = d
+          most = 0
+        }
+        most = max(most, k + 1 - oldest)
+      }
+      if today != .min { busiest[today] = most }
       for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where complete[Int(d - firstDay)] {
         s.reloadsPerDay.append(Double(dl.count))
         guard saturated else { continue }
@@ -170,8 +191,11 @@ struct Summarizer {
         // A widget asking at once is paced under `asap: paced`: under a window
         // it never reaches its budget, so its count says nothing of B.
         if !lpm && medianRequest > 1000 {
-          s.saturatedDayCounts.append(Double(dl.count))
-          s.familyCounts[family, default: []].append(Double(dl.count))
+          // Not the day's count: a held request runs late after its slot
+          // frees, so a saturated widget makes a little under B a calendar day.
+          let n = Double(busiest[d] ?? dl.count)
+          s.saturatedDayCounts.append(n)
+          s.familyCounts[family, default: []].append(n)
         }
         // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
         var iv: [Double] = []
@@ -203,20 +227,26 @@ struct Summarizer {
       // Consecutive pairs of the instance: what was asked, what came.
       for k in 1..<max(1, lines.count) {
         let a = lines[k - 1], b = lines[k]
-        guard log.policy[a] != .never, log.trigger[b] == 0 else { continue }
+        guard log.policy[a] != .never else { continue }
         let gap = log.time[b] - log.time[a]
         if gap <= 0 { continue }
         let asked = log.next[a] - log.time[a]
         let dayB = Int(day(log.time[b]) - firstDay)
         guard complete[dayB] else { continue }
         if gap > Self.nightGapMs { continue }
+        let latenessPair = asked >= 300_000 && !saturated && log.lowPower[b] != 1
+        if latenessPair { s.latenessWaitS += Double(gap) / 1000 }
+        if log.trigger[b] != 0 {
+          if latenessPair { s.latenessCut += 1 }
+          continue
+        }
         if asked <= 1000 {
           // Asked at once: the spacing the system chose (early in the day: budget not binding).
           s.asapSpacing.append(Double(gap) / 60_000)
         } else if asked < 300_000 {
           s.shortRequests += 1
           if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
-        } else if !saturated, log.lowPower[b] != 1 {
+        } else if latenessPair {
           s.lateness.append(
             LatenessSample(
               lateness: Double(log.time[b] - log.next[a]) / 1000, used: 0, requestTime: log.next[a],

@@ -23,12 +23,13 @@ enum Stats {
   struct Sums {
     var n = 0.0, x = 0.0, y = 0.0, xy = 0.0, xx = 0.0
 
-    mutating func add(_ x: Double, _ y: Double) {
-      n += 1
-      self.x += x
-      self.y += y
-      xy += x * y
-      xx += x * x
+    /// A point, counted `weight` times.
+    mutating func add(_ x: Double, _ y: Double, weight k: Double = 1) {
+      n += k
+      self.x += k * x
+      self.y += k * y
+      xy += k * x * y
+      xx += k * x * x
     }
 
     mutating func add(_ o: Sums, times k: Double) {

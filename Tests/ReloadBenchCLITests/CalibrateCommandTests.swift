@@ -9,9 +9,13 @@ import Testing
   /// and an hourly kind, background reloads after silent pushes.
   static func scenario(
     seed: Int, devices: Int = 24, days: Int = 11, budget: Int, accrual: String, lpmShare: Double = 0,
-    lpmMultiplier: Double = 0.5, latenessMedianS: Double = 600, liveAfterMin: Double? = 5
+    lpmMultiplier: Double = 0.5, latenessMedianS: Double = 600, liveAfterMin: Double? = 5, frequentAfterMin: Double? = nil
   ) -> String {
     let live = liveAfterMin.map { #"{"policy": "after", "after_min": \#($0)}"# } ?? #"{"dating": "now", "policy": "at_end"}"#
+    // A third kind asking every `frequentAfterMin`: nearer its budget than the hourly one.
+    let frequent = frequentAfterMin.map { _ in #", {"name": "frequent", "unpredictable": {"per_day": 6, "profile": "daytime"}}"# } ?? ""
+    let frequentWidget = frequentAfterMin == nil ? "" : #", {"kind": "frequent"}"#
+    let frequentTimeline = frequentAfterMin.map { #", {"kind": "frequent", "timeline": {"policy": "after", "after_min": \#($0)}}"# } ?? ""
     return """
       {
         "name": "calibration-truth", "seed": \(seed), "days": \(days), "warmup_days": 2, "devices": \(devices),
@@ -21,17 +25,17 @@ import Testing
         },
         "kinds": [
           {"name": "live", "unpredictable": {"per_day": 24, "profile": "daytime"}},
-          {"name": "hourly", "unpredictable": {"per_day": 6, "profile": "daytime"}}
+          {"name": "hourly", "unpredictable": {"per_day": 6, "profile": "daytime"}}\(frequent)
         ],
         "segments": [{
           "name": "users", "wake_hour": [7, 8], "sleep_hour": [22, 23], "home_views_per_day": 60,
           "app_sessions_per_day": 3,
           "low_power_mode": {"share": \(lpmShare), "daily_probability": 0.8, "from_hour": 18, "to_hour": 23},
-          "widgets": [{"kind": "live"}, {"kind": "hourly"}]
+          "widgets": [{"kind": "live"}, {"kind": "hourly"}\(frequentWidget)]
         }],
         "strategies": [{
           "name": "deployed", "preset": "poll-60m",
-          "kinds": [{"kind": "live", "timeline": \(live)}],
+          "kinds": [{"kind": "live", "timeline": \(live)}\(frequentTimeline)],
           "app": {"reload_on_foreground": true, "reload_on_silent_push": true},
           "backend": {"silent_push": {"on": "unpredictable", "coalesce_min": 30}}
         }]
@@ -66,13 +70,18 @@ import Testing
       for (field, truth) in truths {
         let ok = recovers(field, truth)
         if asserted { #expect(ok, "\(describe(field))", sourceLocation: sourceLocation) }
-        guard ProcessInfo.processInfo.environment["CALIBRATION_TABLE"] != nil else { continue }
-        let p = parameter(field)
-        func n(_ k: String) -> String { (p?[k] as? Double).map { String(format: "%.4g", $0) } ?? "-" }
-        let e = (p?["estimate"] as? Double) ?? .nan
+        let e = (parameter(field)?["estimate"] as? Double) ?? .nan
         let verdict = (!ok ? "NOT recovered" : abs(e - truth) <= 0.1 * abs(truth) ? "within 10 %" : "interval covers") + (asserted ? "" : " (not asserted)")
-        print("| \(set) | \(seed) | `\(field)` | \(String(format: "%.4g", truth)) | \(n("estimate")) | [\(n("low")), \(n("high"))] | \(verdict) |")
+        tableRow(field, truth, set: set, seed: seed, verdict: verdict)
       }
+    }
+
+    /// With CALIBRATION_TABLE set, the Markdown row of `field`.
+    func tableRow(_ field: String, _ truth: Double, set: String, seed: Int, verdict: String) {
+      guard ProcessInfo.processInfo.environment["CALIBRATION_TABLE"] != nil else { return }
+      let p = parameter(field)
+      func n(_ k: String) -> String { (p?[k] as? Double).map { String(format: "%.4g", $0) } ?? "-" }
+      print("| \(set) | \(seed) | `\(field)` | \(String(format: "%.4g", truth)) | \(n("estimate")) | [\(n("low")), \(n("high"))] | \(verdict) |")
     }
 
     func describe(_ field: String) -> String {
@@ -116,20 +125,56 @@ import Testing
     #expect(f.status("budget.views_exponent") == "not_identifiable")
   }
 
-  @Test(arguments: [21, 22])
+  @Test(arguments: [21, 22, 23])
   func aSlidingWindowOf40IsRecovered(seed: Int) throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let f = try Self.emitAndFit(Self.scenario(seed: seed, budget: 40, accrual: "sliding_window", latenessMedianS: 1200), in: dir)
     #expect(f.choice("budget.accrual") == "sliding_window", "\(f.describe("budget.accrual"))")
     f.expectRecovered([("budget.max_per_day", 40), ("app_reload.background_latency", 20)], set: "window B=40, lateness 1200 s", seed: seed)
-    // Known gap, in the table but not asserted: under a window the fit calls the
-    // pressure exponent (truth 1) identified, and with seed 22 it reads 1.3 and
-    // the lateness 1550 s, both outside their intervals.
-    f.expectRecovered(
-      [("reload.lateness", 1200), ("reload.lateness_pressure_exponent", 1)], set: "window B=40, lateness 1200 s", seed: seed,
-      asserted: false)
+    // The busiest 24 h, not the day's count (38: held requests run late after their slot frees).
+    #expect(f.parameter("budget.max_per_day")?["estimate"] as? Double == 40, "\(f.describe("budget.max_per_day"))")
+    // The hourly widget's spent share is its last 24 h of reloads over B,
+    // 0.3 to 0.4 all day: the log gives d x used^e at that share, not d and
+    // e apart (the exponent's interval leaves d unknown to +-30 %), so
+    // neither is a number, nor in the model block, and the note says what to log.
+    for (field, truth) in [("reload.lateness", 1200.0), ("reload.lateness_pressure_exponent", 1)] {
+      #expect(f.status(field) == "too_few_data", "\(f.describe(field))")
+      f.tableRow(field, truth, set: "window B=40, lateness 1200 s", seed: seed, verdict: "\(f.status(field) ?? "absent") (asserted)")
+      #expect(f.parameter(field)?["estimate"] is NSNull, "\(f.describe(field))")
+      let note = f.parameter(field)?["note"] as? String ?? ""
+      #expect(note.contains("too alike") || note.contains("hardly moves"), "\(note)")
+      #expect(note.contains("every 20-30 minutes"), "\(note)")
+    }
+    let reload = (f.json["model"] as? [String: [String: Any]])?["reload"] ?? [:]
+    #expect(reload["lateness"] == nil && reload["lateness_pressure_exponent"] == nil, "\(reload)")
     #expect(f.status("budget.token_bucket_burst_fraction") == "not_identifiable")
+  }
+
+  @Test(arguments: [21, 22])
+  func aWindowWithWidgetsAtTwoSpentSharesSeparatesLatenessFromItsPressure(seed: Int) throws {
+    // Beside the hourly widget (0.3-0.4 of B spent) one asking every 20
+    // minutes spends 0.6 to all of it, its held requests drawn from when a
+    // slot frees: the spread fixes the exponent, and d with it.
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let f = try Self.emitAndFit(
+      Self.scenario(seed: seed, budget: 40, accrual: "sliding_window", latenessMedianS: 1200, frequentAfterMin: 20), in: dir)
+    #expect(f.choice("budget.accrual") == "sliding_window", "\(f.describe("budget.accrual"))")
+    f.expectRecovered(
+      [("budget.max_per_day", 40), ("reload.lateness", 1200), ("reload.lateness_pressure_exponent", 1)],
+      set: "window B=40, lateness 1200 s, widgets every 20 and 60 min", seed: seed)
+    // And their intervals hold the truth: without weighting each seen
+    // lateness by its chance to be seen (the app's reloads cut long ones
+    // short more often) d reads 7 % low, outside its interval.
+    for (field, truth) in [("reload.lateness", 1200.0), ("reload.lateness_pressure_exponent", 1)] {
+      let p = f.parameter(field)
+      let (lo, hi) = (p?["low"] as? Double ?? .nan, p?["high"] as? Double ?? .nan)
+      #expect(lo <= truth && truth <= hi, "\(f.describe(field))")
+    }
+    #expect(f.choice("reload.lateness_pressure_exponent") == "budget")
+    let reload = (f.json["model"] as? [String: [String: Any]])?["reload"] ?? [:]
+    #expect(reload["lateness_pressure"] as? String == "budget", "\(reload)")
   }
 
   @Test func pacedAsapUnderAWindowIsReadFromJSONLinesAndHidesTheBudget() throws {
