@@ -173,7 +173,7 @@ struct RunCommand: Command {
 
       """
     text += TextTable.render(report.results.summary) + "\n"
-    for sentence in Findings.compute(report.results) { text += wrapped("- " + sentence) }
+    for sentence in Findings.compute(report.results, recommended: report.recommendation?.strategy) { text += wrapped("- " + sentence) }
     if let rec = report.recommendation {
       text += "\n"
       if report.objectiveLines.isEmpty {

@@ -294,7 +294,7 @@ struct Pipeline {
           ])
       } else {
         let json = HTMLReport.dataJSON(results)
-        let findings = Findings.compute(results)
+        let findings = Findings.compute(results, recommended: recommendation?.strategy)
         let page = HTMLReport.render(results, findings: findings, recommendation: recommendation, dataJSON: json)
         let document = RecommendationJSON.insert(recommendation, findings: findings, into: json)
         box.set(1, [("report.html", page), ("results.json", document + "\n")])

@@ -146,7 +146,7 @@ struct Fitter {
       p.note =
         devices == 0
         ? missing
-        : "\(devices) device(s), \(count) value(s): too few to estimate (needs \(Self.minDevices) devices and \(minValues) values). "
+        : "\(Self.count(devices, "device")), \(Self.count(count, "value")): too few to estimate (needs \(Self.minDevices) devices and \(minValues) values). "
           + missing
       return p
     }
@@ -648,6 +648,9 @@ struct Fitter {
     out.append(base)
     return (out, samples.map(\.lateness))
   }
+
+  /// "1 device", "3 devices": a count and its noun, pluralised with an s.
+  static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
   static func fmt(_ v: Double) -> String {
     guard v.isFinite else { return "n/a" }

@@ -100,7 +100,7 @@ public enum CalibrationReport {
       <h1>Calibration from reload logs</h1>
 
       """
-    h += "<p class=\"muted\">\(c.lines) lines from \(c.files.count) file(s): \(c.devices) devices, \(c.deviceDays) complete device-days. "
+    h += "<p class=\"muted\">\(Fitter.count(c.lines, "line")) from \(Fitter.count(c.files.count, "file")): \(Fitter.count(c.devices, "device")), \(Fitter.count(c.deviceDays, "complete device-day")). "
     h += "Intervals are 95 % bootstrap intervals over devices.</p>\n"
     let dropped = c.dropped.filter { $0.count > 0 }
     if !dropped.isEmpty {

@@ -345,13 +345,15 @@ struct RateHistogram {
       spreads.append((2 * mean).squareRoot())
     }
     // Most bins are far from any level the bisection tries: a bin whose
-    // z is at least 28 adds exactly 0 (erfc underflows from 27.3 on) and
-    // one whose z is below -6.5 adds exactly its weight (erfc is 2.0 in
-    // double precision from -5.9 down), so only the bins between are
-    // given an erfc. The bins' means grow with their index, so the first
+    // z is at least 9 adds less than 1e-36 of its weight (erfc(9) is
+    // 4e-37: added before the larger terms, such a term cannot change a
+    // sum that is compared with `target`, at least 1e-3), and one whose z
+    // is below -6.5 adds exactly its weight (erfc is 2.0 in double
+    // precision from -5.9 down), so only the bins between are given an
+    // erfc. The bins' means grow with their index, so the first
     // kind is a prefix of the bins and the second a suffix, found by
     // binary search.
-    let zeroFrom = means.indices.map { means[$0] + 28 * spreads[$0] }
+    let zeroFrom = means.indices.map { means[$0] + 9 * spreads[$0] }
     let twoFrom = means.indices.map { means[$0] - 6.5 * spreads[$0] }
     func firstIndex(in xs: [Double], where isAbove: (Double) -> Bool) -> Int {
       var lo = 0

@@ -2,9 +2,10 @@ import ReloadMetrics
 
 /// Two to four sentences computed from the numbers, never canned: who is
 /// freshest and at what cost, who runs dry and when, what that does to the
-/// glances afterwards, and the backend's peak.
+/// glances afterwards, and the backend's peak (the highest, the lowest and
+/// the `recommended` strategy's, when it is neither).
 public enum Findings {
-  public static func compute(_ results: ScenarioResults) -> [String] {
+  public static func compute(_ results: ScenarioResults, recommended: String? = nil) -> [String] {
     let table = results.summary
     let rows = table.overallRows
     guard !rows.isEmpty else { return [] }
@@ -67,6 +68,13 @@ public enum Findings {
         + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute"
       if low.strategy != peak.strategy {
         sentence += "; \(low.strategy) only \(NumberFormat.short(v(.backendFleetPeakRps, low)))"
+      }
+      if let recommended, recommended != peak.strategy, recommended != low.strategy,
+        let rec = rows.first(where: { $0.strategy == recommended })
+      {
+        sentence +=
+          "; the recommended \(rec.strategy) \(NumberFormat.short(v(.backendFleetPeakRps, rec))) "
+          + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, rec)))–\(NumberFormat.short(v(.backendFleetPeakHighRps, rec))))"
       }
       out.append(sentence + ".")
     }
