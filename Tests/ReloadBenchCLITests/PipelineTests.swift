@@ -60,18 +60,24 @@ import Testing
     #expect(heavy.deviceBytes >= 100_000.0 * 2 * 8 * 2, "\(heavy)")
   }
 
+  /// The id of a process that has exited (a finished `/bin/true`).
+  static func deadProcessID() throws -> Int32 {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/true")
+    try child.run()
+    child.waitUntilExit()
+    return child.processIdentifier
+  }
+
   @Test func prepareMakesTheFolderAndRemovesOnlyDeadRunsTemporaryFiles() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("a/b")
     #expect(PipelineStages.prepare(out.path, files: ["x.csv"]) == nil)
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/bin/true")
-    try child.run()
-    child.waitUntilExit()
-    let dead = PipelineStages.temporaryName("x.csv", pid: child.processIdentifier)
+    let deadPID = try Self.deadProcessID()
+    let dead = PipelineStages.temporaryName("x.csv", pid: deadPID)
     let living = PipelineStages.temporaryName("x.csv", pid: ProcessInfo.processInfo.processIdentifier)
-    let foreign = PipelineStages.temporaryName("y.csv", pid: child.processIdentifier)
+    let foreign = PipelineStages.temporaryName("y.csv", pid: deadPID)
     for name in [dead, living, foreign] { try Data().write(to: out.appendingPathComponent(name)) }
     #expect(PipelineStages.prepare(out.path, files: ["x.csv"]) == nil)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
@@ -172,11 +178,7 @@ import Testing
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("r").path
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/bin/true")
-    try child.run()
-    child.waitUntilExit()
-    let dead = PipelineStages.stagingName("r", pid: child.processIdentifier)
+    let dead = PipelineStages.stagingName("r", pid: try Self.deadProcessID())
     let living = PipelineStages.stagingName("r", pid: ProcessInfo.processInfo.processIdentifier)
     for name in [dead, living] {
       try FileManager.default.createDirectory(at: dir.appendingPathComponent(name + "/x"), withIntermediateDirectories: true)
