@@ -126,16 +126,17 @@ public struct FleetLoad: Sendable, Equatable {
           return UInt64(prefix[i &+ h &+ 1] &- prefix[i &- h])
         }
         // One minute at a time: the minute's rate is the mean of its
-        // seconds' rates, summed in order.
+        // seconds' rates (for a minute of one width, its counts' sum times
+        // the width's rate).
         for minute in stride(from: 0, to: n, by: 60) {
           let end = Swift.min(minute + 60, n)
           var minuteSum = 0.0
           var i = minute
           // A whole interior minute whose seconds all keep the last
           // second's width (their counts at width k are enough and at
-          // k - 1 are not) is counted without the walk: min, max and sum
-          // over the minute first (loops the compiler vectorises), then
-          // the minute's counts into row k of the table.
+          // k - 1 are not) is counted without the walk: `WindowCounts`
+          // decides that from bounds, or else from branch-free passes,
+          // then tallies the minute's counts into row k of the table.
           if minute >= interior.lowerBound, end <= interior.upperBound {
             let counts = WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k])
             let narrower = k > 0 ? WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k - 1]) : nil
@@ -150,9 +151,8 @@ public struct FleetLoad: Sendable, Equatable {
           }
           while i < end {
             if interior.contains(i) {
-              // NOTE: the interior loop, for performance: no clamping, and
-              // the table reached through a buffer pointer (on the default
-              // scenario this loop is most of the report phase).
+              // NOTE: for performance: no clamping, and the table reached
+              // through a buffer pointer (minutes whose width changes).
               let last = Swift.min(end, interior.upperBound)
               while i < last {
                 var count = whole(i, k)
