@@ -255,11 +255,9 @@ enum OutputWriter {
     let fm = FileManager.default
     removeStaleStagingFolders(of: directory)
     guard let entries = try? fm.contentsOfDirectory(atPath: directory) else { return }
-    let own = getpid()
+    let prefixes = [".reloadbench-write-test-"] + names.map { ".\($0).tmp-" }
     for entry in entries where entry.hasPrefix(".") {
-      guard let pid = ownedTemporaryPID(entry, names: names), pid != own, pid > 0 else { continue }
-      // Still running (or not ours to ask): keep it.
-      if kill(pid, 0) == 0 || errno != ESRCH { continue }
+      guard prefixes.contains(where: { deadOwner(of: entry, prefix: $0) }) else { continue }
       let path = (directory as NSString).appendingPathComponent(entry)
       var s = stat()
       guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { continue }
@@ -279,33 +277,23 @@ enum OutputWriter {
     for (folder, prefixes) in places {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
       for entry in entries {
-        guard let prefix = prefixes.first(where: { entry.hasPrefix($0) }) else { continue }
-        let digits = entry.dropFirst(prefix.count)
-        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-          let pid = Int32(digits), pid > 0, pid != getpid()
-        else { continue }
-        if kill(pid, 0) == 0 || errno != ESRCH { continue }
+        guard prefixes.contains(where: { deadOwner(of: entry, prefix: $0) }) else { continue }
         let path = (folder as NSString).appendingPathComponent(entry)
         if kind(path) == .folder { try? FileManager.default.removeItem(atPath: path) }
       }
     }
   }
 
-  /// The process id in `entry` when it is one of this tool's temporary
-  /// names for `names`, else nil.
-  static func ownedTemporaryPID(_ entry: String, names: [String]) -> Int32? {
-    let probe = ".reloadbench-write-test-"
-    var digits: Substring
-    if entry.hasPrefix(probe) {
-      digits = entry.dropFirst(probe.count)
-    } else {
-      guard let name = names.first(where: { entry.hasPrefix(".\($0).tmp-") }) else { return nil }
-      digits = entry.dropFirst(name.count + 6)
-    }
-    guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
-      return nil
-    }
-    return Int32(digits)
+  /// Whether `entry` is `prefix` followed by the id of a process that is
+  /// gone (not this one; a process still running, or not ours to ask, keeps
+  /// its files).
+  static func deadOwner(of entry: String, prefix: String) -> Bool {
+    guard entry.hasPrefix(prefix) else { return false }
+    let digits = entry.dropFirst(prefix.count)
+    guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let pid = Int32(digits), pid > 0, pid != getpid()
+    else { return false }
+    return kill(pid, 0) != 0 && errno == ESRCH
   }
 
   /// `mkdir -p`: nil when `path` is (now) a folder, else why not, in the
