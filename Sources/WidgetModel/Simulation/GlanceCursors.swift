@@ -75,7 +75,7 @@ extension DeviceWidgets {
     }
     while glances.nextTick[w] < t {
       let tick = glances.nextTick[w]
-      let left = min(budget.ringCapacity, budget.left(w, at: tick, app))
+      let left = min(budget.ringCapacity, budget.sampledLeft(w, at: tick, app))
       counts.recordBudgetLeft(left, hour: env.localHour(of: tick))
       glances.nextTick[w] = tick + .hour
     }
@@ -96,8 +96,8 @@ extension DeviceWidgets {
   func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
     guard g >= counts.measureStart else { return }
     let first = widgets.firstUnshownChange(w, at: g, env)
-    let hour = env.localHour(of: g)
     let runHour = counts.hourIndex(g)
+    let hour = localHourShift >= 0 ? Int(UInt(bitPattern: runHour &+ localHourShift) % 24) : env.localHour(of: g)
     counts.countHourly(.glances, runHour)
     if special && widgets.placeholder[w] {
       // No data to see: not fresh, not acceptable, and not stale either
