@@ -210,6 +210,50 @@ private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance:
     }
   }
 
+  /// `nextArrival` advances the local hour by addition after its first
+  /// step; it must land exactly where recomputing the hour from the clock
+  /// at every step does (the walk it replaced, written out here as the
+  /// oracle), also for offsets that are not whole hours and for start
+  /// times inside an hour, before UTC 0 and across midnights.
+  @Test func nextArrivalMatchesTheHourByHourWalk() {
+    func oracle(after time: SimTime, rates: [Double], offset: SimDuration, _ g: inout Xoshiro256StarStar) -> SimTime {
+      let hourMs: Int64 = 3_600_000
+      var mass = g.nextStandardExponential()
+      var t = time.milliseconds
+      while true {
+        var local = (t + offset.milliseconds) % 86_400_000
+        if local < 0 { local += 86_400_000 }
+        let hourEnd = t + (hourMs - local % hourMs)
+        let rate = rates[Int(local / hourMs)]
+        if rate > 0 {
+          let available = rate * Double(hourEnd - t) / Double(hourMs)
+          if mass < available { return SimTime(milliseconds: t + Int64(mass / rate * Double(hourMs))) }
+          mass -= available
+        }
+        t = hourEnd
+      }
+    }
+    var setup = Xoshiro256StarStar(seed: 77)
+    for trial in 0..<200 {
+      var rates = [Double](repeating: 0, count: 24)
+      let from = setup.nextIndex(below: 24)
+      let hours = 1 + setup.nextIndex(below: 23)
+      for h in from..<(from + hours) { rates[h % 24] = 0.05 + 6 * setup.nextUnit() }
+      let offset = SimDuration.milliseconds(Int64(setup.nextIndex(below: 26 * 3_600_000)) - 12 * 3_600_000)
+      let process = TimeOfDayPoissonProcess(ratesPerHour: rates, utcOffset: offset)
+      var a = Xoshiro256StarStar(seed: UInt64(trial))
+      var b = a
+      var t = SimTime(milliseconds: Int64(setup.nextIndex(below: 4 * 86_400_000)) - 86_400_000)
+      for _ in 0..<50 {
+        let fast = process.nextArrival(after: t, using: &a)
+        let slow = oracle(after: t, rates: rates, offset: offset, &b)
+        #expect(fast == slow, "trial \(trial): \(fast) vs \(slow)")
+        if fast != slow { return }
+        t = fast
+      }
+    }
+  }
+
   /// Gaps inside the window are exponential with mean 15 min (R1's glances).
   @Test func gapsInsideTheWindowAreExponential() {
     var rates = [Double](repeating: 0, count: 24)
