@@ -257,12 +257,17 @@ struct SecondTally {
       any = any || atMost > 0
       return UInt64(atMost) * 60
     }
-    // The sum is below 60 * limit: 32 bits hold it.
-    var sum: UInt32 = 0
-    for j in 0..<60 {
-      let c = e[j] &- l[j]
-      row[Int(c)] &+= 1
-      sum &+= c
+    // The counts and their sum (below 60 * limit: 32 bits hold it) in a
+    // pass the compiler vectorises, then one increment a second.
+    let sum = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 60) { counts in
+      var sum: UInt32 = 0
+      for j in 0..<60 {
+        let c = e[j] &- l[j]
+        counts[j] = c
+        sum &+= c
+      }
+      for j in 0..<60 { row[Int(counts[j])] &+= 1 }
+      return sum
     }
     any = any || sum > 0
     return UInt64(sum)
@@ -289,34 +294,54 @@ struct SecondTally {
   /// `sum` in order.
   /// NOTE: for performance: no clamping (every window is whole).
   mutating func walk(_ p: UnsafePointer<UInt32>, from: Int, to: Int, width k: inout Int, sum: inout Double) {
-    let enough = FleetLoad.minimumWindowCount
-    let widths = self.widths
+    let enough = UInt32(FleetLoad.minimumWindowCount)
+    let limit = UInt32(FleetLoad.tableCounts)
     let widest = widths.count - 1
-    @inline(__always) func count(_ i: Int, _ k: Int) -> UInt64 {
-      let h = widths[k]
-      return UInt64(p[i &+ h &+ 1] &- p[i &- h])
-    }
-    var i = from
-    while i < to {
-      var c = count(i, k)
-      if c >= enough {
-        while k > 0 {
-          let narrower = count(i, k &- 1)
-          if narrower < enough { break }
-          k &-= 1
-          c = narrower
-        }
-      } else {
-        while k < widest {
-          k &+= 1
-          c = count(i, k)
-          if c >= enough { break }
-        }
+    var seen = false
+    let widths = self.widths
+    widths.withUnsafeBufferPointer { widths in
+      @inline(__always) func count(_ i: Int, _ k: Int) -> UInt32 {
+        let h = widths[k]
+        return p[i &+ h &+ 1] &- p[i &- h]
       }
-      whole(count: c, width: k)
-      sum += Double(c) * perSecond[k]
-      i &+= 1
+      // Width `k`'s row and rate, and the next narrower width's half-width
+      // (none at the narrowest), updated when `k` changes.
+      var row = table + k &* FleetLoad.tableCounts
+      var rate = perSecond[k]
+      var i = from
+      while i < to {
+        var c = count(i, k)
+        let was = k
+        if c >= enough {
+          while k > 0 {
+            let narrower = count(i, k &- 1)
+            if narrower < enough { break }
+            k &-= 1
+            c = narrower
+          }
+        } else {
+          while k < widest {
+            k &+= 1
+            c = count(i, k)
+            if c >= enough { break }
+          }
+        }
+        if k != was {
+          row = table + k &* FleetLoad.tableCounts
+          rate = perSecond[k]
+        }
+        seen = seen || c > 0
+        if c < limit {
+          reach(k, Int(c))
+          row[Int(c)] &+= 1
+        } else {
+          add(count: UInt64(c), length: 2 * widths[k] + 1, times: 1)
+        }
+        sum += Double(c) * rate
+        i &+= 1
+      }
     }
+    any = any || seen
   }
 
   /// Counts second `i` of a series of `n`, whose windows are clamped to
@@ -360,14 +385,14 @@ struct RateHistogram {
   static let firstKey = Int(truncatingIfNeeded: lowest.bitPattern >> shift)
   static let binCount = 80 << Int(mantissaBits)
 
-  /// The weight and the sum of bins `first..<first + weight.count`, the
-  /// only ones kept: the window widens to an octave past any rate that
-  /// falls outside it. NOTE: for performance: a sample's rates span a few
+  /// The weight and the sum of bins `first..<first + bins.count / 2`,
+  /// the only ones kept: the window widens to an octave past any rate that
+  /// falls outside it. Bin `first + b`'s weight is `bins[2 * b]`, its sum
+  /// `bins[2 * b + 1]`. NOTE: for performance: a sample's rates span a few
   /// of the 80 octaves, and zeroing them all for each histogram cost more
-  /// than filling it.
+  /// than filling it; one array is one uniqueness check an add.
   var first = 0
-  var weight: [Double] = []
-  var total: [Double] = []
+  var bins: [Double] = []
   /// Rates in all (including zeros) and the largest.
   var count = 0.0
   var top = 0.0
@@ -379,25 +404,26 @@ struct RateHistogram {
     guard r > 0 else { return }
     if r > top { top = r }
     let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
-    if key < first || key >= first + weight.count { widen(to: key) }
-    weight[key - first] += times
-    total[key - first] += r * times
+    let b = key &- first
+    if b < 0 || 2 &* b >= bins.count { widen(to: key) }
+    bins.withUnsafeMutableBufferPointer { bins in
+      let b = 2 &* (key &- first)
+      bins[b] += times
+      bins[b &+ 1] += r * times
+    }
   }
 
   /// Widens the window of kept bins to hold `key` and an octave beyond it.
   mutating func widen(to key: Int) {
     let octave = 1 << Int(Self.mantissaBits)
+    let kept = bins.count / 2
     let (lower, upper) =
-      weight.isEmpty
+      kept == 0
       ? (Swift.max(0, key - octave), Swift.min(Self.binCount, key + octave + 1))
-      : (Swift.max(0, Swift.min(first, key - octave)), Swift.min(Self.binCount, Swift.max(first + weight.count, key + octave + 1)))
-    var w = [Double](repeating: 0, count: upper - lower)
-    var t = [Double](repeating: 0, count: upper - lower)
-    if !weight.isEmpty {
-      w.replaceSubrange((first - lower)..<(first - lower + weight.count), with: weight)
-      t.replaceSubrange((first - lower)..<(first - lower + total.count), with: total)
-    }
-    (first, weight, total) = (lower, w, t)
+      : (Swift.max(0, Swift.min(first, key - octave)), Swift.min(Self.binCount, Swift.max(first + kept, key + octave + 1)))
+    var wider = [Double](repeating: 0, count: 2 * (upper - lower))
+    if kept > 0 { wider.replaceSubrange((2 * (first - lower))..<(2 * (first - lower + kept)), with: bins) }
+    (first, bins) = (lower, wider)
   }
 
   /// The `q` quantile of the mixture: the count's tail taken as normal with
@@ -409,9 +435,10 @@ struct RateHistogram {
     var weights: [Double] = []
     var means: [Double] = []
     var spreads: [Double] = []
-    for b in weight.indices where weight[b] > 0 {
-      let mean = total[b] / weight[b] * seconds
-      weights.append(weight[b])
+    for b in 0..<(bins.count / 2) where bins[2 * b] > 0 {
+      let weight = bins[2 * b]
+      let mean = bins[2 * b + 1] / weight * seconds
+      weights.append(weight)
       means.append(mean)
       spreads.append((2 * mean).squareRoot())
     }
