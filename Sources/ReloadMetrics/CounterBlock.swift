@@ -6,7 +6,8 @@
 /// array-based version spent about 9 % of R1 in
 /// `swift_isUniquelyReferenced`). The price is reference semantics: use
 /// `copy()` when a separate block is needed, and `add(_:)` to merge. The
-/// memory itself is never handed out: `increment(_:by:)` is the hot path
+/// memory itself is handed out only to be read, inside
+/// `withUnsafeBufferPointer(_:)`: `increment(_:by:)` is the hot path
 /// (bounds checked in debug builds), the subscript the checked one.
 ///
 ///     let block = CounterBlock<UInt64>(count: 4)
@@ -56,6 +57,14 @@ public final class CounterBlock<Element: FixedWidthInteger & UnsignedInteger>: @
   public func value(at i: Int) -> Element {
     assert(UInt(bitPattern: i) < UInt(bitPattern: count), "counter \(i) out of 0..<\(count)")
     return _base[i]
+  }
+
+  /// Calls `body` with the counters, for reading them in bulk (the report
+  /// phase's passes over per-second series); the buffer must not be used
+  /// after `body` returns.
+  @inlinable
+  public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: _base, count: count)) }
   }
 
   /// A handle that increments this block's counters in place, for a hot

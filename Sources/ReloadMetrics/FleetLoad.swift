@@ -78,31 +78,23 @@ public struct FleetLoad: Sendable, Equatable {
   /// differences over at most an hour and a minute are read, and those are
   /// exact modulo 2^32.
   public static func estimate(prefix: [UInt32], scale: Double) -> FleetLoad {
+    prefix.withUnsafeBufferPointer { estimate(prefix: $0, scale: scale) }
+  }
+
+  /// The same from running sums in any memory (`ResultsBuilder` writes them
+  /// into scratch buffers it reuses from series to series).
+  public static func estimate(prefix: UnsafeBufferPointer<UInt32>, scale: Double) -> FleetLoad {
     let n = prefix.count - 1
-    guard n > 0, scale > 0 else { return .zero }
+    guard n > 0, scale > 0, let p = prefix.baseAddress else { return .zero }
     // One pass over the seconds. A second's rate (and its interval's two
     // ends) depends only on its window's count and length, and a length is
     // one of the nine widths away from the series' ends, so those seconds
     // are only counted per (width, count); each distinct pair is turned
     // into three rates afterwards. Seconds near the ends, and counts too
     // large for the table, go into the histograms one by one.
-    let widths = halfWidths
-    let perSecond = widths.map { scale / Double(2 * $0 + 1) }
-    // seconds[k * tableCounts + c]: interior seconds of width k and count c.
-    let tableCounts = Self.tableCounts
-    var seconds = [UInt32](repeating: 0, count: widths.count * tableCounts)
-    var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram()
+    var seconds = SecondTally(scale: scale)
+    defer { seconds.deallocate() }
     var minutes = RateHistogram()
-    func add(count: UInt64, length: Int, times: Double) {
-      let c = Double(count)
-      let perSecond = scale / Double(length)
-      let spread = 1.96 * c.squareRoot()
-      mid.add(c * perSecond, times: times)
-      low.add(Swift.max(0, c - spread) * perSecond, times: times)
-      // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-      high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
-    }
-    var any = false
     // A wider window holds every second of a narrower one, so its count is
     // never smaller. Neighbouring seconds mostly need the same width, so
     // the search starts from the last second's: it walks to the narrowest
@@ -111,109 +103,39 @@ public struct FleetLoad: Sendable, Equatable {
     // The seconds at least `maxHalfWidth` from both ends: every window is
     // whole there, so the loop over them does no clamping.
     let interior = maxHalfWidth..<Swift.max(maxHalfWidth, n - maxHalfWidth)
-    prefix.withUnsafeBufferPointer { prefix in
-      seconds.withUnsafeMutableBufferPointer { seconds in
-        // The window of width `k` around second `i`, clamped to the series.
-        @inline(__always) func window(_ i: Int, _ k: Int) -> (count: UInt64, length: Int) {
-          let h = widths[k]
-          let a = Swift.max(0, i - h)
-          let b = Swift.min(n, i + h + 1)
-          return (UInt64(prefix[b] &- prefix[a]), b - a)
-        }
-        // The same inside `interior`, where no window is clamped.
-        @inline(__always) func whole(_ i: Int, _ k: Int) -> UInt64 {
-          let h = widths[k]
-          return UInt64(prefix[i &+ h &+ 1] &- prefix[i &- h])
-        }
-        // One minute at a time: the minute's rate is the mean of its
-        // seconds' rates (for a minute of one width, its counts' sum times
-        // the width's rate).
-        for minute in stride(from: 0, to: n, by: 60) {
-          let end = Swift.min(minute + 60, n)
-          var minuteSum = 0.0
-          var i = minute
-          // A whole interior minute whose seconds all keep the last
-          // second's width (their counts at width k are enough and at
-          // k - 1 are not) is counted without the walk: `WindowCounts`
-          // decides that from bounds, or else from branch-free passes,
-          // then tallies the minute's counts into row k of the table.
-          if minute >= interior.lowerBound, end <= interior.upperBound {
-            let counts = WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k])
-            let narrower = k > 0 ? WindowCounts(prefix, from: minute, to: end, halfWidth: widths[k - 1]) : nil
-            if counts.keepWidth(enough: UInt32(minimumWindowCount), narrower: narrower, widest: k == widths.count - 1),
-              counts.below(UInt32(tableCounts))
-            {
-              let sum = counts.tally(into: UnsafeMutableBufferPointer(rebasing: seconds[(k * tableCounts)..<((k + 1) * tableCounts)]))
-              any = any || sum > 0
-              minutes.add(Double(sum) * perSecond[k] / Double(end - minute), times: 1)
-              continue
-            }
-          }
-          while i < end {
-            if interior.contains(i) {
-              // NOTE: for performance: no clamping, and the table reached
-              // through a buffer pointer (minutes whose width changes).
-              let last = Swift.min(end, interior.upperBound)
-              while i < last {
-                var count = whole(i, k)
-                if count >= minimumWindowCount {
-                  while k > 0 {
-                    let narrower = whole(i, k &- 1)
-                    if narrower < minimumWindowCount { break }
-                    k &-= 1
-                    count = narrower
-                  }
-                } else {
-                  while k < widths.count &- 1 {
-                    k &+= 1
-                    count = whole(i, k)
-                    if count >= minimumWindowCount { break }
-                  }
-                }
-                any = any || count > 0
-                if count < UInt64(tableCounts) {
-                  seconds[k &* tableCounts &+ Int(count)] &+= 1
-                } else {
-                  add(count: count, length: 2 * widths[k] + 1, times: 1)
-                }
-                minuteSum += Double(count) * perSecond[k]
-                i &+= 1
-              }
-              continue
-            }
-            if window(i, k).count >= minimumWindowCount {
-              while k > 0, window(i, k - 1).count >= minimumWindowCount { k -= 1 }
-            } else {
-              while k < widths.count - 1 {
-                k += 1
-                if window(i, k).count >= minimumWindowCount { break }
-              }
-            }
-            let (count, length) = window(i, k)
-            any = any || count > 0
-            if length == 2 * widths[k] + 1, count < UInt64(tableCounts) {
-              seconds[k &* tableCounts &+ Int(count)] &+= 1
-              minuteSum += Double(count) * perSecond[k]
-            } else {
-              add(count: count, length: length, times: 1)
-              minuteSum += Double(count) * (scale / Double(length))
-            }
-            i += 1
-          }
-          minutes.add(minuteSum / Double(end - minute), times: 1)
-        }
+    // One minute at a time: the minute's rate is the mean of its seconds'
+    // rates (for a minute of one width, its counts' sum times the width's
+    // rate).
+    for minute in stride(from: 0, to: n, by: 60) {
+      let end = Swift.min(minute + 60, n)
+      // A whole interior minute whose seconds all keep the last second's
+      // width is counted without the walk (`SecondTally.wholeMinute`).
+      if minute >= interior.lowerBound, end <= interior.upperBound,
+        let sum = seconds.wholeMinute(p, from: minute, width: k)
+      {
+        minutes.add(Double(sum) * seconds.perSecond[k] / Double(end - minute), times: 1)
+        continue
       }
-    }
-    guard any else { return .zero }
-    for k in widths.indices {
-      for c in 0..<tableCounts where seconds[k * tableCounts + c] > 0 {
-        add(count: UInt64(c), length: 2 * widths[k] + 1, times: Double(seconds[k * tableCounts + c]))
+      var minuteSum = 0.0
+      var i = minute
+      while i < end {
+        if interior.contains(i) {
+          let last = Swift.min(end, interior.upperBound)
+          seconds.walk(p, from: i, to: last, width: &k, sum: &minuteSum)
+          i = last
+          continue
+        }
+        minuteSum += seconds.clamped(p, i, n: n, width: &k)
+        i += 1
       }
+      minutes.add(minuteSum / Double(end - minute), times: 1)
     }
+    guard seconds.any else { return .zero }
+    seconds.flushTable()
     return FleetLoad(
-      peakSecond: mid.quantile(seconds: 1, quantile),
-      peakSecondLow: low.quantile(seconds: 1, quantile),
-      peakSecondHigh: high.quantile(seconds: 1, quantile),
+      peakSecond: seconds.mid.quantile(seconds: 1, quantile),
+      peakSecondLow: seconds.low.quantile(seconds: 1, quantile),
+      peakSecondHigh: seconds.high.quantile(seconds: 1, quantile),
       peakMinute: minutes.quantile(seconds: 60, quantile))
   }
 
@@ -222,81 +144,232 @@ public struct FleetLoad: Sendable, Equatable {
   static let tableCounts = 1 << 12
 }
 
-/// The window counts of one stretch of whole windows (no clamping) of one
-/// half-width: second `i`'s count is `prefix[i + h + 1] - prefix[i - h]`.
-/// NOTE: for performance. The stretch's windows all hold their common
-/// part and lie in their union, so two subtractions bound every count;
-/// only when the bounds cannot decide are the counts read, in branch-free
-/// passes the compiler vectorises. `tally` then adds each count's seconds
-/// to a table row. Together they are most of `FleetLoad.estimate`.
-struct WindowCounts {
-  let enters: UnsafeBufferPointer<UInt32>
-  let leaves: UnsafeBufferPointer<UInt32>
-  /// Every count is at least `atLeast` (the windows' common part) and at
-  /// most `atMost` (their union, at most an hour and a minute: exact
-  /// modulo 2^32 like every window).
-  let atLeast: UInt32
-  let atMost: UInt32
+/// The seconds' rates of one `FleetLoad.estimate`: a table of whole
+/// windows per (width, count), and the three histograms (the rate and its
+/// interval's two ends) that seconds outside the table go into as they
+/// come and the table's entries after the pass, in (width, count) order.
+/// NOTE: for performance: the table is raw memory read through pointers,
+/// and the estimate's state is in this struct rather than in variables a
+/// closure captures (each would cost an exclusivity check per access).
+struct SecondTally {
+  let scale: Double
+  let widths = FleetLoad.halfWidths
+  /// The rate of one request in a whole window of each width.
+  let perSecond: [Double]
+  /// `table[k * FleetLoad.tableCounts + c]`: whole windows of width `k`
+  /// and count `c`. Row `k` is initialised up to `top[k]`, the largest
+  /// count it has held (-1: none), and zeroed further only as counts reach
+  /// it (most rows stay empty, and most counts are small).
+  let table: UnsafeMutablePointer<UInt32>
+  let top: UnsafeMutablePointer<Int>
+  var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram()
+  /// Whether some second's window holds a request.
+  var any = false
 
-  /// The counts of seconds `from..<to` (at least one); every window must
-  /// lie in `prefix`.
-  init(_ prefix: UnsafeBufferPointer<UInt32>, from: Int, to: Int, halfWidth h: Int) {
-    enters = UnsafeBufferPointer(rebasing: prefix[(from + h + 1)..<(to + h + 1)])
-    leaves = UnsafeBufferPointer(rebasing: prefix[(from - h)..<(to - h)])
-    let last = enters.count - 1
-    atMost = enters[last] &- leaves[0]
-    atLeast = last <= 2 * h ? enters[0] &- leaves[last] : 0
+  init(scale: Double) {
+    self.scale = scale
+    perSecond = widths.map { scale / Double(2 * $0 + 1) }
+    table = .allocate(capacity: widths.count * FleetLoad.tableCounts)
+    top = .allocate(capacity: widths.count)
+    top.initialize(repeating: -1, count: widths.count)
   }
 
-  /// Whether every count reaches `enough` (not asked of the `widest`) and
-  /// no count at the `narrower` half-width does: then every second of the
-  /// stretch takes this width.
-  func keepWidth(enough: UInt32, narrower: WindowCounts?, widest: Bool) -> Bool {
-    let wide = widest || atLeast >= enough || !any { $0 < enough }
-    guard wide, let narrower else { return wide }
-    return narrower.atMost < enough || !narrower.any { $0 >= enough }
+  func deallocate() {
+    table.deallocate()
+    top.deallocate()
   }
 
-  /// Whether every count is below `limit`.
-  func below(_ limit: UInt32) -> Bool { atMost < limit || !any { $0 >= limit } }
-
-  /// Whether some count is `isIn` (a branch-free pass).
+  /// Makes row `k` hold counts up to `c` (below the table's size).
   @inline(__always)
-  private func any(_ isIn: (UInt32) -> Bool) -> Bool {
-    var found: UInt32 = 0
-    for j in 0..<enters.count { found |= isIn(enters[j] &- leaves[j]) ? 1 : 0 }
-    return found != 0
+  func reach(_ k: Int, _ c: Int) {
+    let t = top[k]
+    guard c > t else { return }
+    (table + (k &* FleetLoad.tableCounts &+ t &+ 1)).initialize(repeating: 0, count: c &- t)
+    top[k] = c
   }
 
-  /// Adds one to `row[c]` for each second whose count is `c` (every count
-  /// must be below `row.count`) and returns the counts' sum. Neighbouring
-  /// seconds mostly share a count, so a run of one count is added once:
-  /// adding one at a time to the same slot waits on the last store.
-  @inline(never)
-  func tally(into row: UnsafeMutableBufferPointer<UInt32>) -> UInt64 {
-    guard let e = enters.baseAddress, let l = leaves.baseAddress, enters.count > 0 else { return 0 }
-    let n = enters.count
-    if atLeast == atMost {
-      row[Int(atMost)] &+= UInt32(n)
-      return UInt64(atMost) * UInt64(n)
+  /// Adds `times` seconds whose window of `length` seconds holds `count` requests.
+  mutating func add(count: UInt64, length: Int, times: Double) {
+    let c = Double(count)
+    let perSecond = scale / Double(length)
+    let spread = 1.96 * c.squareRoot()
+    mid.add(c * perSecond, times: times)
+    low.add(Swift.max(0, c - spread) * perSecond, times: times)
+    // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
+    high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
+  }
+
+  /// Counts one second of width `k` and count `count` in a whole window.
+  @inline(__always)
+  mutating func whole(count: UInt64, width k: Int) {
+    any = any || count > 0
+    if count < UInt64(FleetLoad.tableCounts) {
+      reach(k, Int(count))
+      table[k &* FleetLoad.tableCounts &+ Int(count)] &+= 1
+    } else {
+      add(count: count, length: 2 * widths[k] + 1, times: 1)
     }
-    var sum: UInt64 = 0
-    var last = e[0] &- l[0]
-    var run: UInt32 = 0
-    var j = 0
-    while j < n {
-      let c = e[j] &- l[j]
-      if c != last {
-        row[Int(last)] &+= run
-        sum &+= UInt64(last) &* UInt64(run)
-        last = c
-        run = 0
+  }
+
+  /// Adds the table's entries to the histograms (after the pass).
+  mutating func flushTable() {
+    for k in widths.indices {
+      let row = table + k * FleetLoad.tableCounts
+      for c in 0..<(top[k] + 1) where row[c] > 0 {
+        add(count: UInt64(c), length: 2 * widths[k] + 1, times: Double(row[c]))
       }
-      run &+= 1
-      j &+= 1
     }
-    row[Int(last)] &+= run
-    return sum &+ UInt64(last) &* UInt64(run)
+  }
+
+  /// Counts whole interior minute `m..<m + 60` (every window lies in
+  /// `p`) into row `k` and returns the sum of its seconds' counts, if
+  /// every one of its seconds takes width `k` (its count there is enough,
+  /// or `k` is the widest, and at `k - 1` it is not) and every count is
+  /// below the table's size; else counts nothing and returns nil.
+  /// NOTE: for performance, most of `FleetLoad.estimate`. Second `m + j`'s
+  /// count is `e[j] - l[j]`; the minute's windows all hold their common
+  /// part and lie in their union, so two subtractions bound every count
+  /// and decide most minutes; only when they cannot are the counts read,
+  /// in branch-free passes the compiler vectorises. Each second is then
+  /// one increment of its count's slot.
+  mutating func wholeMinute(_ p: UnsafePointer<UInt32>, from m: Int, width k: Int) -> UInt64? {
+    let enough = UInt32(FleetLoad.minimumWindowCount)
+    let h = widths[k]
+    let e = p + (m + h + 1)
+    let l = p + (m - h)
+    // The union (at most an hour and a minute: exact modulo 2^32 like
+    // every window) and, when the windows overlap, the common part.
+    let atMost = e[59] &- l[0]
+    let atLeast = 59 <= 2 * h ? e[0] &- l[59] : 0
+    if k < widths.count - 1, atLeast < enough, Self.lowest(e, l) < enough { return nil }
+    if k > 0 {
+      let h = widths[k - 1]
+      let e = p + (m + h + 1)
+      let l = p + (m - h)
+      if e[59] &- l[0] >= enough, Self.highest(e, l) >= enough { return nil }
+    }
+    let limit = UInt32(FleetLoad.tableCounts)
+    if atMost >= limit, Self.highest(e, l) >= limit { return nil }
+    let row = table + k * FleetLoad.tableCounts
+    reach(k, Int(Swift.min(atMost, limit - 1)))
+    if atLeast == atMost {
+      row[Int(atMost)] &+= 60
+      any = any || atMost > 0
+      return UInt64(atMost) * 60
+    }
+    // The counts and their sum (below 60 * limit: 32 bits hold it) in a
+    // pass the compiler vectorises, then one increment a second.
+    let sum = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 60) { counts in
+      var sum: UInt32 = 0
+      for j in 0..<60 {
+        let c = e[j] &- l[j]
+        counts[j] = c
+        sum &+= c
+      }
+      for j in 0..<60 { row[Int(counts[j])] &+= 1 }
+      return sum
+    }
+    any = any || sum > 0
+    return UInt64(sum)
+  }
+
+  /// The smallest and the largest of a minute's 60 counts (branch-free).
+  @inline(__always)
+  static func lowest(_ e: UnsafePointer<UInt32>, _ l: UnsafePointer<UInt32>) -> UInt32 {
+    var x = UInt32.max
+    for j in 0..<60 { x = Swift.min(x, e[j] &- l[j]) }
+    return x
+  }
+
+  @inline(__always)
+  static func highest(_ e: UnsafePointer<UInt32>, _ l: UnsafePointer<UInt32>) -> UInt32 {
+    var x: UInt32 = 0
+    for j in 0..<60 { x = Swift.max(x, e[j] &- l[j]) }
+    return x
+  }
+
+  /// Counts interior seconds `from..<to` one at a time, each at the
+  /// narrowest width with enough requests (searched from `k`, the last
+  /// second's, and left at this stretch's last), and adds their rates to
+  /// `sum` in order.
+  /// NOTE: for performance: no clamping (every window is whole).
+  mutating func walk(_ p: UnsafePointer<UInt32>, from: Int, to: Int, width k: inout Int, sum: inout Double) {
+    let enough = UInt32(FleetLoad.minimumWindowCount)
+    let limit = UInt32(FleetLoad.tableCounts)
+    let widest = widths.count - 1
+    var seen = false
+    let widths = self.widths
+    widths.withUnsafeBufferPointer { widths in
+      @inline(__always) func count(_ i: Int, _ k: Int) -> UInt32 {
+        let h = widths[k]
+        return p[i &+ h &+ 1] &- p[i &- h]
+      }
+      // Width `k`'s row and rate, and the next narrower width's half-width
+      // (none at the narrowest), updated when `k` changes.
+      var row = table + k &* FleetLoad.tableCounts
+      var rate = perSecond[k]
+      var i = from
+      while i < to {
+        var c = count(i, k)
+        let was = k
+        if c >= enough {
+          while k > 0 {
+            let narrower = count(i, k &- 1)
+            if narrower < enough { break }
+            k &-= 1
+            c = narrower
+          }
+        } else {
+          while k < widest {
+            k &+= 1
+            c = count(i, k)
+            if c >= enough { break }
+          }
+        }
+        if k != was {
+          row = table + k &* FleetLoad.tableCounts
+          rate = perSecond[k]
+        }
+        seen = seen || c > 0
+        if c < limit {
+          reach(k, Int(c))
+          row[Int(c)] &+= 1
+        } else {
+          add(count: UInt64(c), length: 2 * widths[k] + 1, times: 1)
+        }
+        sum += Double(c) * rate
+        i &+= 1
+      }
+    }
+    any = any || seen
+  }
+
+  /// Counts second `i` of a series of `n`, whose windows are clamped to
+  /// the series (a second near an end), and returns its rate.
+  mutating func clamped(_ p: UnsafePointer<UInt32>, _ i: Int, n: Int, width k: inout Int) -> Double {
+    let enough = FleetLoad.minimumWindowCount
+    func window(_ k: Int) -> (count: UInt64, length: Int) {
+      let h = widths[k]
+      let a = Swift.max(0, i - h)
+      let b = Swift.min(n, i + h + 1)
+      return (UInt64(p[b] &- p[a]), b - a)
+    }
+    if window(k).count >= enough {
+      while k > 0, window(k - 1).count >= enough { k -= 1 }
+    } else {
+      while k < widths.count - 1 {
+        k += 1
+        if window(k).count >= enough { break }
+      }
+    }
+    let (count, length) = window(k)
+    if length == 2 * widths[k] + 1 {
+      whole(count: count, width: k)
+      return Double(count) * perSecond[k]
+    }
+    any = any || count > 0
+    add(count: count, length: length, times: 1)
+    return Double(count) * (scale / Double(length))
   }
 }
 
@@ -312,8 +385,14 @@ struct RateHistogram {
   static let firstKey = Int(truncatingIfNeeded: lowest.bitPattern >> shift)
   static let binCount = 80 << Int(mantissaBits)
 
-  var weight = [Double](repeating: 0, count: binCount)
-  var total = [Double](repeating: 0, count: binCount)
+  /// The weight and the sum of bins `first..<first + bins.count / 2`,
+  /// the only ones kept: the window widens to an octave past any rate that
+  /// falls outside it. Bin `first + b`'s weight is `bins[2 * b]`, its sum
+  /// `bins[2 * b + 1]`. NOTE: for performance: a sample's rates span a few
+  /// of the 80 octaves, and zeroing them all for each histogram cost more
+  /// than filling it; one array is one uniqueness check an add.
+  var first = 0
+  var bins: [Double] = []
   /// Rates in all (including zeros) and the largest.
   var count = 0.0
   var top = 0.0
@@ -325,8 +404,26 @@ struct RateHistogram {
     guard r > 0 else { return }
     if r > top { top = r }
     let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
-    weight[key] += times
-    total[key] += r * times
+    let b = key &- first
+    if b < 0 || 2 &* b >= bins.count { widen(to: key) }
+    bins.withUnsafeMutableBufferPointer { bins in
+      let b = 2 &* (key &- first)
+      bins[b] += times
+      bins[b &+ 1] += r * times
+    }
+  }
+
+  /// Widens the window of kept bins to hold `key` and an octave beyond it.
+  mutating func widen(to key: Int) {
+    let octave = 1 << Int(Self.mantissaBits)
+    let kept = bins.count / 2
+    let (lower, upper) =
+      kept == 0
+      ? (Swift.max(0, key - octave), Swift.min(Self.binCount, key + octave + 1))
+      : (Swift.max(0, Swift.min(first, key - octave)), Swift.min(Self.binCount, Swift.max(first + kept, key + octave + 1)))
+    var wider = [Double](repeating: 0, count: 2 * (upper - lower))
+    if kept > 0 { wider.replaceSubrange((2 * (first - lower))..<(2 * (first - lower + kept)), with: bins) }
+    (first, bins) = (lower, wider)
   }
 
   /// The `q` quantile of the mixture: the count's tail taken as normal with
@@ -338,9 +435,10 @@ struct RateHistogram {
     var weights: [Double] = []
     var means: [Double] = []
     var spreads: [Double] = []
-    for b in 0..<Self.binCount where weight[b] > 0 {
-      let mean = total[b] / weight[b] * seconds
-      weights.append(weight[b])
+    for b in 0..<(bins.count / 2) where bins[2 * b] > 0 {
+      let weight = bins[2 * b]
+      let mean = bins[2 * b + 1] / weight * seconds
+      weights.append(weight)
       means.append(mean)
       spreads.append((2 * mean).squareRoot())
     }

@@ -127,6 +127,38 @@ import Testing
     Self.expectSame(prefix, scale: 25)
   }
 
+  /// A histogram keeps only a window of its bins, widened as rates fall
+  /// outside it: each bin holds what it would in an array of every bin,
+  /// for rates from below the first bin to above the last, arriving in an
+  /// order that widens the window both ways.
+  @Test func theHistogramsWindowHoldsEveryBin() {
+    var histogram = RateHistogram()
+    var weight = [Double](repeating: 0, count: RateHistogram.binCount)
+    var total = [Double](repeating: 0, count: RateHistogram.binCount)
+    var state: UInt64 = 7
+    for i in 0..<20_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let r = i % 97 == 0 ? 0 : exp2(Double(state >> 11) / Double(1 << 53) * 90 - 35)
+      let times = Double(i % 3 + 1)
+      histogram.add(r, times: times)
+      guard r > 0 else { continue }
+      let key =
+        r <= RateHistogram.lowest
+        ? 0
+        : min(
+          RateHistogram.binCount - 1,
+          Int(truncatingIfNeeded: r.bitPattern >> RateHistogram.shift) - RateHistogram.firstKey)
+      weight[key] += times
+      total[key] += r * times
+    }
+    for key in 0..<RateHistogram.binCount {
+      let b = key - histogram.first
+      let kept = b >= 0 && 2 * b < histogram.bins.count
+      #expect((kept ? histogram.bins[2 * b] : 0) == weight[key])
+      #expect((kept ? histogram.bins[2 * b + 1] : 0) == total[key])
+    }
+  }
+
   @Test func aSingleRequestAndAnEmptySeries() {
     var prefix = [UInt32](repeating: 0, count: 10_001)
     for i in 5_001...10_000 { prefix[i] = 1 }

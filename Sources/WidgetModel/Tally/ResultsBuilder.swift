@@ -28,8 +28,9 @@ public enum ResultsBuilder {
       for s in pooled.indices { pooled[s].merge(r[s]) }
     }
     let parts = _StrategyParts(count: scenario.strategies.count)
+    let scratch = Scratch()
     forEach(scenario.strategies.count) { s in
-      parts.set(s, strategyPart(scenario, s, pooled: pooled[s], replications: replications))
+      parts.set(s, strategyPart(scenario, s, pooled: pooled[s], replications: replications, scratch: scratch))
     }
     let rows = parts.values.flatMap(\.rows)
     let series = parts.values.map(\.series)
@@ -40,15 +41,24 @@ public enum ResultsBuilder {
 
   /// The rows (each segment, then `all`) and the series of strategy `s`.
   static func strategyPart(
-    _ scenario: Scenario, _ s: Int, pooled: StrategyTally, replications: [[StrategyTally]]
+    _ scenario: Scenario, _ s: Int, pooled: StrategyTally, replications: [[StrategyTally]], scratch: Scratch
   ) -> (rows: [ResultRow], series: StrategySeries) {
     let strategy = scenario.strategies[s]
     let segmentNames = scenario.segments.map(\.name) + ["all"]
     let ctx = Context(scenario: scenario, replications: Double(replications.count))
     let all = merged(pooled.segments)
-    let loads = SecondStats.compute(pooled.segments.map(\.perSecond))
-    let fleet = fleetLoads(pooled.segments.map(\.perSecond), scale: ctx.scale)
-    let pushPeaks = pushFleetPeaks(pooled.pushesPerSecond, scale: ctx.scale)
+    // The fleet load estimate of each segment and, last, of their sum, from
+    // the running sums the second statistics are read from (a series with
+    // no request is none: `FleetLoad.zero`).
+    var fleet = [FleetLoad](repeating: .zero, count: scenario.segments.count + 1)
+    let loads = SecondStats.compute(pooled.segments.map(\.perSecond), scratch: scratch) { g, prefix in
+      fleet[g] = FleetLoad.estimate(prefix: prefix, scale: ctx.scale)
+    }
+    let pushPeaks = pushFleetPeaks(pooled.pushesPerSecond, scale: ctx.scale, scratch: scratch)
+    // Each replication's second statistics, for the intervals over replications.
+    let repLoads =
+      replications.count >= 2
+      ? replications.map { SecondStats.compute($0[s].segments.map(\.perSecond), scratch: scratch) } : []
     var rows: [ResultRow] = []
     for g in 0...scenario.segments.count {
       let tally = g < scenario.segments.count ? pooled.segments[g] : all
@@ -56,12 +66,11 @@ public enum ResultsBuilder {
         tally, load: loads[g], fleet: fleet[g], pushPeaks: g == scenario.segments.count ? pushPeaks : nil)
       var ci: [Double?]? = nil
       if replications.count >= 2 {
-        let perRep = replications.map { r -> [Double?] in
-          let repLoads = SecondStats.compute(r[s].segments.map(\.perSecond))
-          let t = g < scenario.segments.count ? r[s].segments[g] : merged(r[s].segments)
+        let perRep = replications.indices.map { r -> [Double?] in
+          let t = g < scenario.segments.count ? replications[r][s].segments[g] : merged(replications[r][s].segments)
           // The fleet estimate is not a headline metric (no interval over
           // replications: it has its own): the pooled one stands in.
-          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[g], fleet: fleet[g])
+          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[r][g], fleet: fleet[g])
         }
         ci = SummaryMetric.allCases.map { m -> Double? in
           guard m.metric.headline else { return nil }
@@ -75,46 +84,57 @@ public enum ResultsBuilder {
     return (rows, ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
   }
 
-  /// The fleet load estimate of each segment and, last, of their sum.
-  static func fleetLoads(_ blocks: [CounterBlock<UInt32>], scale: Double) -> [FleetLoad] {
-    let n = blocks.map(\.count).min() ?? 0
-    // Running sums in 32 bits, wrapping: FleetLoad reads only differences
-    // over windows of at most an hour, exact modulo 2^32. One buffer serves
-    // every segment in turn.
-    var all = [UInt32](repeating: 0, count: n + 1)
-    var prefix = [UInt32](repeating: 0, count: n + 1)
-    var out: [FleetLoad] = []
-    for block in blocks {
-      for i in 0..<n {
-        let v = block.value(at: i)
-        prefix[i + 1] = prefix[i] &+ v
-        all[i + 1] &+= v
-      }
-      out.append(FleetLoad.estimate(prefix: prefix, scale: scale))
-    }
-    for i in 0..<n { all[i + 1] &+= all[i] }
-    out.append(FleetLoad.estimate(prefix: all, scale: scale))
-    return out
-  }
-
   /// The fleet's pushes in a busy second (`FleetLoad.peakSecond`), silent
   /// and WidgetKit, from a strategy's pushes per second (silent seconds,
   /// then WidgetKit ones; empty: it sends none, 0 and 0). One estimate per
   /// push series that has a push: FleetLoad reads prefix sums only.
-  static func pushFleetPeaks(_ block: CounterBlock<UInt32>, scale: Double) -> (silent: Double, widget: Double) {
+  static func pushFleetPeaks(
+    _ block: CounterBlock<UInt32>, scale: Double, scratch: Scratch
+  ) -> (silent: Double, widget: Double) {
     let n = block.count / 2
-    // Running sums in 32 bits, wrapping, as `fleetLoads` keeps them.
-    var prefix = [UInt32](repeating: 0, count: n + 1)
-    func peak(_ offset: Int) -> Double {
-      var any = false
-      for i in 0..<n {
-        let v = block.value(at: offset + i)
-        any = any || v > 0
-        prefix[i + 1] = prefix[i] &+ v
+    guard n > 0 else { return (0, 0) }
+    return block.withUnsafeBufferPointer { pushes in
+      scratch.with(count: n + 1) { prefix in
+        func peak(_ offset: Int) -> Double {
+          let series = UnsafeBufferPointer(rebasing: pushes[offset..<(offset + n)])
+          guard series.contains(where: { $0 > 0 }) else { return 0 }
+          // Running sums in 32 bits, wrapping, as `SecondStats.compute` keeps them.
+          var sum: UInt32 = 0
+          prefix[0] = 0
+          for i in 0..<n {
+            sum &+= series[i]
+            prefix[i + 1] = sum
+          }
+          return FleetLoad.estimate(prefix: UnsafeBufferPointer(prefix), scale: scale).peakSecond
+        }
+        return (peak(0), peak(n))
       }
-      return any ? FleetLoad.estimate(prefix: prefix, scale: scale).peakSecond : 0
     }
-    return n == 0 ? (0, 0) : (peak(0), peak(n))
+  }
+
+  /// Scratch memory for per-second running sums (a few MB a series),
+  /// handed from one strategy's summary to the next: allocating it afresh
+  /// for each would cost page faults and zeroing. Strategies summarised
+  /// concurrently take buffers of their own.
+  final class Scratch: Sendable {
+    private let free = Mutex<[Buffer]>([])
+
+    /// Calls `body` with `count` elements of scratch memory, of any content
+    /// (`body` writes before it reads).
+    func with<R>(count: Int, _ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+      var buffer = free.withLock { $0.popLast() }
+      if buffer == nil || buffer!.memory.count < count { buffer = Buffer(count: count) }
+      let result = body(UnsafeMutableBufferPointer(rebasing: buffer!.memory[0..<count]))
+      free.withLock { $0.append(buffer!) }
+      return result
+    }
+
+    /// Memory of one scratch user at a time.
+    final class Buffer: @unchecked Sendable {
+      let memory: UnsafeMutableBufferPointer<UInt32>
+      init(count: Int) { memory = .allocate(capacity: count) }
+      deinit { memory.deallocate() }
+    }
   }
 
   /// The segments' counters summed (the per-second blocks are summarised
@@ -316,6 +336,14 @@ public enum ResultsBuilder {
     return 24
   }
 
+  /// The largest of `sums[i + 1] - sums[i]` for `i` in `from..<to`
+  /// (NOTE: for performance: a branch-free pass the compiler vectorises).
+  static func busiestDifference(_ sums: UnsafeMutableBufferPointer<UInt32>, from: Int, to: Int) -> UInt32 {
+    var most: UInt32 = 0
+    for i in from..<to { most = Swift.max(most, sums[i + 1] &- sums[i]) }
+    return most
+  }
+
   /// Busiest second, busiest minute and busiest second of each hour of a
   /// per-second series.
   struct SecondStats {
@@ -325,66 +353,111 @@ public enum ResultsBuilder {
     var peakMinuteSum: UInt64 = 0
     var hourPeaks: [UInt32] = []
 
-    /// The statistics of each block and, last, of their sum, in one pass
-    /// over the blocks (no merged copy of them is made).
-    static func compute(_ blocks: [CounterBlock<UInt32>]) -> [SecondStats] {
+    /// The statistics of each block and, last, of their sum (no merged copy
+    /// of the blocks is made). Each series is read through its running
+    /// sums (32 bits, wrapping, as `FleetLoad.estimate` reads them), which
+    /// are handed to `each` (the series' index, the sums) before the next
+    /// series is summed; a series with no request is neither summed nor
+    /// handed over.
+    /// NOTE: for performance (with the fleet estimates, the report phase):
+    /// one pass over each block writes its running sums and finds each
+    /// hour's busiest second; a minute's requests are a difference of two
+    /// running sums, and the sum's running sums are the blocks' added up.
+    static func compute(
+      _ blocks: [CounterBlock<UInt32>], scratch: Scratch,
+      each: (Int, UnsafeBufferPointer<UInt32>) -> Void = { _, _ in }
+    ) -> [SecondStats] {
       let n = blocks.map(\.count).min() ?? 0
       let k = blocks.count
+      let hours = (n + 3599) / 3600
       var out = [SecondStats](repeating: SecondStats(), count: k + 1)
-      for i in 0...k {
-        out[i].seconds = n
-        out[i].hourPeaks.reserveCapacity((n + 3599) / 3600)
+      for j in 0...k {
+        out[j].seconds = n
+        out[j].hourPeaks.reserveCapacity(hours)
       }
-      let pointers = blocks
-      // NOTE: scratch counters on the stack, for performance (this pass is
-      // most of the report phase).
-      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 3 * (k + 1)) { scratch in
-        let minuteSum = scratch.baseAddress!
-        let peakMinute = minuteSum + (k + 1)
-        let hourPeak = peakMinute + (k + 1)
-        for j in 0...k { peakMinute[j] = 0 }
-        pointers.withUnsafeBufferPointer { blocks in
-          var hourStart = 0
-          while hourStart < n {
-            let hourEnd = min(n, hourStart + 3600)
-            for j in 0...k { hourPeak[j] = 0 }
-            var minuteStart = hourStart
-            while minuteStart < hourEnd {
-              let minuteEnd = min(hourEnd, minuteStart + 60)
-              for j in 0...k { minuteSum[j] = 0 }
-              for i in minuteStart..<minuteEnd {
-                var total: UInt64 = 0
-                for j in 0..<k {
-                  let v = UInt64(blocks[j].value(at: i))
-                  total &+= v
-                  minuteSum[j] &+= v
-                  if v > hourPeak[j] { hourPeak[j] = v }
-                }
-                minuteSum[k] &+= total
-                if total > hourPeak[k] { hourPeak[k] = total }
-              }
-              for j in 0...k where minuteSum[j] > peakMinute[j] { peakMinute[j] = minuteSum[j] }
-              minuteStart = minuteEnd
+      // Over the segments, each minute's requests and the sum of each
+      // hour's busiest seconds (a bound on the sum's busiest second).
+      var allMinutes = [UInt64](repeating: 0, count: (n + 59) / 60)
+      var allBound = [UInt64](repeating: 0, count: hours)
+      var summed = 0
+      scratch.with(count: 2 * (n + 1)) { buffer in
+        let prefix = UnsafeMutableBufferPointer(rebasing: buffer[0...n])
+        let all = UnsafeMutableBufferPointer(rebasing: buffer[(n + 1)...])
+        for j in 0..<k {
+          blocks[j].withUnsafeBufferPointer { block in
+            let series = UnsafeBufferPointer(rebasing: block[0..<n])
+            guard series.contains(where: { $0 > 0 }) else {
+              out[j].hourPeaks = [UInt32](repeating: 0, count: hours)
+              return
             }
-            for j in 0...k {
-              let hp = UInt32(truncatingIfNeeded: hourPeak[j])
-              if hp > out[j].peak {
-                out[j].peak = hp
-                for i in hourStart..<hourEnd {
-                  var v: UInt64 = 0
-                  if j < k { v = UInt64(blocks[j].value(at: i)) } else { for q in 0..<k { v &+= UInt64(blocks[q].value(at: i)) } }
-                  if v == hourPeak[j] {
-                    out[j].peakIndex = i
-                    break
-                  }
-                }
+            var sum: UInt32 = 0
+            prefix[0] = 0
+            for hour in 0..<hours {
+              let start = hour * 3600
+              let end = Swift.min(n, start + 3600)
+              var busiest: UInt32 = 0
+              for i in start..<end {
+                let v = series[i]
+                sum &+= v
+                prefix[i + 1] = sum
+                busiest = Swift.max(busiest, v)
               }
-              out[j].hourPeaks.append(hp)
+              allBound[hour] &+= UInt64(busiest)
+              // A minute's requests are a difference of running sums when
+              // it cannot hold 2^32 of them.
+              let exact = busiest <= UInt32.max / 60
+              for minute in stride(from: start, to: end, by: 60) {
+                let next = Swift.min(end, minute + 60)
+                let requests =
+                  exact
+                  ? UInt64(prefix[next] &- prefix[minute])
+                  : series[minute..<next].reduce(0) { $0 &+ UInt64($1) }
+                out[j].peakMinuteSum = Swift.max(out[j].peakMinuteSum, requests)
+                allMinutes[minute / 60] &+= requests
+              }
+              if busiest > out[j].peak {
+                out[j].peak = busiest
+                out[j].peakIndex = series[start..<end].firstIndex(of: busiest)!
+              }
+              out[j].hourPeaks.append(busiest)
             }
-            hourStart = hourEnd
+            if summed == 0 {
+              _ = all.update(fromContentsOf: prefix)
+            } else {
+              for i in 0...n { all[i] &+= prefix[i] }
+            }
+            summed += 1
+            each(j, UnsafeBufferPointer(prefix))
           }
         }
-        for j in 0...k { out[j].peakMinuteSum = peakMinute[j] }
+        guard summed > 0 else {
+          out[k].hourPeaks = [UInt32](repeating: 0, count: hours)
+          return
+        }
+        out[k].peakMinuteSum = allMinutes.max() ?? 0
+        for hour in 0..<hours {
+          let start = hour * 3600
+          let end = Swift.min(n, start + 3600)
+          // The sum's seconds, from its running sums when no second of the
+          // hour can hold 2^32 requests, else added up from the blocks.
+          let exact = allBound[hour] <= UInt64(UInt32.max)
+          let total = { (i: Int) -> UInt64 in
+            exact ? UInt64(all[i + 1] &- all[i]) : blocks.reduce(0) { $0 &+ UInt64($1.value(at: i)) }
+          }
+          var busiest: UInt64 = 0
+          if exact {
+            busiest = UInt64(busiestDifference(all, from: start, to: end))
+          } else {
+            for i in start..<end { busiest = Swift.max(busiest, total(i)) }
+          }
+          let peak = UInt32(truncatingIfNeeded: busiest)
+          if peak > out[k].peak {
+            out[k].peak = peak
+            out[k].peakIndex = (start..<end).first { total($0) == busiest }!
+          }
+          out[k].hourPeaks.append(peak)
+        }
+        each(k, UnsafeBufferPointer(all))
       }
       return out
     }
