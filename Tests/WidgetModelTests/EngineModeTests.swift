@@ -54,6 +54,31 @@ import WidgetModel
         strategies: strategies))
   }
 
+  /// Offsets that are not whole hours: a glance's local hour then turns
+  /// inside the run's hours, so the elided path finds it glance by glance;
+  /// hourly entries (a grid) and 15-minute ones, with a horizon shorter
+  /// than a day, so that spans end at entries and at the coverage's end.
+  @Test(arguments: [UInt64(11), 12])
+  func elidedAndEventByEventGiveTheSameResultsWithHalfHourOffsets(seed: UInt64) {
+    let kinds = [
+      WidgetKindSpec(
+        name: "hourly", scheduled: ScheduledChanges(every: .hours(1), horizon: .hours(6)),
+        unpredictable: UnpredictableChanges(perDay: 5)),
+      WidgetKindSpec(
+        name: "quarter", scheduled: ScheduledChanges(every: .minutes(15), fromHour: 7, toHour: 21),
+        unpredictable: UnpredictableChanges(perDay: 2)),
+    ]
+    let segment = Segment(
+      name: "offsets", utcOffsets: [.init(hours: 5.5, weight: 1), .init(hours: -9.5, weight: 1), .init(hours: 5.75, weight: 1)],
+      wakeHour: 6...8, sleepHour: 22...24, appSessionsPerDay: 3,
+      lowPowerMode: LowPowerHabit(share: 0.5, dailyProbability: 0.5),
+      widgets: [WidgetSlot(kind: 0), WidgetSlot(kind: 1, placement: .lockScreen)])
+    Self.compare(
+      Scenario(
+        name: "offsets", seed: seed, days: 5, warmupDays: 1, devices: 30, segments: [segment], kinds: kinds,
+        strategies: StrategyCatalog.presets.map(\.strategy)))
+  }
+
   /// Clock times, weekdays, a publication lag, weekend factors and the
   /// new placements (docs/model.md#clock-times, #publication-lag,
   /// #weekday-patterns, #watch-complications, #standby).

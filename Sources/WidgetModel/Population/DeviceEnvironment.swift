@@ -86,14 +86,17 @@ public struct DeviceEnvironment: Sendable {
   /// The next time at or after `time` when the user is awake (`time` if awake).
   public func nextAwakeTime(atOrAfter time: SimTime) -> SimTime {
     if awakeHours == 0 { return .never }
-    var t = time
-    for _ in 0..<25 {
-      if isAwake(at: t) { return t }
-      var local = (t.milliseconds + utcOffset.milliseconds) % 3_600_000
-      if local < 0 { local += 3_600_000 }
-      t = SimTime(milliseconds: t.milliseconds - local + 3_600_000)
-    }
-    return .never
+    let h = localHour(of: time)
+    if awakeHours & (1 << UInt32(h)) != 0 { return time }
+    // The local hours after `h`, in order, are bits h+1, h+2, ... of the
+    // day's mask written twice; the first awake one is `k` hours after
+    // the start of `h` (O(1) rather than an hour-by-hour walk through the
+    // night; NOTE: for performance).
+    let twoDays = UInt64(awakeHours) | UInt64(awakeHours) << 24
+    let k = (twoDays >> UInt64(h + 1)).trailingZeroBitCount + 1
+    var local = (time.milliseconds + utcOffset.milliseconds) % 3_600_000
+    if local < 0 { local += 3_600_000 }
+    return SimTime(milliseconds: time.milliseconds - local + Int64(k) * 3_600_000)
   }
 
   /// The end of the low-power interval containing `time`, or nil when off.

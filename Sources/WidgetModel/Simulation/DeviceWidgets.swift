@@ -358,9 +358,18 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     catchUp(w, before: t, env)
     let k = widgets.kind[w]
     let schedule = env.schedules[k]
-    var request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: schedule != nil)
-    var dataTime = t
-    if special { dataTime = prepareFetch(w, kind: k, at: t, &request, env) }
+    // The request is built in place unless some reload may draw, fail or
+    // read a cache (NOTE: for performance: a request handed `inout` to the
+    // out-of-line `prepareFetch` was kept in memory and copied several
+    // times on every reload).
+    let request: TimelineRequest
+    let dataTime: SimTime
+    if special {
+      (request, dataTime) = preparedRequest(w, kind: k, at: t, hasSchedule: schedule != nil, env)
+    } else {
+      request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: schedule != nil)
+      dataTime = t
+    }
     let answer = provider.timeline(for: request)
     let newPlan = TimelinePlan(answer, request, schedule: schedule, horizon: feed.horizon[k], dataTime: dataTime)
     if measured(t) {
@@ -405,10 +414,21 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     }
   }
 
-  /// What a reload of widget `w` at `t` fetches when some reloads draw,
-  /// fail or read a cache: fills in `request` and returns the data's time.
-  /// Kept out of line, so the common reload stays small.
+  /// The request of a reload of widget `w` at `t` when some reloads draw,
+  /// fail or read a cache, and the time of the data it fetches. Kept out
+  /// of line, so the common reload stays small.
   @inline(never)
+  mutating func preparedRequest(
+    _ w: Int, kind k: Int, at t: SimTime, hasSchedule: Bool, _ env: DeviceEnvironment
+  ) -> (TimelineRequest, SimTime) {
+    var request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: hasSchedule)
+    let dataTime = prepareFetch(w, kind: k, at: t, &request, env)
+    return (request, dataTime)
+  }
+
+  /// Fills in `request` for a reload of widget `w` at `t` (its draw, its
+  /// fetch's outcome) and returns the data's time.
+  @inline(__always)
   mutating func prepareFetch(_ w: Int, kind k: Int, at t: SimTime, _ request: inout TimelineRequest, _ env: DeviceEnvironment) -> SimTime {
     request.previousFailures = widgets.failures[w]
     if drawsPerReload { request.random = reloadDraw(w, at: t, env) }

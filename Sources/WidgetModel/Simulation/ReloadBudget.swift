@@ -63,13 +63,13 @@ struct ReloadBudget {
   // callers compute `cap` once (its Low Power Mode and learning factors
   // are a few floating-point operations) and pass it on.
   @inline(__always)
-  private func tokenCapacity(cap: Int) -> Double {
+  fileprivate func tokenCapacity(cap: Int) -> Double {
     max(1, Double(cap) * parameters.tokenBucketBurstFraction)
   }
 
   /// Tokens per millisecond.
   @inline(__always)
-  private func tokenRate(cap: Int) -> Double {
+  fileprivate func tokenRate(cap: Int) -> Double {
     Double(cap) / Double(Self.window.milliseconds)
   }
 
@@ -151,14 +151,40 @@ struct ReloadBudget {
   /// a sample is taken every hour of every widget).
   @inline(__always)
   func sampledLeft(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
-    guard parameters.accrual == .slidingWindow else { return left(w, at: t, app) }
+    sampledLeft(w, at: t, SampleRate(cap: cap(w, app), self))
+  }
+
+  /// What the hourly samples of one catch-up share: today's budget and,
+  /// for a token bucket, its capacity and rate (the same values `left`
+  /// computes, found once per catch-up instead of once per sample; NOTE:
+  /// for performance).
+  struct SampleRate {
+    let cap: Int
+    let capacity: Double
+    let rate: Double
+
+    @inline(__always)
+    init(cap: Int, _ budget: ReloadBudget) {
+      self.cap = cap
+      capacity = budget.tokenCapacity(cap: cap)
+      rate = budget.tokenRate(cap: cap)
+    }
+  }
+
+  /// `sampledLeft` with the catch-up's shared values.
+  @inline(__always)
+  func sampledLeft(_ w: Int, at t: SimTime, _ r: SampleRate) -> Int {
+    guard parameters.accrual == .slidingWindow else {
+      let dt = Double(max(0, t.milliseconds &- tokensAt[w].milliseconds))
+      return Int(min(r.capacity, tokens[w] + dt * r.rate))
+    }
     let threshold = t - Self.window
     let total = spent[w]
     // The ring holds the newest `count` of the `total` reloads.
     var c = max(sampleCursor[w], total &- rings.count(of: w))
     while c < total && rings.time(ofRing: w, fromNewest: total &- 1 &- c) <= threshold { c &+= 1 }
     sampleCursor[w] = c
-    return max(0, cap(w, app) &- (total &- c))
+    return max(0, r.cap &- (total &- c))
   }
 
   /// `left` for a widget whose budget today is `cap` (`cap(w, app)`).

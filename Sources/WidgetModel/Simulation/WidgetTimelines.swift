@@ -74,19 +74,34 @@ struct WidgetTimelines {
   /// The first change widget `w` does not show at `g` (`> g` means fresh).
   @inline(__always)
   func firstUnshownChange(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) -> SimTime {
-    var first = unpredictableNext[w]
+    firstUnshownChangeSpan(w, at: g, env).first
+  }
+
+  /// `firstUnshownChange(w, at: g)`, and the earliest time after `g` at
+  /// which it may differ while the widget's state stays as it is (the
+  /// next entry of a grid timeline, the end of what the timeline shows):
+  /// the glances before it see the same answer (NOTE: for performance,
+  /// the glances between two reloads are accounted a span at a time).
+  @inline(__always)
+  func firstUnshownChangeSpan(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) -> (first: SimTime, until: SimTime) {
+    let first = unpredictableNext[w]
     let p = plan[w]
-    if case .grid = p.coverage, let schedule = env.schedules[kind[w]] {
+    if case .grid(let spacing) = p.coverage, let schedule = env.schedules[kind[w]] {
+      // `p.coveredUntil(g)`, and the date of the entry after the one shown at `g`.
+      let s = spacing.milliseconds
+      let shownEntries = max(0, (g.milliseconds &- p.reloadTime.milliseconds) / s)
+      let entryDate = SimTime(milliseconds: p.reloadTime.milliseconds &+ shownEntries &* s)
+      let covered = min(entryDate, min(p.lastEntry, p.horizonEnd))
       // coveredUntil(g) <= coverageEnd, so the cut is the publication's.
-      let asked = min(p.coveredUntil(g), shownUntil[w])
+      let asked = min(covered, shownUntil[w])
       if asked != nextAsked[w] {
         nextAsked[w] = asked
         nextAnswer[w] = schedule.next(after: asked)
       }
-      first = min(first, nextAnswer[w])
-    } else if g >= shownUntil[w] {
-      first = min(first, predictedNext[w])
+      return (min(first, nextAnswer[w]), entryDate + spacing)
     }
-    return first
+    let shown = shownUntil[w]
+    if g >= shown { return (min(first, predictedNext[w]), .never) }
+    return (first, shown)
   }
 }
