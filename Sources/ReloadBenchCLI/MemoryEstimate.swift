@@ -27,11 +27,13 @@ enum MemoryEstimate {
     var tallyCopies: Double
     /// One device's drawn data at its largest (every thread holds one).
     var device: Double
+    /// The request and push logs of one thread's simulators.
+    var logs: Double
     var workers: Int
     /// Shared content changes, the program and the scenario.
     var shared: Double
 
-    var total: Double { tallies * tallyCopies + device * Double(workers) + shared }
+    var total: Double { tallies * tallyCopies + (device + logs) * Double(workers) + shared }
   }
 
   static func parts(_ scenario: Scenario, threads: Int) -> Parts {
@@ -42,6 +44,10 @@ enum MemoryEstimate {
     let pushing = scenario.strategies.filter { $0.backend.silentPush != nil || $0.backend.widgetPush != nil }.count
     let tallies = perStrategy * Double(scenario.strategies.count) + Double(pushing) * seconds * 8
     let workers = self.workers(scenario, threads: threads)
+    let logs = scenario.strategies.reduce(0.0) { sum, s in
+      let pushes = s.backend.silentPush != nil || s.backend.widgetPush != nil
+      return sum + Double(DeviceSimulator<StrategyTimelines>.logBytes(devices: scenario.devices, countsPushes: pushes))
+    }
     let copies = Double(workers + 1 + max(0, scenario.replications - 1))
     // Shared kinds' changes are drawn once per replication for all devices.
     var sharedChanges = 0.0
@@ -50,7 +56,8 @@ enum MemoryEstimate {
     }
     let shared = Double(scenario.kinds.count) * 200_000 + 50_000_000 + sharedChanges
     return Parts(
-      tallies: tallies, tallyCopies: copies, device: deviceBytes(scenario), workers: workers, shared: shared)
+      tallies: tallies, tallyCopies: copies, device: deviceBytes(scenario), logs: logs, workers: workers,
+      shared: shared)
   }
 
   /// Bytes the run will hold at its peak.

@@ -84,7 +84,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     counts = TallyWriter(
       segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measureStart: prepared.measureStart,
       end: prepared.end, countsPushes: strategy.backend.silentPush != nil || strategy.backend.widgetPush != nil,
-      storage: storage)
+      logCapacity: RequestLog.capacity(devices: scenario.devices), storage: storage)
     feed = ContentFeed(prepared, storage: storage)
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)

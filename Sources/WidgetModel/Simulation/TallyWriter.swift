@@ -13,7 +13,11 @@ struct TallyWriter {
   private let series: CounterBlock<UInt64>.Writer
   private let perSecond: [CounterBlock<UInt32>]
   /// Pushes per second: silent, then WidgetKit (see `StrategyTally.pushesPerSecond`).
-  private let pushes: CounterBlock<UInt32>.Writer
+  /// The push tally (one block), and the pushes waiting for it: a fleet's
+  /// pushes land on random seconds of a tally larger than the caches, so
+  /// they are buffered and added stretch by stretch, like requests.
+  private let pushes: [CounterBlock<UInt32>]
+  private var pushLog: RequestLog
   private let measuredSeconds: Int
   /// The current device's segment and its counters.
   private(set) var segment = 0
@@ -22,12 +26,13 @@ struct TallyWriter {
 
   /// `countsPushes`: the strategy sends APNs pushes (counted per second).
   init(
-    segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool, storage: _DeviceStorage
+    segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool, logCapacity: Int,
+    storage: _DeviceStorage
   ) {
     let seconds = Int((end.milliseconds - measureStart.milliseconds + 999) / 1000)
     tally = StrategyTally(
       segments: segments, ringCapacity: ringCapacity, measuredSeconds: seconds, countsPushes: countsPushes)
-    pushes = tally.pushesPerSecond.writer
+    pushes = [tally.pushesPerSecond]
     measuredSeconds = seconds
     layout = tally.segments[0].layout
     self.measureStart = measureStart
@@ -35,7 +40,8 @@ struct TallyWriter {
     series = tally.series.block.writer
     perSecond = tally.segments.map(\.perSecond)
     counters = tally.segments[0].counters.writer
-    requests = RequestLog(storage, segments: segments, seconds: seconds)
+    requests = RequestLog(storage, segments: segments, seconds: seconds, capacity: logCapacity)
+    pushLog = RequestLog(storage, segments: 1, seconds: 2 * seconds, capacity: countsPushes ? logCapacity : 1)
   }
 
   /// Counts into `segment`'s tally from now on.
@@ -74,12 +80,11 @@ struct TallyWriter {
   }
 
   /// One APNs push sent at measured time `t`: a WidgetKit push if
-  /// `widget`, else a silent one. Pushes are few (one per data change and
-  /// device at most), so they are added as they come, without a log.
+  /// `widget`, else a silent one.
   @inline(__always)
-  func recordPush(at t: SimTime, widget: Bool) {
-    let second = Int((t.milliseconds &- measureStart.milliseconds) / 1000)
-    pushes.increment(widget ? measuredSeconds &+ second : second)
+  mutating func recordPush(at t: SimTime, widget: Bool) {
+    let second = (t.milliseconds &- measureStart.milliseconds) / 1000
+    pushLog.append(segment: 0, second: widget ? Int64(measuredSeconds) &+ second : second, flushingInto: pushes)
   }
 
   /// A stale glance at local hour `hour`.
@@ -125,5 +130,6 @@ struct TallyWriter {
   /// Adds buffered backend requests to the per-second tallies.
   mutating func flush() {
     requests.flush(into: perSecond)
+    pushLog.flush(into: pushes)
   }
 }
