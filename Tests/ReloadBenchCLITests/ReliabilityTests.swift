@@ -101,7 +101,7 @@ import Testing
     #expect(under.status == 0, "\(under.stderr)")
     let (over, seconds) = try Self.timed(["run", "mem-just-over.json"], in: dir, environment: env)
     #expect(over.status == 2 && Self.errorLines(over).count == 1, "\(over.stderr)")
-    #expect(over.stderr.contains("mem-just-over would need about 20.3 GB"), "\(over.stderr)")
+    #expect(over.stderr.contains("mem-just-over would need about 20.4 GB"), "\(over.stderr)")
     #expect(seconds < 2)
   }
 
