@@ -76,13 +76,14 @@ enum ExperimentRunner {
         guard let range = next.take() else { break }
         let lo = range.lowerBound
         let hi = range.upperBound
-        worker.simulate(devices: lo..<hi)
+        worker.simulateBuffered(devices: lo..<hi)
         let done = next.finished(hi - lo)
         if let progress {
           let fraction = (doneBefore + Double(done)) / totalWork
           progress.update(fraction: fraction, deviceDays: (doneBefore + Double(done)) * scenario.days)
         }
       }
+      worker.flush()
       box.add(worker.tallies)
     }
     return box.take()

@@ -49,11 +49,26 @@ public struct DeviceWorker {
   /// when it returns. (Strategies do not interact: the order in which
   /// they run on a device changes nothing.)
   public mutating func simulate(devices: Range<Int>) {
+    simulateBuffered(devices: devices)
+    flush()
+  }
+
+  /// Simulates `devices` like `simulate(devices:)`, but leaves the last
+  /// backend requests and pushes in the simulators' logs: call `flush()`
+  /// before reading `tallies`. A runner that hands a worker many small
+  /// ranges flushes once at the end, so that each flush adds a full log
+  /// (NOTE: for performance: the more keys a flush holds, the more of them
+  /// share each cache line of the per-second tallies).
+  public mutating func simulateBuffered(devices: Range<Int>) {
     for d in devices {
       environment.generate(device: d, in: prepared)
       for s in dataSimulators.indices { dataSimulators[s].run(environment) }
       for s in codeSimulators.indices { codeSimulators[s].run(environment) }
     }
+  }
+
+  /// Adds what the simulators' logs hold to their tallies.
+  public mutating func flush() {
     for s in dataSimulators.indices { dataSimulators[s].flush() }
     for s in codeSimulators.indices { codeSimulators[s].flush() }
   }
