@@ -41,13 +41,10 @@ enum MemoryEstimate {
     let perSegment = seconds * 4 + 24 * Double(scenario.model.budget.largestBudget + 1) * 8 + 16_000
     let perStrategy = Double(scenario.segments.count) * perSegment + seconds / 3600 * 8 * 8
     // A strategy that sends pushes also counts them per second (silent and WidgetKit).
-    let pushing = scenario.strategies.filter { $0.backend.silentPush != nil || $0.backend.widgetPush != nil }.count
+    let pushing = scenario.strategies.filter(\.backend.sendsPushes).count
     let tallies = perStrategy * Double(scenario.strategies.count) + Double(pushing) * seconds * 8
     let workers = self.workers(scenario, threads: threads)
-    let logs = scenario.strategies.reduce(0.0) { sum, s in
-      let pushes = s.backend.silentPush != nil || s.backend.widgetPush != nil
-      return sum + Double(DeviceSimulator<StrategyTimelines>.logBytes(devices: scenario.devices, countsPushes: pushes))
-    }
+    let logs = scenario.strategies.reduce(0.0) { $0 + Double(DeviceWorker.logBytes($1, devices: scenario.devices)) }
     let copies = Double(workers + 1 + max(0, scenario.replications - 1))
     // Shared kinds' changes are drawn once per replication for all devices.
     var sharedChanges = 0.0

@@ -209,6 +209,9 @@ public struct BackendBehaviour: Sendable, Equatable {
     self.silentPush = silentPush
     self.widgetPush = widgetPush
   }
+
+  /// The backend sends APNs pushes of some kind (counted per second).
+  public var sendsPushes: Bool { silentPush != nil || widgetPush != nil }
 }
 
 /// Which changes trigger a push, and how the backend coalesces them: after

@@ -37,13 +37,6 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   /// The most widgets one device can have.
   public static var maxWidgetsPerDevice: Int { 64 }
 
-  /// Bytes one simulator of a run of `devices` devices holds for the
-  /// requests (and, for a strategy that sends them, the pushes) waiting
-  /// for the per-second tallies (for the memory estimate).
-  public static func logBytes(devices: Int, countsPushes: Bool) -> Int {
-    (countsPushes ? 2 : 1) * 2 * RequestLog.capacity(devices: devices) * MemoryLayout<UInt32>.stride
-  }
-
   /// With `recordLog`, the simulator also keeps each device's reload log
   /// (`LogRecorder`; read with `logRecords`), for `run --emit-log`.
   public init(prepared: PreparedScenario, strategy: Strategy, provider: Provider, recordLog: Bool = false) {

@@ -59,6 +59,12 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// than `env.localHour(of:)` (NOTE: for performance).
   private(set) var localHourShift = -1
 
+  /// The local hour of a measured glance at `g` in run hour `runHour`.
+  @inline(__always)
+  func glanceHour(_ g: SimTime, runHour: Int, _ env: DeviceEnvironment) -> Int {
+    localHourShift >= 0 ? Int(UInt(bitPattern: runHour &+ localHourShift) % 24) : env.localHour(of: g)
+  }
+
   init(
     _ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage,
     recordLog: Bool = false
@@ -83,7 +89,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     kindCount = scenario.kinds.count
     counts = TallyWriter(
       segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measureStart: prepared.measureStart,
-      end: prepared.end, countsPushes: strategy.backend.silentPush != nil || strategy.backend.widgetPush != nil,
+      end: prepared.end, countsPushes: strategy.backend.sendsPushes,
       logCapacity: RequestLog.capacity(devices: scenario.devices), storage: storage)
     feed = ContentFeed(prepared, storage: storage)
     widgets = WidgetTimelines(widgets: w, storage: storage)
@@ -359,9 +365,9 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     let k = widgets.kind[w]
     let schedule = env.schedules[k]
     // The request is built in place unless some reload may draw, fail or
-    // read a cache (NOTE: for performance: a request handed `inout` to the
-    // out-of-line `prepareFetch` was kept in memory and copied several
-    // times on every reload).
+    // read a cache (NOTE: for performance: a request handed `inout` to an
+    // out-of-line function was kept in memory and copied several times
+    // on every reload).
     let request: TimelineRequest
     let dataTime: SimTime
     if special {
@@ -422,25 +428,17 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     _ w: Int, kind k: Int, at t: SimTime, hasSchedule: Bool, _ env: DeviceEnvironment
   ) -> (TimelineRequest, SimTime) {
     var request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: hasSchedule)
-    let dataTime = prepareFetch(w, kind: k, at: t, &request, env)
-    return (request, dataTime)
-  }
-
-  /// Fills in `request` for a reload of widget `w` at `t` (its draw, its
-  /// fetch's outcome) and returns the data's time.
-  @inline(__always)
-  mutating func prepareFetch(_ w: Int, kind k: Int, at t: SimTime, _ request: inout TimelineRequest, _ env: DeviceEnvironment) -> SimTime {
     request.previousFailures = widgets.failures[w]
     if drawsPerReload { request.random = reloadDraw(w, at: t, env) }
     if readsCache[k] {
       request.fetch = .cached
-      return min(t, app.lastFetch)
+      return (request, min(t, app.lastFetch))
     }
     if let f = failure[k], f.inOutage(t) || fetchFails(w, at: t, f.probability, env) || (f.whenUnpublished && unpublished(k, at: t, env)) {
       request.fetch = .failed
-      return widgets.plan[w].reloadTime  // the widget keeps what it showed
+      return (request, widgets.plan[w].reloadTime)  // the widget keeps what it showed
     }
-    return t
+    return (request, t)
   }
 
   /// Whether kind `k`'s newest scheduled change at `t` is not published yet.

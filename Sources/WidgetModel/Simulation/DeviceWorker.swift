@@ -73,6 +73,13 @@ public struct DeviceWorker {
     for s in codeSimulators.indices { codeSimulators[s].flush() }
   }
 
+  /// Bytes a worker's simulator of `strategy` holds, in a run of
+  /// `devices` devices, for the requests (and pushes, if it sends them)
+  /// waiting for the per-second tallies (for the memory estimate).
+  public static func logBytes(_ strategy: Strategy, devices: Int) -> Int {
+    (strategy.backend.sendsPushes ? 2 : 1) * 2 * RequestLog.capacity(devices: devices) * MemoryLayout<UInt32>.stride
+  }
+
   /// What each strategy produced so far, in scenario order.
   public var tallies: [StrategyTally] {
     slots.map { slot in

@@ -117,12 +117,11 @@ extension DeviceWidgets {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
         if g >= hourEnd {
           runHour = counts.hourIndex(g)
+          hour = glanceHour(g, runHour: runHour, env)
           if localHourShift >= 0 {
-            hour = Int(UInt(bitPattern: runHour &+ localHourShift) % 24)
             hourEnd = SimTime(milliseconds: measureStart.milliseconds &+ Int64(runHour &+ 1) &* 3_600_000)
           } else {
             // The local hour turns within the run's hours: found for each glance.
-            hour = env.localHour(of: g)
             hourEnd = g + .milliseconds(1)
           }
         }
@@ -140,8 +139,7 @@ extension DeviceWidgets {
     guard g >= counts.measureStart else { return }
     let first = widgets.firstUnshownChange(w, at: g, env)
     let runHour = counts.hourIndex(g)
-    let hour = localHourShift >= 0 ? Int(UInt(bitPattern: runHour &+ localHourShift) % 24) : env.localHour(of: g)
-    account(w, at: g, first: first, runHour: runHour, hour: hour)
+    account(w, at: g, first: first, runHour: runHour, hour: glanceHour(g, runHour: runHour, env))
   }
 
   /// The counts of a measured glance at widget `w` at `g` (run hour

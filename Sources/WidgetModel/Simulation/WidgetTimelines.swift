@@ -87,13 +87,11 @@ struct WidgetTimelines {
     let first = unpredictableNext[w]
     let p = plan[w]
     if case .grid(let spacing) = p.coverage, let schedule = env.schedules[kind[w]] {
-      // `p.coveredUntil(g)`, and the date of the entry after the one shown at `g`.
-      let s = spacing.milliseconds
-      let shownEntries = max(0, (g.milliseconds &- p.reloadTime.milliseconds) / s)
-      let entryDate = SimTime(milliseconds: p.reloadTime.milliseconds &+ shownEntries &* s)
-      let covered = min(entryDate, min(p.lastEntry, p.horizonEnd))
-      // coveredUntil(g) <= coverageEnd, so the cut is the publication's.
-      let asked = min(covered, shownUntil[w])
+      // `p.coveredUntil(g)`, from the entry shown at `g`; the answer holds
+      // until the next entry. coveredUntil(g) <= coverageEnd, so the cut
+      // is the publication's.
+      let entryDate = p.gridEntry(at: g, spacing: spacing)
+      let asked = min(min(entryDate, p.coverageEnd), shownUntil[w])
       if asked != nextAsked[w] {
         nextAsked[w] = asked
         nextAnswer[w] = schedule.next(after: asked)

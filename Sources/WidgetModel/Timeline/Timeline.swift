@@ -313,10 +313,18 @@ public struct TimelinePlan: Sendable, Equatable {
     case .upToLastEntry:
       return min(glance, min(lastEntry, horizonEnd))
     case .grid(let spacing):
-      let steps = (glance.milliseconds - reloadTime.milliseconds) / spacing.milliseconds
-      let entryDate = SimTime(milliseconds: reloadTime.milliseconds + max(0, steps) * spacing.milliseconds)
-      return min(entryDate, min(lastEntry, horizonEnd))
+      return min(gridEntry(at: glance, spacing: spacing), min(lastEntry, horizonEnd))
     }
+  }
+
+  /// The date of the entry a grid timeline of entries `spacing` apart
+  /// shows at `glance` (its first, dated at the reload, before that).
+  @inlinable @inline(__always)
+  public func gridEntry(at glance: SimTime, spacing: SimDuration) -> SimTime {
+    // No overflow: times are below 2^55 ms and `steps * spacing` is at
+    // most `glance - reloadTime`.
+    let steps = (glance.milliseconds &- reloadTime.milliseconds) / spacing.milliseconds
+    return SimTime(milliseconds: reloadTime.milliseconds &+ max(0, steps) &* spacing.milliseconds)
   }
 
   /// The latest time any entry covers.
