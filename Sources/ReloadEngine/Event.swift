@@ -47,6 +47,21 @@ public struct Event: Sendable, Equatable {
   @inlinable @inline(__always)
   public var time: SimTime { SimTime(milliseconds: Int64(truncatingIfNeeded: key >> 8)) }
 
+  /// Later than every event: an empty slot, which `Simulator.step(before:or:)`
+  /// never hands out.
+  @inlinable @inline(__always)
+  public static var vacant: Event { Event(key: .max, tie: .max) }
+
+  /// `true` for `Event.vacant`.
+  @inlinable @inline(__always)
+  public var isVacant: Bool { key == .max }
+
+  @usableFromInline @inline(__always)
+  init(key: UInt64, tie: UInt64) {
+    self.key = key
+    self.tie = tie
+  }
+
   /// The class that orders events at the same millisecond (lower first).
   @inlinable @inline(__always)
   public var priority: UInt8 { UInt8(truncatingIfNeeded: key) }

@@ -190,6 +190,77 @@ private func randomEvents(seed: UInt64, count: Int, timeRange: Int64) -> [Event]
     #expect(sim.peek() == sortedReference(pending).first)
   }
 
+  /// An event kept in a slot of the model's (numbered with
+  /// `sequence(at:)`, handed out by `step(before:or:)`) comes out exactly
+  /// where the queue would have handed it out, and moving or emptying the
+  /// slot is the same as leaving a superseded event in the queue to be
+  /// ignored: the two simulators below see the same events in the same
+  /// order, ties at one millisecond included.
+  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  func aSlotEventTakesItsQueuePlace(seed: UInt64) {
+    var rng = Xoshiro256StarStar(seed: seed)
+    var queued = Simulator<EventQueue>()  // everything in the queue
+    var slotted = Simulator<EventQueue>()  // the slot's event outside it
+    var slot = Event.vacant
+    var current: UInt32? = nil  // `queued`: the seq of the slot's live event
+    let slotBit: UInt32 = 1 << 31
+    let end = SimTime(milliseconds: 5_000)
+    var handled = 0
+    var fromSlot = 0
+    func act(_ rng: inout Xoshiro256StarStar) {
+      let now = slotted.now
+      for _ in 0..<(1 + Int(rng.next() % 2)) {
+        let t = now + .milliseconds(Int64(rng.next() % 40))
+        let priority = UInt8(rng.next() % 3)
+        switch rng.next() % 3 {
+        case 0, 1:
+          queued.schedule(payload: 0, at: t, priority: priority)
+          slotted.schedule(payload: 0, at: t, priority: priority)
+        default:
+          // The slot moves only to an earlier event, as a widget's pending reload does.
+          let seq = slotted.sequence(at: t)
+          let e = Event(time: t, priority: priority, seq: seq, payload: slotBit)
+          if Event.precedes(e, slot) {
+            slot = e
+            current = seq
+          }
+          queued.schedule(payload: slotBit, at: t, priority: priority)
+        }
+      }
+      if rng.next() % 50 == 0 {
+        slot = .vacant
+        current = nil
+      }
+    }
+    act(&rng)
+    while true {
+      var expected: Event? = nil
+      while let e = queued.step(before: end) {
+        if e.payload & slotBit == 0 || e.seq == current { expected = e; break }
+      }
+      let got = slotted.step(before: end, or: slot)
+      #expect(got == expected)
+      guard let got else { break }
+      #expect(slotted.now == got.time && queued.now == got.time)
+      if got.payload & slotBit != 0 {
+        fromSlot += 1
+        slot = .vacant
+        current = nil
+      }
+      handled += 1
+      if handled < 2_000 { act(&rng) }
+    }
+    #expect(handled > 2_000 && fromSlot > 50, "\(handled) handled, \(fromSlot) from the slot")
+  }
+
+  @Test func aVacantSlotIsNeverHandedOut() {
+    var sim = Simulator<EventQueue>()
+    #expect(sim.step(before: .never, or: .vacant) == nil)
+    sim.schedule(payload: 1, at: SimTime(milliseconds: 3))
+    #expect(sim.step(before: .never, or: .vacant)?.payload == 1)
+    #expect(sim.step(before: .never, or: .vacant) == nil)
+  }
+
   @Test func resetClearsPendingEventsAndTheClock() {
     var sim = Simulator<EventQueue>()
     sim.schedule(payload: 0, at: SimTime(milliseconds: 5))

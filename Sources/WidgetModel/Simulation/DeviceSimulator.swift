@@ -59,7 +59,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   public mutating func run(_ env: DeviceEnvironment) {
     precondition(isKnownUniquelyReferenced(&storage), "a copied DeviceSimulator would share its state; make a new one")
     start(env)
-    while let event = device.queue.step(before: device.end) {
+    while let event = device.queue.step(before: device.end, or: device.pending.next) {
       handle(event, env)
     }
     device.finish(env)
@@ -110,7 +110,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     let t = event.time
     switch kind {
     case .policyRequest, .appRequest, .exec:
-      device.pendingFired(kind, index, generation: generation, at: t, env)
+      device.pendingFired(kind, index, at: t, env)
     case .sessionStart: sessionStarted(at: t, env)
     case .sessionEnd: sessionEnded(at: t, env)
     case .audioStart: audioStarted(at: t, env)

@@ -37,7 +37,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   var app = AppState()
   let feed: ContentFeed
   let widgets: WidgetTimelines
-  let pending: PendingReloads
+  var pending: PendingReloads
   var budget: ReloadBudget
   let dry: DrySpells
   let glances: GlanceCursors
@@ -120,8 +120,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     let start = counts.measureStart.milliseconds &+ env.utcOffset.milliseconds
     localHourShift = start % 3_600_000 == 0 ? env.localHour(of: counts.measureStart) : -1
     count = env.widgetCount
+    pending.reset(widgets: count)
     for w in 0..<count {
-      pending.reset(w)
       widgets.unpredictableNext[w] = .never
       widgets.changeCursor[w] = 0
       widgets.predictedNext[w] = .never
@@ -204,10 +204,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
 
   // MARK: - Reload requests
 
-  /// The pending event of widget `w` fired (`kind`, generation `g`);
-  /// superseded ones are ignored.
-  mutating func pendingFired(_ kind: DeviceEvent, _ w: Int, generation g: UInt32, at t: SimTime, _ env: DeviceEnvironment) {
-    guard pending.isCurrent(w, generation: g) else { return }  // superseded
+  /// Widget `w`'s pending action (`kind`) is due.
+  mutating func pendingFired(_ kind: DeviceEvent, _ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
     pending.take(w)
     switch kind {
     case .exec: reload(w, at: t, budgeted: true, chargeTimeline: true, cause: pending.cause(w), env)
