@@ -57,3 +57,42 @@ import Testing
     }
   }
 }
+
+/// A lifecycle's next change (app session, audio, Low Power Mode) waits in
+/// a slot beside the queue; `next` must be the earliest of the three in
+/// the queue's order, and each change must be numbered as the queue would
+/// number it.
+@Suite struct LifecycleSlotsTests {
+  @Test func nextIsTheEarliestLifecycleChange() {
+    var rng = Xoshiro256StarStar(seed: 7)
+    var slots = LifecycleSlots()
+    var queue = Simulator<EventQueue>()
+    var live: [(time: SimTime, seq: UInt32)?] = [nil, nil, nil]
+    var seq: UInt32 = 0
+    let lifecycles: [LifecycleSlots.Lifecycle] = [.session, .audio, .lowPower]
+    let kinds: [DeviceEvent] = [.sessionStart, .audioStart, .lowPowerStart]
+    for step in 0..<2_000 {
+      let i = rng.nextIndex(below: 3)
+      if rng.nextIndex(below: 5) == 0 {
+        slots.end(lifecycles[i])
+        live[i] = nil
+      } else {
+        // Few distinct times, so ties between lifecycles are common.
+        let t = SimTime(milliseconds: Int64(rng.nextIndex(below: 6)))
+        slots.set(lifecycles[i], kinds[i], at: t, on: &queue)
+        live[i] = (t, seq)
+        seq += 1
+      }
+      let expected = live.indices.compactMap { j in live[j].map { (j, $0.time, $0.seq) } }
+        .min { ($0.1, $0.2) < ($1.1, $1.2) }
+      if let (j, t, s) = expected {
+        #expect(slots.next.time == t && slots.next.seq == s, "step \(step)")
+        #expect(DeviceEvent.unpack(slots.next.payload).kind == kinds[j], "step \(step)")
+      } else {
+        #expect(slots.next.isVacant, "step \(step)")
+      }
+    }
+    slots.reset()
+    #expect(slots.next.isVacant)
+  }
+}

@@ -33,6 +33,8 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   private var storage: _DeviceStorage
   var device: DeviceWidgets<Provider>
   var sources: DeviceSources
+  /// The next change of the app's sessions, audio and Low Power Mode.
+  var lifecycle = LifecycleSlots()
 
   /// The most widgets one device can have.
   public static var maxWidgetsPerDevice: Int { 64 }
@@ -59,7 +61,12 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   public mutating func run(_ env: DeviceEnvironment) {
     precondition(isKnownUniquelyReferenced(&storage), "a copied DeviceSimulator would share its state; make a new one")
     start(env)
-    while let event = device.queue.step(before: device.end, or: device.pending.next) {
+    while true {
+      // The earliest event kept beside the queue: a widget's pending
+      // reload or a lifecycle's next change.
+      let pending = device.pending.next
+      let slot = Event.precedes(pending, lifecycle.next) ? pending : lifecycle.next
+      guard let event = device.queue.step(before: device.end, or: slot) else { break }
       handle(event, env)
     }
     device.finish(env)
@@ -84,15 +91,16 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     let n = env.widgetCount
     precondition(n <= Self.maxWidgetsPerDevice, "a device has \(n) widgets; at most \(Self.maxWidgetsPerDevice) are supported")
     device.reset(for: env)
+    lifecycle.reset()
     sources.reset(&device, env)
     for w in 0..<n {
       device.start(w, env)
       sources.start(widget: w, &device, env)
       device.scheduleFirstGlance(w, env)
     }
-    if !env.sessionStart.isEmpty { device.queue.schedule(.sessionStart, 0, at: env.sessionStart[0]) }
-    if !env.audioStart.isEmpty { device.queue.schedule(.audioStart, 0, at: env.audioStart[0]) }
-    if !env.lowPowerStart.isEmpty { device.queue.schedule(.lowPowerStart, 0, at: env.lowPowerStart[0]) }
+    if !env.sessionStart.isEmpty { lifecycle.set(.session, .sessionStart, at: env.sessionStart[0], on: &device.queue) }
+    if !env.audioStart.isEmpty { lifecycle.set(.audio, .audioStart, at: env.audioStart[0], on: &device.queue) }
+    if !env.lowPowerStart.isEmpty { lifecycle.set(.lowPower, .lowPowerStart, at: env.lowPowerStart[0], on: &device.queue) }
     sources.startDevice(&device, env)
     if device.app.learning {
       device.queue.schedule(.learningEnd, 0, at: .zero + .days(device.params.budget.learningDays))
@@ -154,7 +162,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     device.app.forceQuit = false  // launching the app undoes a force-quit
     if device.log.enabled { device.log.event(.foreground, at: t, cause: .foreground, device.app) }
     sources.appDidBecomeActive(at: t, &device, env)
-    device.queue.schedule(.sessionEnd, 0, at: env.sessionEnd[device.app.sessionCursor])
+    lifecycle.set(.session, .sessionEnd, at: env.sessionEnd[device.app.sessionCursor], on: &device.queue)
   }
 
   mutating func sessionEnded(at t: SimTime, _ env: DeviceEnvironment) {
@@ -164,14 +172,18 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     sources.appDidEnterBackground(at: t, &device, env)
     device.app.sessionCursor += 1
     let next = device.app.sessionCursor
-    if next < env.sessionStart.count { device.queue.schedule(.sessionStart, 0, at: env.sessionStart[next]) }
+    if next < env.sessionStart.count {
+      lifecycle.set(.session, .sessionStart, at: env.sessionStart[next], on: &device.queue)
+    } else {
+      lifecycle.end(.session)
+    }
   }
 
   mutating func audioStarted(at t: SimTime, _ env: DeviceEnvironment) {
     if device.measured(t) { device.counts.count(.events) }
     device.app.audio = true
     sources.audioSessionChanged(at: t, &device, env)
-    device.queue.schedule(.audioEnd, 0, at: env.audioEnd[device.app.audioCursor])
+    lifecycle.set(.audio, .audioEnd, at: env.audioEnd[device.app.audioCursor], on: &device.queue)
   }
 
   mutating func audioEnded(at t: SimTime, _ env: DeviceEnvironment) {
@@ -179,13 +191,17 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     sources.audioSessionChanged(at: t, &device, env)
     device.app.audioCursor += 1
     let next = device.app.audioCursor
-    if next < env.audioStart.count { device.queue.schedule(.audioStart, 0, at: env.audioStart[next]) }
+    if next < env.audioStart.count {
+      lifecycle.set(.audio, .audioStart, at: env.audioStart[next], on: &device.queue)
+    } else {
+      lifecycle.end(.audio)
+    }
   }
 
   mutating func lowPowerStarted(at t: SimTime, _ env: DeviceEnvironment) {
     if device.measured(t) { device.counts.count(.events) }
     device.lowPowerStarted(at: t, env)
-    device.queue.schedule(.lowPowerEnd, 0, at: env.lowPowerEnd[device.app.lowPowerCursor])
+    lifecycle.set(.lowPower, .lowPowerEnd, at: env.lowPowerEnd[device.app.lowPowerCursor], on: &device.queue)
   }
 
   mutating func lowPowerEnded(at t: SimTime, _ env: DeviceEnvironment) {
@@ -193,6 +209,10 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     sources.lowPowerModeEnded(at: t, &device, env)
     device.app.lowPowerCursor += 1
     let next = device.app.lowPowerCursor
-    if next < env.lowPowerStart.count { device.queue.schedule(.lowPowerStart, 0, at: env.lowPowerStart[next]) }
+    if next < env.lowPowerStart.count {
+      lifecycle.set(.lowPower, .lowPowerStart, at: env.lowPowerStart[next], on: &device.queue)
+    } else {
+      lifecycle.end(.lowPower)
+    }
   }
 }
