@@ -122,10 +122,11 @@ public struct Simulator<Queue: EventSet> {
   /// priority, seq) order is handed out; when it is `other`, the queue is
   /// left alone and the model takes the event out of its slot.
   ///
-  /// An entity with at most one pending event that is often moved (a
-  /// widget's next reload) is cheaper in a slot than in the queue: moving
-  /// it leaves no stale event behind to pop and ignore later (NOTE: for
-  /// performance).
+  /// An entity with exactly one pending event at a time (a widget's next
+  /// reload, a lifecycle's next change) is cheaper in a slot than in the
+  /// queue: replacing the event leaves no stale one behind to pop and
+  /// ignore later, and handing it out costs a compare, not a pop (NOTE:
+  /// for performance).
   @inlinable @inline(__always)
   public mutating func step(before end: SimTime, or other: Event) -> Event? {
     _dropHandled()

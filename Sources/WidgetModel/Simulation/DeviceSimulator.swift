@@ -19,7 +19,10 @@ import ReloadMetrics
 /// enter the queue: they are read in order from the device's pre-drawn
 /// arrays just before each event that changes a widget's state, which gives
 /// exactly the results of the `.eventByEvent` mode (tested) at a fraction of
-/// the queue traffic.
+/// the queue traffic. Each widget's pending reload (`PendingReloads`) and
+/// each lifecycle's next change (`LifecycleSlots`) wait in slots beside
+/// the queue, numbered by it, and the run loop hands out whichever of
+/// them and the queue's next event comes first.
 ///
 /// - Important: a simulator is a single-owner value: its storage is not
 ///   copied with it, so a copy would share its state. `run(_:)` checks that
