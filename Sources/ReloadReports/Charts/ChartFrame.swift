@@ -133,11 +133,42 @@ extension ChartFrame {
     "target " + (b.kind == .atLeast ? "≥ " : "≤ ") + NumberFormat.tick(b.value, unit: unit)
   }
 
-  /// Where `target(b, unit:, horizontal: true)` writes its label, for a
-  /// label placer to keep clear of.
-  func targetLabelBox(_ b: Objective.Bound, unit: MetricUnit) -> SVGChart.Rect {
+  /// Where a horizontal target's label is written: its box (for a label
+  /// placer to keep clear of) and where its text is anchored.
+  struct TargetLabel {
+    let box: SVGChart.Rect
+    let at: SVGChart.Point
+    let anchor: SVGChart.Anchor
+  }
+
+  /// The label of horizontal target `b`: above the line at its right end,
+  /// unless that box covers one of `markers` (each a circle of `radius`
+  /// around a point); then below it there, then above and below at the
+  /// line's left end. When none is clear, the right end above.
+  func targetLabel(
+    _ b: Objective.Bound, unit: MetricUnit, clearOf markers: [SVGChart.Point] = [], radius: Double = 0
+  ) -> TargetLabel {
     let w = Self.textWidth(Self.targetText(b, unit: unit), fontSize: 11)
-    return .init(x: plot.maxX - 2 - w, y: y(b.value) - 15, width: w, height: 13)
+    let py = y(b.value)
+    let spots: [TargetLabel] = [
+      .init(box: .init(x: plot.maxX - 2 - w, y: py - 15, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py - 4), anchor: .end),
+      .init(box: .init(x: plot.maxX - 2 - w, y: py + 3, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py + 14), anchor: .end),
+      .init(box: .init(x: plot.x + 4, y: py - 15, width: w, height: 13), at: .init(x: plot.x + 4, y: py - 4), anchor: .start),
+      .init(box: .init(x: plot.x + 4, y: py + 3, width: w, height: 13), at: .init(x: plot.x + 4, y: py + 14), anchor: .start),
+    ]
+    let clear = spots.first { spot in
+      spot.box.y >= plot.y - 4 && spot.box.maxY <= plot.maxY
+        && !markers.contains { m in
+          spot.box.intersects(.init(x: m.x - radius, y: m.y - radius, width: 2 * radius, height: 2 * radius))
+        }
+    }
+    return clear ?? spots[0]
+  }
+
+  /// A thin band along horizontal target `b`'s line, for a label placer to
+  /// keep point labels from being crossed by it.
+  func targetLineBand(_ b: Objective.Bound) -> SVGChart.Rect {
+    .init(x: plot.x, y: y(b.value) - 2, width: plot.width, height: 4)
   }
 
   /// A target the recommendation had to meet, as a dashed line across the
@@ -147,8 +178,10 @@ extension ChartFrame {
   ///     chart.add(frame.target(rec.targets[0], unit: .percent, horizontal: true))
   /// `labelAt`: where the label starts instead (a chart whose lines crowd
   /// the line's end).
+  /// `label`: where a horizontal target's label goes (`targetLabel`).
   func target(
-    _ b: Objective.Bound, unit: MetricUnit, horizontal: Bool, text: String? = nil, labelAt: SVGChart.Point? = nil
+    _ b: Objective.Bound, unit: MetricUnit, horizontal: Bool, text: String? = nil, labelAt: SVGChart.Point? = nil,
+    label spot: TargetLabel? = nil
   ) -> [SVGChart.Mark] {
     let scale = horizontal ? y : x
     let (lo, hi) = (Swift.min(scale.lo, scale.hi), Swift.max(scale.lo, scale.hi))
@@ -159,6 +192,7 @@ extension ChartFrame {
       return [
         .polyline([.init(x: plot.x, y: py), .init(x: plot.maxX, y: py)], cls: "ref target"),
         labelAt.map { .text($0, label, cls: "hint target") }
+          ?? spot.map { .text($0.at, label, anchor: $0.anchor, cls: "hint target") }
           ?? .text(.init(x: plot.maxX - 2, y: py - 4), label, anchor: .end, cls: "hint target"),
       ]
     }

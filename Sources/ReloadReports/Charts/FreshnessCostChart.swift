@@ -136,12 +136,17 @@ package enum FreshnessCostChart {
         .text(
           .init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
     }
-    for b in yTargets { chart.add(frame.target(b, unit: ym.unit, horizontal: true)) }
-    for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     let pixels = points.map { frame.point($0.x, $0.y) }
+    // The targets' labels keep clear of the points (and a recommendation's ring).
+    let targetLabels = yTargets.map { frame.targetLabel($0, unit: ym.unit, clearOf: pixels, radius: 11) }
+    for (b, spot) in zip(yTargets, targetLabels) { chart.add(frame.target(b, unit: ym.unit, horizontal: true, label: spot)) }
+    for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     for p in pixels { placer.reserve(around: p, radius: 6) }
-    // Keep labels off the target lines' labels.
-    for b in yTargets { placer.reserve(frame.targetLabelBox(b, unit: ym.unit)) }
+    // Keep labels off the targets' labels and lines.
+    for (b, spot) in zip(yTargets, targetLabels) {
+      placer.reserve(spot.box)
+      placer.reserve(frame.targetLineBand(b))
+    }
     if let r = recommendation, let k = points.firstIndex(where: { rows[$0.row].strategy == r.strategy }) {
       chart.add(.marker(pixels[k], .circle, size: 10, cls: "recring"))
       placer.reserve(around: pixels[k], radius: 11)

@@ -150,7 +150,10 @@ enum SweepParameterCharts {
         xGrid: true))
     chart.add(.text(.init(x: 4, y: 16), title, cls: "ptitle"))
     chart.add(.text(.init(x: 4, y: 30), ReportLabels.direction(m.polarity), cls: "hint"))
-    for b in bounds { chart.add(frame.target(b, unit: m.unit, horizontal: true)) }
+    // The targets' labels keep clear of the points and the best points' rings.
+    let markers = series.flatMap { s in s.points.compactMap { pt in pt.y.map { frame.point(pt.x, $0) } } }
+    let targetLabels = bounds.map { frame.targetLabel($0, unit: m.unit, clearOf: markers, radius: 8) }
+    for (b, spot) in zip(bounds, targetLabels) { chart.add(frame.target(b, unit: m.unit, horizontal: true, label: spot)) }
     if let markX {
       let x = frame.x(markX)
       chart.add(.polyline([.init(x: x, y: frame.plot.y), .init(x: x, y: frame.plot.maxY)], cls: "ref rec"))
@@ -161,7 +164,10 @@ enum SweepParameterCharts {
     for s in series {
       for pt in s.points { if let y = pt.y { placer.reserve(around: frame.point(pt.x, y), radius: 4) } }
     }
-    for b in bounds { placer.reserve(frame.targetLabelBox(b, unit: m.unit)) }
+    for (b, spot) in zip(bounds, targetLabels) {
+      placer.reserve(spot.box)
+      placer.reserve(frame.targetLineBand(b))
+    }
     var labels: [SVGChart.Mark] = []
     for s in series {
       let style = SeriesStyle.of(s.policy, in: styles)
