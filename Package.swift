@@ -66,7 +66,7 @@ let package = Package(
         ]),
       dependencies: ["reloadbench"]),
     .testTarget(name: "ReloadEngineTests", dependencies: ["ReloadEngine"]),
-    .testTarget(name: "ReloadMetricsTests", dependencies: ["ReloadMetrics"]),
+    .testTarget(name: "ReloadMetricsTests", dependencies: ["ReloadMetrics", "ReloadEngine"]),
     .testTarget(
       name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadStrategies", "ReloadEngine"]),
     .testTarget(name: "ReloadStrategiesTests", dependencies: ["ReloadStrategies", "WidgetModel"]),
