@@ -95,11 +95,7 @@ public struct Simulator<Queue: EventSet> {
   /// - Complexity: O(log n)
   @inlinable @inline(__always)
   public mutating func step(before end: SimTime) -> Event? {
-    _dropHandled()
-    guard let next = _queue.min, next.time < end else { return nil }
-    _now = next.time
-    _handling = true
-    return next
+    step(before: end, or: .vacant)
   }
 
   /// The sequence number of an event at `time` that the model keeps

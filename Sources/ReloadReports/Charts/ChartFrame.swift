@@ -165,10 +165,21 @@ extension ChartFrame {
     return clear ?? spots[0]
   }
 
-  /// A thin band along horizontal target `b`'s line, for a label placer to
-  /// keep point labels from being crossed by it.
-  func targetLineBand(_ b: Objective.Bound) -> SVGChart.Rect {
-    .init(x: plot.x, y: y(b.value) - 2, width: plot.width, height: 4)
+  /// Horizontal targets `bounds` (`target`), each labelled clear of
+  /// `markers` (`targetLabel`), and what a label placer must keep point
+  /// labels off: each target's label and a thin band along its line.
+  func targets(
+    _ bounds: [Objective.Bound], unit: MetricUnit, clearOf markers: [SVGChart.Point], radius: Double
+  ) -> (marks: [SVGChart.Mark], keepClear: [SVGChart.Rect]) {
+    var marks: [SVGChart.Mark] = []
+    var keepClear: [SVGChart.Rect] = []
+    for b in bounds {
+      let spot = targetLabel(b, unit: unit, clearOf: markers, radius: radius)
+      marks += target(b, unit: unit, horizontal: true, label: spot)
+      keepClear.append(spot.box)
+      keepClear.append(.init(x: plot.x, y: y(b.value) - 2, width: plot.width, height: 4))
+    }
+    return (marks, keepClear)
   }
 
   /// A target the recommendation had to meet, as a dashed line across the

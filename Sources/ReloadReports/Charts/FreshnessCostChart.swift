@@ -138,15 +138,12 @@ package enum FreshnessCostChart {
     }
     let pixels = points.map { frame.point($0.x, $0.y) }
     // The targets' labels keep clear of the points (and a recommendation's ring).
-    let targetLabels = yTargets.map { frame.targetLabel($0, unit: ym.unit, clearOf: pixels, radius: 11) }
-    for (b, spot) in zip(yTargets, targetLabels) { chart.add(frame.target(b, unit: ym.unit, horizontal: true, label: spot)) }
+    let targets = frame.targets(yTargets, unit: ym.unit, clearOf: pixels, radius: 11)
+    chart.add(targets.marks)
     for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     for p in pixels { placer.reserve(around: p, radius: 6) }
     // Keep labels off the targets' labels and lines.
-    for (b, spot) in zip(yTargets, targetLabels) {
-      placer.reserve(spot.box)
-      placer.reserve(frame.targetLineBand(b))
-    }
+    for r in targets.keepClear { placer.reserve(r) }
     if let r = recommendation, let k = points.firstIndex(where: { rows[$0.row].strategy == r.strategy }) {
       chart.add(.marker(pixels[k], .circle, size: 10, cls: "recring"))
       placer.reserve(around: pixels[k], radius: 11)

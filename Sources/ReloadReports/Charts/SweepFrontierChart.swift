@@ -136,15 +136,12 @@ enum SweepFrontierChart {
     }
     let pixels = points.map { frame.point($0.x, $0.y) }
     // The targets' labels keep clear of the points (and a recommendation's ring).
-    let targetLabels = yTargets.map { frame.targetLabel($0, unit: ym.unit, clearOf: pixels, radius: 8) }
-    for (b, spot) in zip(yTargets, targetLabels) { chart.add(frame.target(b, unit: ym.unit, horizontal: true, label: spot)) }
+    let targets = frame.targets(yTargets, unit: ym.unit, clearOf: pixels, radius: 8)
+    chart.add(targets.marks)
     for b in xTargets { chart.add(frame.target(b, unit: xm.unit, horizontal: false)) }
     for p in pixels { placer.reserve(around: p, radius: 4) }
     // Keep labels off the targets' labels and lines.
-    for (b, spot) in zip(yTargets, targetLabels) {
-      placer.reserve(spot.box)
-      placer.reserve(frame.targetLineBand(b))
-    }
+    for r in targets.keepClear { placer.reserve(r) }
     // Off-frontier markers first, so frontier markers sit on top.
     for pass in 0..<2 {
       for (k, pt) in points.enumerated() where frontier.contains(pt.candidate) == (pass == 1) {

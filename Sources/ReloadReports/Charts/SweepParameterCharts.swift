@@ -152,8 +152,8 @@ enum SweepParameterCharts {
     chart.add(.text(.init(x: 4, y: 30), ReportLabels.direction(m.polarity), cls: "hint"))
     // The targets' labels keep clear of the points and the best points' rings.
     let markers = series.flatMap { s in s.points.compactMap { pt in pt.y.map { frame.point(pt.x, $0) } } }
-    let targetLabels = bounds.map { frame.targetLabel($0, unit: m.unit, clearOf: markers, radius: 8) }
-    for (b, spot) in zip(bounds, targetLabels) { chart.add(frame.target(b, unit: m.unit, horizontal: true, label: spot)) }
+    let targets = frame.targets(bounds, unit: m.unit, clearOf: markers, radius: 8)
+    chart.add(targets.marks)
     if let markX {
       let x = frame.x(markX)
       chart.add(.polyline([.init(x: x, y: frame.plot.y), .init(x: x, y: frame.plot.maxY)], cls: "ref rec"))
@@ -164,10 +164,7 @@ enum SweepParameterCharts {
     for s in series {
       for pt in s.points { if let y = pt.y { placer.reserve(around: frame.point(pt.x, y), radius: 4) } }
     }
-    for (b, spot) in zip(bounds, targetLabels) {
-      placer.reserve(spot.box)
-      placer.reserve(frame.targetLineBand(b))
-    }
+    for r in targets.keepClear { placer.reserve(r) }
     var labels: [SVGChart.Mark] = []
     for s in series {
       let style = SeriesStyle.of(s.policy, in: styles)

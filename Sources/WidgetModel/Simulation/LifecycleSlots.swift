@@ -14,7 +14,7 @@ import ReloadEngine
 /// insert and a pop.
 struct LifecycleSlots {
   /// The three lifecycles.
-  enum Lifecycle: Int {
+  enum Lifecycle {
     case session, audio, lowPower
   }
 
