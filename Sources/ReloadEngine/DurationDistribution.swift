@@ -48,14 +48,12 @@ public enum DurationDistribution: Sendable, Equatable {
     case .exponential(let mean):
       return .saturating(rng.nextStandardExponential() * Double(mean.milliseconds))
     case .logNormal(let median, let sigma):
-      return .saturating(
-        LogNormalSampler(median: Double(median.milliseconds), sigma: sigma).sample(using: &rng))
+      return LogNormalSampler(median: Double(median.milliseconds), sigma: sigma).sampleRounded(using: &rng)
     case .lateOrEarly(let median, let sigma, let p, let earlyMax):
       if rng.nextUnit() < p {
         return SimDuration(milliseconds: -Int64(rng.nextUnit() * Double(earlyMax.milliseconds)))
       }
-      return .saturating(
-        LogNormalSampler(median: Double(median.milliseconds), sigma: sigma).sample(using: &rng))
+      return LogNormalSampler(median: Double(median.milliseconds), sigma: sigma).sampleRounded(using: &rng)
     }
   }
 

@@ -27,7 +27,7 @@ extension RandomNumberGenerator {
   public mutating func nextStandardNormal() -> Double {
     let u1 = nextUnitPositive()
     let u2 = nextUnit()
-    return _sqrt(-2 * _log(u1)) * _cos(2 * Double.pi * u2)
+    return _BoxMuller.standardNormal(u1: u1, u2: u2)
   }
 
   /// A uniform integer in `0 ..< bound` (Lemire's multiply-shift; the bias
