@@ -108,23 +108,14 @@ extension DeviceWidgets {
     var i = start
     var first = SimTime.never
     var spanEnd = SimTime(milliseconds: .min)
-    var runHour = 0
-    var hour = 0
-    var hourEnd = SimTime(milliseconds: .min)
     repeat {
       let g = env.glances[i]
       if g >= measureStart {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
-        if g >= hourEnd {
-          runHour = counts.hourIndex(g)
-          hour = glanceHour(g, runHour: runHour, env)
-          if localHourShift >= 0 {
-            hourEnd = SimTime(milliseconds: measureStart.milliseconds &+ Int64(runHour &+ 1) &* 3_600_000)
-          } else {
-            // The local hour turns within the run's hours: found for each glance.
-            hourEnd = g + .milliseconds(1)
-          }
-        }
+        // The hours are found for each glance, by a multiplication: whether
+        // a glance starts a new hour is a branch a predictor often gets wrong.
+        let runHour = Int(UInt64(bitPattern: g.milliseconds &- measureStart.milliseconds) / 3_600_000)
+        let hour = glanceHour(g, runHour: runHour, env)
         account(w, at: g, first: first, runHour: runHour, hour: hour)
       }
       i &+= 1
