@@ -5,15 +5,11 @@
 extension RandomNumberGenerator {
   /// A uniform `Double` in [0, 1) with 53 random bits.
   @inlinable @inline(__always)
-  public mutating func nextUnit() -> Double {
-    Double(next() &>> 11) * 0x1.0p-53
-  }
+  public mutating func nextUnit() -> Double { _unit(next()) }
 
   /// A uniform `Double` in (0, 1]: safe to take the logarithm of.
   @inlinable @inline(__always)
-  public mutating func nextUnitPositive() -> Double {
-    Double((next() &>> 11) &+ 1) * 0x1.0p-53
-  }
+  public mutating func nextUnitPositive() -> Double { _unitPositive(next()) }
 
   /// An exponential variate with mean 1 (ziggurat method; see
   /// `nextStandardExponentialZiggurat`).
@@ -38,6 +34,14 @@ extension RandomNumberGenerator {
     return Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)
   }
 }
+
+/// The top 53 bits of the random number `r` as a `Double` in [0, 1).
+@inlinable @inline(__always)
+package func _unit(_ r: UInt64) -> Double { Double(r &>> 11) * 0x1.0p-53 }
+
+/// The top 53 bits of the random number `r`, plus one ulp, in (0, 1].
+@inlinable @inline(__always)
+package func _unitPositive(_ r: UInt64) -> Double { Double((r &>> 11) &+ 1) * 0x1.0p-53 }
 
 /// A uniform distribution on [lower, upper).
 @frozen

@@ -16,7 +16,7 @@ import Testing
 
   /// The value the C library's chain gives before rounding.
   static func libraryValue(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Double {
-    median * _exp(sigma * _BoxMuller.standardNormal(u1: _BoxMuller.unitPositive(r1), u2: _BoxMuller.unit(r2)))
+    median * _exp(sigma * _BoxMuller.standardNormal(u1: _unitPositive(r1), u2: _unit(r2)))
   }
 
   @Test func logIsWithinItsBudgetEverywhere() {
@@ -124,7 +124,7 @@ import Testing
       var median = target / e
       // Nudge the median by ulps, so the value falls either side of the half.
       for _ in 0..<Int(rng.next() % 3) { median = median.nextUp }
-      let value = median * _exp(sigma * _BoxMuller.standardNormal(u1: _BoxMuller.unitPositive(r1), u2: _BoxMuller.unit(r2)))
+      let value = median * _exp(sigma * _BoxMuller.standardNormal(u1: _unitPositive(r1), u2: _unit(r2)))
       let fast = _RoundedLogNormal.fastMilliseconds(median: median, sigma: sigma, r1, r2)
       if fast == nil { declined += 1 }
       var scripted = Scripted(queue: [r1, r2])
