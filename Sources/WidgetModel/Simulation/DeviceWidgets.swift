@@ -55,15 +55,14 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// The local hour of the measured window's first hour when the device's
   /// clock turns its hours with the window's (a whole-hour UTC offset, as
   /// almost every offset is), else -1: a measured glance's local hour is
-  /// then `(run hour + localHourShift) % 24` (read from
-  /// `GlanceCursors.hourOfDay`), one division fewer per glance than
-  /// `env.localHour(of:)` (NOTE: for performance).
+  /// then `(run hour + localHourShift) % 24`, one division fewer per glance
+  /// than `env.localHour(of:)` (NOTE: for performance).
   private(set) var localHourShift = -1
 
   /// The local hour of a measured glance at `g` in run hour `runHour`.
   @inline(__always)
   func glanceHour(_ g: SimTime, runHour: Int, _ env: DeviceEnvironment) -> Int {
-    localHourShift >= 0 ? glances.hourOfDay[runHour &+ localHourShift] : env.localHour(of: g)
+    localHourShift >= 0 ? Int(UInt(bitPattern: runHour &+ localHourShift) % 24) : env.localHour(of: g)
   }
 
   init(
@@ -97,9 +96,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
     dry = DrySpells(widgets: w, end: prepared.end, dryAfter: scenario.model.budget.dryAfter, storage: storage)
-    let measuredMs = max(0, prepared.end.milliseconds - prepared.measureStart.milliseconds)
-    glances = GlanceCursors(
-      widgets: w, kinds: scenario.kinds.count, measuredHours: Int((measuredMs + 3_599_999) / 3_600_000), storage: storage)
+    glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
     log = LogRecorder(enabled: recordLog, measureStart: prepared.measureStart, storage: storage)
   }
 

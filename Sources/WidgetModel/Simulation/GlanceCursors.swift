@@ -14,20 +14,12 @@ struct GlanceCursors {
   let tickHour: Column<Int>
   /// Event-by-event mode: each kind's next unpredictable change.
   let changeCursor: Column<Int>
-  /// `i % 24` for every run hour plus a shift of up to 23: a measured
-  /// glance's local hour is read here, not divided out (NOTE: for
-  /// performance: a glance is the most frequent event of a run).
-  let hourOfDay: Column<Int>
 
-  /// Cursors for `widgets` widgets and `kinds` kinds, over a measured
-  /// window of `measuredHours` hours (rounded up).
-  init(widgets: Int, kinds: Int, measuredHours: Int, storage: _DeviceStorage) {
+  init(widgets: Int, kinds: Int, storage: _DeviceStorage) {
     cursor = storage.column(widgets, 0)
     nextTick = storage.column(widgets, .never)
     tickHour = storage.column(widgets, 0)
     changeCursor = storage.column(max(1, kinds), 0)
-    hourOfDay = storage.column(measuredHours + 24, 0)
-    for i in 0..<(measuredHours + 24) { hourOfDay[i] = i % 24 }
   }
 
   func reset(_ w: Int, _ env: DeviceEnvironment) {
