@@ -97,10 +97,11 @@ extension DeviceWidgets {
 
   /// Accounts widget `w`'s glances from its `i`-th to the last before `t`,
   /// all seeing its current state. Consecutive glances mostly share the
-  /// first change they do not show (until the timeline's next entry) and
-  /// their hour, so each is found once per span and once per hour, not
-  /// once per glance (NOTE: for performance: the most frequent event of a
-  /// run; the same counts as `accountGlance` glance by glance, tested).
+  /// first change they do not show (until the timeline's next entry), so
+  /// it is found once per span, not once per glance; their hours are found
+  /// by multiplication, without a branch (NOTE: for performance: the
+  /// most frequent event of a run; the same counts as `accountGlance`
+  /// glance by glance, tested).
   @inline(__always)
   mutating func accountGlances(_ w: Int, from start: Int, before t: SimTime, _ env: DeviceEnvironment) {
     let stop = env.glanceStart[w &+ 1]
