@@ -5,12 +5,13 @@
 // lengths and `.after` lateness are each `median * exp(sigma * N(0, 1))`,
 // rounded to a millisecond; the Box–Muller normal and the `exp` took three
 // C library calls (`log`, `cos`, `exp`), about 18 % of a `fleet-1m` run.
-// Here each of the three is a short polynomial whose error is far below a
-// known bound; the bound carries through to the rounded value, and only a
-// draw whose value lies within that bound of a rounding boundary
-// (a half millisecond) is recomputed with the C library. So every draw is
-// the millisecond the C library's arithmetic gives, bit for bit in the
-// results, and the fallback is taken for a few draws in a million.
+// Here each of the three is a table lookup and a short polynomial whose
+// error is far below a known bound; the bound carries through to the
+// rounded value, and only a draw whose value lies within that bound of a
+// rounding boundary (a half millisecond) is recomputed with the C library.
+// So every draw is the millisecond the C library's arithmetic gives, bit
+// for bit in the results, and the fallback is taken for a few draws in a
+// million.
 
 extension LogNormalSampler {
   /// `SimDuration.saturating(sample(using:))`: the same two random numbers

@@ -115,7 +115,7 @@ extension DeviceWidgets {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
         // The hours are found for each glance, by a multiplication: whether
         // a glance starts a new hour is a branch a predictor often gets wrong.
-        let runHour = Int(UInt64(bitPattern: g.milliseconds &- measureStart.milliseconds) / 3_600_000)
+        let runHour = counts.measuredHourIndex(g)
         let hour = glanceHour(g, runHour: runHour, env)
         account(w, at: g, first: first, runHour: runHour, hour: hour)
       }
