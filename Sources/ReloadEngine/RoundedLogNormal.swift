@@ -23,7 +23,7 @@ extension LogNormalSampler {
     if let fast = _RoundedLogNormal.fastMilliseconds(median: median, sigma: sigma, r1, r2) {
       return SimDuration(milliseconds: fast)
     }
-    return .saturating(median * _exp(sigma * _BoxMuller.standardNormal(u1: _unitPositive(r1), u2: _unit(r2))))
+    return .saturating(value(r1, r2))
   }
 }
 
@@ -64,13 +64,16 @@ enum _RoundedLogNormal {
   /// the same way, per unit of `1 + sigma`.
   @usableFromInline static let tolerance = 1e-12
 
+  /// log 2, rounded.
+  @inlinable static var ln2: Double { 0.693_147_180_559_945_3 }
+
   /// The rounded milliseconds, or `nil` when the value lies within the
   /// error bound of a half millisecond, is not far below the saturation
   /// limit, or its exponent is outside `exp`'s easy range.
   @inlinable @inline(__always)
   static func fastMilliseconds(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Int64? {
     let tables = _LogNormalTables.shared
-    let radius = (-2 * log(k: (r1 &>> 11) &+ 1, tables)).squareRoot()
+    let radius = (-2 * log(_unitPositive(r1), tables)).squareRoot()
     let x = sigma * (radius * cos2pi(k: r2 &>> 11, tables))
     guard x > -700 && x < 700 else { return nil }
     let v = median * exp(x, tables)
@@ -86,7 +89,7 @@ enum _RoundedLogNormal {
     return whole &+ up
   }
 
-  /// `log(k 2^-53)` for `k` in 1...2^53.
+  /// `log(u)` for `u` in (0, 1] with 53 significant bits (`_unitPositive`).
   ///
   /// `u = 2^e z` with `z` in [sqrt(1/2), sqrt(2)) (Arm's optimized-routines
   /// reduction: subtracting sqrt(1/2)'s bits puts `e` in the top bits and
@@ -95,8 +98,7 @@ enum _RoundedLogNormal {
   /// The subinterval holding 1 has `c = 1`, so near `u = 1`, where the
   /// normal's radius is small, `r` is exact and the error relative.
   @inlinable @inline(__always)
-  static func log(k: UInt64, _ tables: _LogNormalTables) -> Double {
-    let u = Double(k) * 0x1.0p-53
+  static func log(_ u: Double, _ tables: _LogNormalTables) -> Double {
     let bits = u.bitPattern
     let shifted = bits &- _LogNormalTables.sqrtHalfBits
     let i = Int((shifted &>> 45) & 127)
@@ -106,7 +108,7 @@ enum _RoundedLogNormal {
     let r2 = r * r
     let high = (-0.25 + r * 0.2) + r2 * (-1.0 / 6)
     let q = (-0.5 + r * (1.0 / 3)) + r2 * high
-    return (Double(e) * 0.693_147_180_559_945_3 + tables.logCenter(i)) + (r + r2 * q)
+    return (Double(e) * ln2 + tables.logCenter(i)) + (r + r2 * q)
   }
 
   /// `cos(2 pi k 2^-53)` for `k` in 0..<2^53.
@@ -137,7 +139,7 @@ enum _RoundedLogNormal {
     // Round to the nearest integer by adding and removing 1.5 * 2^52; the
     // integer is then in the low bits of the sum.
     let shifter = 0x1.8p52
-    let sum = x * (64 / 0.693_147_180_559_945_3) + shifter
+    let sum = x * (64 / ln2) + shifter
     let m = sum - shifter
     let mi = Int64(bitPattern: sum.bitPattern &<< 13) >> 13  // the low 51 bits, signed
     // log(2)/64 in two parts; the high part has 32 bits, so `m * high`
