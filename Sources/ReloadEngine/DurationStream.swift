@@ -22,7 +22,7 @@ public struct DurationStream: Sendable {
   @usableFromInline var beforeAhead: Xoshiro256StarStar
   /// The draws made ahead, in milliseconds; `ahead[taken...]` are still to come.
   @usableFromInline var ahead = InlineArray<8, Int64>(repeating: 0)
-  @usableFromInline var taken = 8
+  @usableFromInline var taken = 8  // none ahead
   /// The log-normal a batch is drawn from, or `nil` for the other shapes
   /// (drawn one at a time).
   @usableFromInline let logNormal: LogNormalSampler?
@@ -41,7 +41,7 @@ public struct DurationStream: Sendable {
   /// The next draw.
   @inlinable @inline(__always)
   public mutating func next() -> SimDuration {
-    if taken < 8 {
+    if taken < ahead.count {
       defer { taken &+= 1 }
       return SimDuration(milliseconds: ahead[taken])
     }
@@ -62,10 +62,10 @@ public struct DurationStream: Sendable {
   /// takes two random numbers, so the stream is wound back to just after
   /// the last one taken).
   public mutating func nextUnit() -> Double {
-    if taken < 8 {
+    if taken < ahead.count {
       rng = beforeAhead
       for _ in 0..<(2 * taken) { _ = rng.next() }
-      taken = 8
+      taken = ahead.count
     }
     return rng.nextUnit()
   }

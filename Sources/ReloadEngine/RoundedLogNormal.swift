@@ -27,7 +27,10 @@ extension LogNormalSampler {
   }
 
   /// Eight `sampleRounded` draws in a row, in milliseconds: the same
-  /// random numbers and the same values.
+  /// random numbers and the same values, computed stage by stage so that
+  /// the eight chains of `log`, `cos` and `exp` overlap (NOTE: for
+  /// performance: one draw is a chain of about 150 cycles; see
+  /// `DurationStream`).
   @inlinable
   public func fillRounded<G: RandomNumberGenerator>(_ out: inout InlineArray<8, Int64>, using rng: inout G) {
     var r1 = InlineArray<8, UInt64>(repeating: 0)
@@ -36,20 +39,9 @@ extension LogNormalSampler {
       r1[k] = rng.next()
       r2[k] = rng.next()
     }
-    out = roundedMilliseconds(r1, r2)
-  }
-
-  /// `sampleRounded`'s millisecond for each pair of random numbers
-  /// `(r1[k], r2[k])` (the two it would draw), computed stage by stage so
-  /// that the eight chains of `log`, `cos` and `exp` overlap (NOTE: for
-  /// performance: one draw is a chain of about 150 cycles; see
-  /// `DurationStream`).
-  @inlinable
-  public func roundedMilliseconds(_ r1: InlineArray<8, UInt64>, _ r2: InlineArray<8, UInt64>) -> InlineArray<8, Int64> {
     let tables = _LogNormalTables.shared
     var x = InlineArray<8, Double>(repeating: 0)
     for k in 0..<8 { x[k] = _RoundedLogNormal.exponent(sigma: sigma, r1[k], r2[k], tables) }
-    var out = InlineArray<8, Int64>(repeating: 0)
     for k in 0..<8 {
       if let fast = _RoundedLogNormal.rounded(median: median, sigma: sigma, exponent: x[k], tables) {
         out[k] = fast
@@ -57,7 +49,6 @@ extension LogNormalSampler {
         out[k] = SimDuration.saturating(value(r1[k], r2[k])).milliseconds
       }
     }
-    return out
   }
 }
 
