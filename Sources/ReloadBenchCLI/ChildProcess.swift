@@ -127,6 +127,8 @@ enum MachineInfo {
     info["os"] = "\(system) \(release)"
     #if DEBUG
       info["build"] = "debug"
+    #elseif RELOADBENCH_PROFILE_GUIDED
+      info["build"] = "release, profile-guided"  // scripts/build-pgo.sh
     #else
       info["build"] = "release"
     #endif
