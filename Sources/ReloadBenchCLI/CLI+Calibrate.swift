@@ -127,7 +127,7 @@ struct CalibrateCommand: Command {
           first = false
         }
         block.withUnsafeMutableBufferPointer { b in
-          _ = b.baseAddress!.update(from: b.baseAddress! + used, count: filled - used)
+          b.baseAddress!.update(from: b.baseAddress! + used, count: filled - used)
         }
         filled -= used
         if end { try reader.finish(into: &log) }
