@@ -30,20 +30,22 @@ root="$PWD"
 
 fail() { echo "build-pgo: $1" >&2; exit "$2"; }
 
-# The toolchain's own llvm-profdata and clang profile runtime (the one that
-# matches its LLVM), found next to swiftc.
-swiftc_path="$(command -v swiftc || true)"
-[ -n "$swiftc_path" ] || fail "no swiftc on PATH: install Swift 6 (swift.org) and put its usr/bin on PATH" 2
-bindir="$(dirname "$(readlink -f "$swiftc_path")")"
-profdata="$bindir/llvm-profdata"
-[ -x "$profdata" ] || fail "no llvm-profdata next to $swiftc_path: use the swift.org toolchain, which ships it" 2
+# The toolchain's own llvm-profdata and clang profile runtime (the ones that
+# match its LLVM), found from the compiler's resource folder (usr/lib/swift),
+# which also works when swiftc on PATH is a proxy (swiftly).
+command -v swiftc >/dev/null || fail "no swiftc on PATH: install Swift 6 (swift.org) and put its usr/bin on PATH" 2
+resources="$(swiftc -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": *"\([^"]*\)".*/\1/p' || true)"
+usr="$(cd "$resources/../.." 2>/dev/null && pwd || true)"
+[ -n "$resources" ] && [ -n "$usr" ] || fail "swiftc -print-target-info names no runtimeResourcePath: use a Swift 6 toolchain from swift.org" 2
+profdata="$usr/bin/llvm-profdata"
+[ -x "$profdata" ] || fail "no llvm-profdata in $usr/bin: use the swift.org toolchain, which ships it" 2
 arch="$(uname -m)"
 runtime=""
-for candidate in "$bindir"/../lib/clang/*/lib/linux/libclang_rt.profile-"$arch".a \
-  "$bindir"/../lib/clang/*/lib/"$arch"-unknown-linux-gnu/libclang_rt.profile.a; do
-  if [ -f "$candidate" ]; then runtime="$(readlink -f "$candidate")"; break; fi
+for candidate in "$usr"/lib/clang/*/lib/linux/libclang_rt.profile-"$arch".a \
+  "$usr"/lib/clang/*/lib/"$arch"-unknown-linux-gnu/libclang_rt.profile.a; do
+  if [ -f "$candidate" ]; then runtime="$candidate"; break; fi
 done
-[ -n "$runtime" ] || fail "no clang profile runtime (libclang_rt.profile) under $bindir/../lib/clang: use the swift.org toolchain for Linux" 2
+[ -n "$runtime" ] || fail "no clang profile runtime (libclang_rt.profile) under $usr/lib/clang: use the swift.org toolchain for Linux" 2
 
 instrumented="$root/.build/pgo-instrumented"
 final="$root/.build/pgo"
