@@ -38,6 +38,14 @@ public struct DurationStream: Sendable {
     }
   }
 
+  /// Starts over on `stream` (the next device's), with the same
+  /// distribution; nothing drawn ahead is kept.
+  public mutating func restart(stream: Xoshiro256StarStar) {
+    rng = stream
+    beforeAhead = stream
+    taken = ahead.count
+  }
+
   /// The next draw.
   @inlinable @inline(__always)
   public mutating func next() -> SimDuration {

@@ -113,9 +113,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     counts.select(segment: env.segment)
     latenessRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .lateness)
     if delaysBackgroundCalls {
-      appReloadDraws = DurationStream(
-        params.appReload.backgroundLatency,
-        stream: prepared.streams.stream(entity: UInt64(env.device), purpose: .appReloadLatency))
+      appReloadDraws.restart(stream: prepared.streams.stream(entity: UInt64(env.device), purpose: .appReloadLatency))
     }
     if pacedAsap {
       let hours = params.reload.whileAsleep == .run ? 24 : max(1, env.awakeHours.nonzeroBitCount)

@@ -25,9 +25,7 @@ struct SilentPushWakes: DeviceActivity {
   mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     for k in 0..<device.kindCount { cursor[k] = 0 }
     throttle.reset()
-    deliveryDelays = DurationStream(
-      throttle.parameters.deliveryDelay,
-      stream: device.prepared.streams.stream(entity: UInt64(env.device), purpose: .pushDelivery))
+    deliveryDelays.restart(stream: device.prepared.streams.stream(entity: UInt64(env.device), purpose: .pushDelivery))
   }
 
   mutating func start<T>(kind k: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
