@@ -158,9 +158,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
       return [
         A("low_power_stops_all", "Low Power Mode stops every wake source",
           source: "T (Low Power Mode suppresses discretionary background work)",
-          WakeSource.SourceType.allCases.map { (ModelParameter.wakeStop($0, .lowPowerMode), .flag(true)) }),
+          Self.stopsAll(.lowPowerMode)),
         A("refresh_off_stops_all", "Background App Refresh off stops every wake source", source: "assumed",
-          WakeSource.SourceType.allCases.map { (ModelParameter.wakeStop($0, .backgroundRefreshOff), .flag(true)) }),
+          Self.stopsAll(.backgroundRefreshOff)),
       ]
     case .drySpells:
       return [
@@ -193,6 +193,15 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
           [(.appReloadWhileAsleep, .choice(AppReloadParameters.WhileAsleep.spend.rawValue))])
       ]
     }
+  }
+}
+
+extension Assumption {
+  /// The settings that make `stop` stop every wake source type it does not
+  /// stop by default.
+  static func stopsAll(_ stop: ModelParameterDeclaration.WakeStop) -> [(ModelParameter, ParameterValue)] {
+    WakeSource.SourceType.allCases.map { ModelParameter.wakeStop($0, stop) }
+      .filter { $0.defaultValue != .flag(true) }.map { ($0, .flag(true)) }
   }
 }
 

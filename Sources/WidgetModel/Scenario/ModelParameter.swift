@@ -122,6 +122,30 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   }
 }
 
+extension ModelParameter {
+  /// A value of the parameter's kind other than its default, for the tests
+  /// that check each declaration reads and writes its own field.
+  package var otherValueForTesting: ParameterValue {
+    let d = defaultValue
+    switch declaration.kind {
+    case .choice(let values): return values.first { .choice($0) != d }.map(ParameterValue.choice) ?? d
+    case .flag:
+      if case .flag(let b) = d { return .flag(!b) }
+      return d
+    case .integer(let lo, let hi), .optionalInteger(let lo, let hi):
+      // A step from the default keeps cross-field rules (min_per_day <= max_per_day).
+      guard case .number(let x) = d else { return .number(lo) }
+      return .number(x + 1 <= hi ? x + 1 : x - 1)
+    case .number(let lo, let hi, let exclusive):
+      let top = hi ?? lo + 1000
+      let candidate = exclusive ? (lo + top) / 2 : lo
+      return d == .number(candidate) ? .number(top) : .number(candidate)
+    case .optionalNumber(let lo, _): return d == .null ? .number(lo + 7) : .null
+    case .distribution: return .distribution(.constant(.seconds(7)))
+    }
+  }
+}
+
 /// One declaration of the catalogue (see `ModelParameter`).
 public struct ModelParameterDeclaration: Sendable {
   public let group: ModelParameterGroup

@@ -3,7 +3,7 @@ import ReloadEngine
 /// The model's assumptions (docs/model.md#assumptions), each a parameter with a documented
 /// default. Nothing here is a hidden constant: `Scenarios/README.md` lists
 /// every field with its unit, range and source tag.
-public struct ModelParameters: Sendable {
+public struct ModelParameters: Sendable, Equatable {
   public var budget: BudgetParameters
   public var reload: ReloadTiming
   public var visibility: Visibility
