@@ -9,7 +9,8 @@
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
 //   ReloadStrategies -> WidgetModel
 //   ReloadReports  -> ReloadMetrics
-//   ReloadCalibration -> (none)       (reload logs and the fit of `calibrate`)
+//   ReloadCalibration -> WidgetModel  (reload logs and the fit of `calibrate`; fields named by the
+//                                     model's parameter catalogue, the fit a typed model patch)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
@@ -46,7 +47,7 @@ let package = Package(
       swiftSettings: checks),
     .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
-    .target(name: "ReloadCalibration", swiftSettings: checks),
+    .target(name: "ReloadCalibration", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [
@@ -73,7 +74,7 @@ let package = Package(
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadCalibrationTests",
-      dependencies: ["ReloadCalibration"]),
+      dependencies: ["ReloadCalibration", "WidgetModel", "ReloadEngine"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench", "WidgetModel", "ReloadEngine"],
       exclude: ["Fixtures"]),

@@ -1,3 +1,5 @@
+import WidgetModel
+
 /// `reloadbench calibrate`: the model's parameters estimated from reload
 /// logs, each with a bootstrap interval over devices, or a plain statement
 /// that the log cannot identify it and what to log instead
@@ -16,8 +18,9 @@ public struct Calibration: Sendable {
       case observed
     }
 
-    /// `budget.max_per_day`, `observed.silent_pushes_per_device_day`.
-    public var field: String
+    /// A model parameter (`budget.max_per_day`) or an observed quantity
+    /// (`observed.silent_pushes_per_device_day`).
+    public var field: CalibratedField
     public var label: String
     public var unit: String
     public var status: Status
@@ -29,8 +32,18 @@ public struct Calibration: Sendable {
     public var days: Int
     /// Why not identified and what to log; or how it was read.
     public var note: String
-    /// A word instead of a number (`token_bucket`, `paced`).
-    public var choice: String? = nil
+    /// What the estimate gives the model, each value in its parameter's
+    /// unit and range: the number itself, the choice it decides
+    /// (`budget.accrual` from a ratio of intervals) or a distribution. In
+    /// the fitted model (`Calibration.model`) when `status` is identified.
+    public var settings = ModelPatch()
+
+    /// The word the estimate reads as when it decides a choice
+    /// (`token_bucket`, `paced`).
+    public var choice: String? {
+      for s in settings.settings { if case .choice(let word) = s.value { return word } }
+      return nil
+    }
   }
 
   public var parameters: [Parameter] = []
@@ -51,7 +64,14 @@ public struct Calibration: Sendable {
     public init() {}
   }
 
-  public func parameter(_ field: String) -> Parameter? { parameters.first { $0.field == field } }
+  public func parameter(_ field: CalibratedField) -> Parameter? { parameters.first { $0.field == field } }
+
+  /// The identified parameters as a typed model patch: the `model` block
+  /// calibration.json offers to paste, and what `calibrate --scenario`
+  /// lays over the scenario's model to simulate it.
+  public var model: ModelPatch {
+    parameters.filter { $0.status == .identified }.reduce(ModelPatch()) { $0.merging($1.settings) }
+  }
 
   /// Fits `log`; `seed` fixes the bootstrap, `replicates` its size.
   /// `assumed` gives values to use where the log cannot tell (the budget's
@@ -134,7 +154,7 @@ struct Fitter {
   func pool(_ key: (DeviceSummary) -> [Double]) -> Pool { Pool(devices: summaries.count) { key(summaries[$0]) } }
 
   func param(
-    _ field: String, _ label: String, _ unit: String, salt: UInt64, need: (DeviceSummary) -> Bool,
+    _ field: CalibratedField, _ label: String, _ unit: String, salt: UInt64, need: (DeviceSummary) -> Bool,
     minValues: Int = Fitter.minValues, values: (DeviceSummary) -> [Double], missing: String,
     note: String = "", status: P.Status = .identified, _ estimator: (Weights) -> Double?
   ) -> P {
@@ -172,12 +192,13 @@ struct Fitter {
       return lateIv.median(w) / early.median(w)
     }
     var accrual = param(
-      "budget.accrual", "How the budget accrues (late-day / early-day reload interval)", "ratio", salt: 1,
+      .model(.budgetAccrual), "How the budget accrues (late-day / early-day reload interval)", "ratio", salt: 1,
       need: saturatedNeed, values: \.lateIntervals, missing: budgetMissing, ratio)
     var bucket = true
     if let r = accrual.estimate {
       bucket = r >= 1.2
-      accrual.choice = bucket ? "token_bucket" : "sliding_window"
+      let reading: BudgetParameters.Accrual = bucket ? .tokenBucket : .slidingWindow
+      accrual.settings.set(.budgetAccrual, .choice(of: reading))
       accrual.note =
         bucket
         ? "Saturated widgets reload at their own pace early in the day, then at a slower steady pace: a token bucket (docs/model.md#budget-accrual)."
@@ -196,7 +217,7 @@ struct Fitter {
       return dayCounts.count(w) == 0 ? nil : dayCounts.median(w)
     }
     var budget = param(
-      "budget.max_per_day", "Daily budget B of a saturated widget", "reloads per 24 h", salt: 2, need: saturatedNeed,
+      .model(.budgetMaxPerDay), "Daily budget B of a saturated widget", "reloads per 24 h", salt: 2, need: saturatedNeed,
       values: \.lateIntervals, missing: budgetMissing, budgetOf)
     if budget.status == .identified {
       budget.note =
@@ -225,6 +246,7 @@ struct Fitter {
         "The saturated widgets ask at once and are paced, which under a sliding window never reaches the budget: "
         + "log a cohort returning .after(now + 5 min), whose busiest 24 h then hold B reloads."
     }
+    if budget.status == .identified, let e = budget.estimate { budget.settings.setClamped(.budgetMaxPerDay, .number(e)) }
     out.append(budget)
     let b = budget.estimate
 
@@ -233,7 +255,7 @@ struct Fitter {
       let fam = Int32(f)
       let famLate = pool { $0.familyLate[fam] ?? [] }, famCounts = pool { $0.familyCounts[fam] ?? [] }
       var p = param(
-        "observed.budget_per_day.\(families[fam])", "Daily budget, family \(families[fam])", "reloads per 24 h",
+        .observed(.budgetPerDay(family: families[fam])), "Daily budget, family \(families[fam])", "reloads per 24 h",
         salt: 100 + UInt64(f), need: { ($0.familyLate[fam] ?? []).count > 0 },
         values: { $0.familyLate[fam] ?? [] }, missing: budgetMissing, status: .observed
       ) { w in
@@ -249,7 +271,7 @@ struct Fitter {
     if bucket, let b {
       let excess = pool { $0.spans.map { ($0.count + 1 - $0.span * b) / b } }
       var cap = param(
-        "budget.token_bucket_burst_fraction", "Token bucket capacity, share of B", "share of B", salt: 3,
+        .model(.budgetTokenBucketBurstFraction), "Token bucket capacity, share of B", "share of B", salt: 3,
         need: { !$0.spans.isEmpty }, values: { $0.spans.map(\.count) }, missing: budgetMissing
       ) { w in
         excess.count(w) == 0 ? nil : max(0.01, excess.median(w))
@@ -277,7 +299,7 @@ struct Fitter {
     } else {
       out.append(
         P(
-          field: "budget.token_bucket_burst_fraction", label: "Token bucket capacity, share of B", unit: "share of B",
+          field: .model(.budgetTokenBucketBurstFraction), label: "Token bucket capacity, share of B", unit: "share of B",
           status: .notIdentifiable, devices: 0, days: 0,
           note: b == nil ? budgetMissing : "Only a token bucket has a capacity; the log reads as a sliding window."))
     }
@@ -286,33 +308,36 @@ struct Fitter {
     if bucket {
       let lowPower = pool(\.lowPowerIntervals), normalLate = pool(\.normalLateIntervals)
       var lpm = param(
-        "budget.low_power_multiplier", "Budget multiplier in Low Power Mode", "x", salt: 4,
+        .model(.budgetLowPowerMultiplier), "Budget multiplier in Low Power Mode", "x", salt: 4,
         need: { !$0.lowPowerIntervals.isEmpty }, values: \.lowPowerIntervals,
         missing: "No saturated widget was logged with low_power true: log ProcessInfo.isLowPowerModeEnabled on every line, and keep a cohort asking every 5 minutes."
       ) { w in
         guard lowPower.count(w) >= 5, normalLate.count(w) > 0 else { return nil }
         return min(1, normalLate.median(w) / lowPower.median(w))
       }
-      if lpm.status == .identified { lpm.note = "Steady reload interval outside Low Power Mode over the interval in it (saturated widgets)." }
+      if lpm.status == .identified, let e = lpm.estimate {
+        lpm.note = "Steady reload interval outside Low Power Mode over the interval in it (saturated widgets)."
+        lpm.settings.setClamped(.budgetLowPowerMultiplier, .number(Self.rounded(e, decimals: 3)))
+      }
       out.append(lpm)
     } else {
       out.append(
         P(
-          field: "budget.low_power_multiplier", label: "Budget multiplier in Low Power Mode", unit: "x", status: .notIdentifiable,
+          field: .model(.budgetLowPowerMultiplier), label: "Budget multiplier in Low Power Mode", unit: "x", status: .notIdentifiable,
           devices: 0, days: 0,
           note: "Under a sliding window a Low Power Mode evening spends what is left of the window, so its pace does not show the multiplier: log devices that keep Low Power Mode on all day."))
     }
     let lpmShare = Double(summaries.filter(\.hasLowPower).count) / Double(max(1, summaries.count))
     out.append(
       P(
-        field: "observed.low_power_device_share", label: "Devices that used Low Power Mode", unit: "share", status: .observed,
+        field: .observed(.lowPowerDeviceShare), label: "Devices that used Low Power Mode", unit: "share", status: .observed,
         estimate: lpmShare, devices: summaries.count, days: summaries.reduce(0) { $0 + $1.days },
         note: "A property of the users (a segment's low_power_mode.share), not of iOS."))
 
     // Minimum interval: requests shorter than it, answered at it.
     let shortRequests = pool(\.shortRequestIntervals)
     var minInterval = param(
-      "budget.min_interval_s", "Minimum interval between reloads", "s", salt: 5,
+      .model(.budgetMinInterval), "Minimum interval between reloads", "s", salt: 5,
       need: { !$0.shortRequestIntervals.isEmpty }, values: \.shortRequestIntervals,
       missing: "No widget asked for a reload less than 5 minutes ahead: log a test cohort returning .after(now + 10 s)."
     ) { w in
@@ -326,15 +351,16 @@ struct Fitter {
       minInterval.estimate = nil
       minInterval.low = nil
       minInterval.high = nil
-    } else if minInterval.status == .identified {
+    } else if minInterval.status == .identified, let e = minInterval.estimate {
       minInterval.note = "2nd percentile of the intervals after requests shorter than them."
+      minInterval.settings.setClamped(.budgetMinInterval, .number(Self.rounded(e, decimals: 1)))
     }
     out.append(minInterval)
 
     // asap: paced or immediate, and the spacing.
     let asapSpacing = pool(\.asapSpacing)
     var asap = param(
-      "reload.asap", "Spacing of reloads asked for at once", "min", salt: 6, need: { !$0.asapSpacing.isEmpty },
+      .model(.reloadAsap), "Spacing of reloads asked for at once", "min", salt: 6, need: { !$0.asapSpacing.isEmpty },
       values: \.asapSpacing,
       missing: "No widget returned a timeline due at once: log a cohort with one entry dated now and .atEnd."
     ) { w in
@@ -343,18 +369,21 @@ struct Fitter {
     }
     if let s = asap.estimate {
       // At once means at the minimum interval (seconds); paced means the budget's pace (minutes).
-      asap.choice = s > 2 ? "paced" : "immediate"
-      if asap.choice == "immediate" && minInterval.status != .identified {
+      let reading: ReloadTiming.Asap = s > 2 ? .paced : .immediate
+      asap.settings.set(.reloadAsap, .choice(of: reading))
+      if reading == .immediate && minInterval.status != .identified {
         let v = summaries.flatMap(\.asapSpacing).map { $0 * 60 }
         if v.count >= Self.minValues {
           minInterval.status = .identified
-          minInterval.estimate = Stats.quantile(v, 0.02)
+          let e = Stats.quantile(v, 0.02)
+          minInterval.estimate = e
           minInterval.note = "2nd percentile of the intervals after timelines due at once (asap: immediate)."
-          if let i = out.firstIndex(where: { $0.field == "budget.min_interval_s" }) { out[i] = minInterval }
+          minInterval.settings.setClamped(.budgetMinInterval, .number(Self.rounded(e, decimals: 1)))
+          if let i = out.firstIndex(where: { $0.field == .model(.budgetMinInterval) }) { out[i] = minInterval }
         }
       }
       asap.note =
-        asap.choice == "paced"
+        reading == .paced
         ? "Reloads asked for at once came about \(Self.fmt(s)) min apart: paced (docs/model.md#asap-reloads)"
           + (b.map { "; with B = \(Self.fmt($0)) that spreads the budget over \(Self.fmt(s * $0 / 60)) h a day." } ?? ".")
         : "Reloads asked for at once came at the minimum interval: immediate (docs/model.md#asap-reloads)."
@@ -369,20 +398,21 @@ struct Fitter {
     // App calls.
     let callLatency = pool { $0.callLatency.filter { $0 > 0 } }
     var latency = param(
-      "app_reload.background_latency", "Latency of a background reloadTimelines call (median)", "s", salt: 9,
+      .model(.appReloadBackgroundLatency), "Latency of a background reloadTimelines call (median)", "s", salt: 9,
       need: { !$0.callLatency.isEmpty }, values: \.callLatency,
       missing: "No background reload_call lines: log a reload_call line (with its trigger) where the app calls reloadTimelines, and write the same trigger for the widget to log."
     ) { w in
       callLatency.count(w) < 5 ? nil : callLatency.median(w)
     }
-    if latency.status == .identified {
+    if latency.status == .identified, let m = latency.estimate {
       let v = summaries.flatMap(\.callLatency).filter { $0 > 0 }.map { Double.log($0) }
-      latency.note = "Log-normal, sigma \(Self.fmt(Stats.standardDeviation(v))) (from the call to the widget's getTimeline with the same trigger)."
-      latency.choice = "sigma=\(Self.fmt(Stats.standardDeviation(v)))"
+      let sigma = Stats.standardDeviation(v)
+      latency.note = "Log-normal, sigma \(Self.fmt(sigma)) (from the call to the widget's getTimeline with the same trigger)."
+      if let d = Self.logNormal(median: m, sigma: sigma) { latency.settings.set(.appReloadBackgroundLatency, d) }
     }
     out.append(latency)
     var burst = param(
-      "app_reload.burst", "Reloads per call in a burst of calls (within 5 s)", "reloads per call", salt: 10,
+      .model(.appReloadBurst), "Reloads per call in a burst of calls (within 5 s)", "reloads per call", salt: 10,
       need: { !$0.bursts.isEmpty }, minValues: 10, values: { $0.bursts.map(\.calls) },
       missing: "No two background calls within 5 s: the burst rule shows only where the app calls several times in a row."
     ) { w in
@@ -391,19 +421,21 @@ struct Fitter {
       return calls > 0 ? reloads / calls : nil
     }
     if let r = burst.estimate {
-      burst.choice = r > 0.75 ? "each" : "one"
+      let reading: AppReloadParameters.Burst = r > 0.75 ? .each : .one
+      burst.settings.set(.appReloadBurst, .choice(of: reading))
       burst.note = r > 0.75 ? "Each call reloads: a burst costs one reload per call." : "A burst costs about one reload, whatever its calls (or the calls coalesce)."
     }
     out.append(burst)
 
     // Wakes of the app.
-    for (field, label, key) in [
-      ("observed.silent_pushes_per_device_day", "Silent pushes received per device-day", \DeviceSummary.silentPushes),
-      ("observed.bg_refreshes_per_device_day", "BGAppRefresh runs per device-day", \DeviceSummary.bgRefreshes),
+    for (quantity, label, key) in [
+      (ObservedQuantity.silentPushesPerDeviceDay, "Silent pushes received per device-day", \DeviceSummary.silentPushes),
+      (.bgRefreshesPerDeviceDay, "BGAppRefresh runs per device-day", \DeviceSummary.bgRefreshes),
     ] {
-      let what = field.contains("silent") ? "silent_push" : "bg_refresh"
+      let silent = quantity == .silentPushesPerDeviceDay
+      let what = silent ? "silent_push" : "bg_refresh"
       var p = param(
-        field, label, "per device-day", salt: field.contains("silent") ? 11 : 12, need: { $0[keyPath: key] > 0 },
+        .observed(quantity), label, "per device-day", salt: silent ? 11 : 12, need: { $0[keyPath: key] > 0 },
         minValues: 0, values: { [Double($0[keyPath: key])] },
         missing: "No \(what) lines: log one when the app's \(what == "silent_push" ? "application(_:didReceiveRemoteNotification:)" : "BGAppRefreshTask handler") runs.",
         status: .observed
@@ -423,13 +455,14 @@ struct Fitter {
     }
 
     // What a log can never tell.
-    for (field, label, note) in [
-      ("budget.views_exponent", "How the budget follows views", "iOS does not tell a widget when it is seen: the log has no views, so the curve of budget against views cannot be fitted; the per-family budgets above are the nearest the log gets."),
-      ("budget.full_budget_views_per_day", "Views that earn the full budget", "As above: views are not in a log."),
-      ("budget.when_empty", "Withheld or dropped when the budget is empty", "A withheld request and a dropped one followed by a later request look alike in a log of served timelines."),
-      ("reload.while_asleep", "Policy reloads while the user sleeps", "Sleep is not in a log; a log of foreground lines shows the hours a user is active, not when they sleep."),
+    for (parameter, label, note) in [
+      (ModelParameter.budgetViewsExponent, "How the budget follows views", "iOS does not tell a widget when it is seen: the log has no views, so the curve of budget against views cannot be fitted; the per-family budgets above are the nearest the log gets."),
+      (.budgetFullBudgetViewsPerDay, "Views that earn the full budget", "As above: views are not in a log."),
+      (.budgetWhenEmpty, "Withheld or dropped when the budget is empty", "A withheld request and a dropped one followed by a later request look alike in a log of served timelines."),
+      (.reloadWhileAsleep, "Policy reloads while the user sleeps", "Sleep is not in a log; a log of foreground lines shows the hours a user is active, not when they sleep."),
     ] {
-      out.append(P(field: field, label: label, unit: "", status: .notIdentifiable, devices: 0, days: 0, note: note))
+      out.append(
+        P(field: .model(parameter), label: label, unit: "", status: .notIdentifiable, devices: 0, days: 0, note: note))
     }
     return (out, late.lateness)
   }
@@ -510,7 +543,7 @@ struct Fitter {
     var out: [P] = []
     let lateness = pool { $0.lateness }
     let median = param(
-      "observed.lateness_median_s", "Lateness of .after/.atEnd reloads (median, as observed)", "s", salt: 7,
+      .observed(.latenessMedian), "Lateness of .after/.atEnd reloads (median, as observed)", "s", salt: 7,
       need: need, values: { $0.lateness.map(\.lateness) }, missing: missing, status: .observed
     ) { w in
       lateness.count(w) < 10 ? nil : lateness.median(w)
@@ -541,7 +574,7 @@ struct Fitter {
       return sums
     }
     var exponent = param(
-      "reload.lateness_pressure_exponent", "Growth of lateness with the budget spent (exponent e of used^e)", "", salt: 8,
+      .model(.reloadLatenessPressureExponent), "Growth of lateness with the budget spent (exponent e of used^e)", "", salt: 8,
       need: need, values: { $0.lateness.map(\.lateness) }, missing: missing
     ) { w in
       var sums = Stats.Sums()
@@ -578,7 +611,11 @@ struct Fitter {
     }
     let e = exponent.status == .identified ? exponent.estimate ?? 0 : (assumedExponent ? 1 : 0)
     if exponent.status == .identified {
-      exponent.choice = e < 0.2 ? "none" : "budget"
+      let reading: ReloadTiming.LatenessPressure = e < 0.2 ? .none : .budget
+      exponent.settings.set(.reloadLatenessPressure, .choice(of: reading))
+      if reading == .budget {
+        exponent.settings.setClamped(.reloadLatenessPressureExponent, .number(Self.rounded(e, decimals: 3)))
+      }
       exponent.note =
         "Least squares of log lateness on log used (used: the budget spent at the request, replayed from the widget's reloads with the fitted B; "
         + "each lateness weighted by the inverse of its chance to be seen before a reload of the app's cut it short). "
@@ -593,7 +630,7 @@ struct Fitter {
     // shares seen to 1, so its interval must carry the exponent's.
     let joint = exponent.status == .identified && e >= 0.2
     var base = param(
-      "reload.lateness", "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
+      .model(.reloadLateness), "Lateness before budget pressure (log-normal median)", "s", salt: 13, need: need,
       values: { $0.lateness.map(\.lateness) }, missing: missing
     ) { w in
       guard joint else { return beforePressure.count(w) < 10 ? nil : beforePressure.median(w) }
@@ -632,15 +669,15 @@ struct Fitter {
       exponent.estimate = nil
       exponent.low = nil
       exponent.high = nil
-      exponent.choice = nil
+      exponent.settings = ModelPatch()
       base.estimate = nil
       base.low = nil
       base.high = nil
     }
-    if base.status == .identified {
+    if base.status == .identified, let d = base.estimate {
       let v = samples.filter { $0.lateness > 1 && ($0.used > 0.02 || e < 0.2) }.map { e < 0.2 ? $0.lateness : $0.lateness / Double.pow($0.used, e) }
       let sigma = Stats.standardDeviation(v.map { Double.log($0) })
-      base.choice = "sigma=\(Self.fmt(sigma))"
+      if let dist = Self.logNormal(median: d, sigma: sigma) { base.settings.set(.reloadLateness, dist) }
       base.note = "Log-normal, sigma \(Self.fmt(sigma)), fitted to lateness divided by used^e"
         + (assumedExponent ? " with e = 1 assumed (the default; the exponent is not identified)." : ".")
     }
@@ -652,10 +689,32 @@ struct Fitter {
   /// "1 device", "3 devices": a count and its noun, pluralised with an s.
   static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
+  /// A fitted log-normal as a model value: the median to a tenth of a
+  /// second, sigma to the digits the report shows (`fmt`); nil when either
+  /// is not a number.
+  static func logNormal(median: Double, sigma: Double) -> ParameterValue? {
+    guard median.isFinite, sigma.isFinite else { return nil }
+    let m = rounded(median, decimals: 1)
+    return .distribution(.logNormal(median: .seconds(m), sigma: rounded(sigma, decimals: decimals(sigma))))
+  }
+
+  /// `v` to `decimals` digits after the point: the precision an estimate
+  /// goes into the model with.
+  static func rounded(_ v: Double, decimals: Int) -> Double {
+    let f = Double.pow(10, Double(decimals))
+    return (v * f).rounded() / f
+  }
+
+  /// The digits after the point `fmt` writes `v` with: about three
+  /// significant ones.
+  static func decimals(_ v: Double) -> Int {
+    let a = abs(v)
+    return a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3
+  }
+
   static func fmt(_ v: Double) -> String {
     guard v.isFinite else { return "n/a" }
-    let a = abs(v)
-    let d = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3
+    let d = decimals(v)
     var s = String(Int((v * Double.pow(10, Double(d))).rounded()))
     if d > 0 {
       let neg = s.hasPrefix("-")

@@ -17,16 +17,16 @@ public enum CalibrationReport {
 
   static func jsonString(_ s: String) -> String { "\"" + LogFormat.escaped(s) + "\"" }
 
-  public static func json(_ c: Calibration, model: FittedModel, simulated: Calibration.Curves?) -> String {
+  public static func json(_ c: Calibration, simulated: Calibration.Curves?) -> String {
     var s = "{\n  \"format\": \"reloadbench-calibration\",\n  \"version\": 1,\n"
     s += "  \"log\": {\"files\": [\(c.files.map(jsonString).joined(separator: ", "))], \"lines\": \(c.lines), "
     s += "\"devices\": \(c.devices), \"device_days\": \(c.deviceDays),\n    \"dropped\": {"
     s += c.dropped.map { "\(jsonString($0.what)): \($0.count)" }.joined(separator: ", ") + "}},\n"
-    s += "  \"model\": " + model.json(indent: 2) + ",\n"
+    s += "  \"model\": " + c.model.scenarioJSON(indent: 2) + ",\n"
     s += "  \"parameters\": [\n"
     s += c.parameters.map { p in
-      var f = "    {\"field\": \(jsonString(p.field)), \"label\": \(jsonString(p.label)), \"status\": \"\(p.status.rawValue)\", "
-      if let choice = p.choice, !choice.hasPrefix("sigma=") { f += "\"choice\": \(jsonString(choice)), " }
+      var f = "    {\"field\": \(jsonString(p.field.path)), \"label\": \(jsonString(p.label)), \"status\": \"\(p.status.rawValue)\", "
+      if let choice = p.choice { f += "\"choice\": \(jsonString(choice)), " }
       f += "\"estimate\": \(jsonNumber(p.estimate)), \"low\": \(jsonNumber(p.low)), \"high\": \(jsonNumber(p.high)), "
       f += "\"unit\": \(jsonString(p.unit)), \"devices\": \(p.devices), \"device_days\": \(p.days), \"note\": \(jsonString(p.note))}"
       return f
@@ -39,8 +39,7 @@ public enum CalibrationReport {
     func q(_ s: String) -> String { s.contains(",") || s.contains("\"") ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : s }
     var s = "field,status,choice,estimate,low,high,unit,devices,device_days,note\n"
     for p in c.parameters {
-      let choice = p.choice.map { $0.hasPrefix("sigma=") ? "" : $0 } ?? ""
-      s += [p.field, p.status.rawValue, choice, num(p.estimate), num(p.low), num(p.high), q(p.unit), String(p.devices), String(p.days), q(p.note)]
+      s += [p.field.path, p.status.rawValue, p.choice ?? "", num(p.estimate), num(p.low), num(p.high), q(p.unit), String(p.devices), String(p.days), q(p.note)]
         .joined(separator: ",") + "\n"
     }
     return s
@@ -62,7 +61,7 @@ public enum CalibrationReport {
     return out
   }
 
-  public static func html(_ c: Calibration, model: FittedModel, simulated: Calibration.Curves?, scenario: String?) -> String {
+  public static func html(_ c: Calibration, simulated: Calibration.Curves?, scenario: String?) -> String {
     var h = """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
@@ -108,17 +107,17 @@ public enum CalibrationReport {
     }
     h += "<h2>Parameters</h2>\n<div class=\"table-wrap\"><table class=\"params\"><thead><tr><th>parameter</th><th>status</th><th>estimate</th><th>95 % interval</th><th>devices / days</th><th>how read, or what to log</th></tr></thead><tbody>\n"
     for p in c.parameters {
-      let choice = p.choice.flatMap { $0.hasPrefix("sigma=") ? nil : $0 }
+      let choice = p.choice
       var est = p.estimate.map { num($0) + (p.unit.isEmpty ? "" : " " + esc(p.unit)) } ?? "—"
       if let choice { est = "<b>\(esc(choice))</b> (" + est + ")" }
       let interval = p.low.map { "\(num($0)) – \(num(p.high))" } ?? "—"
-      h += "<tr><td><code>\(breakable(p.field))</code><br><span class=\"muted\">\(esc(p.label))</span></td>"
+      h += "<tr><td><code>\(breakable(p.field.path))</code><br><span class=\"muted\">\(esc(p.label))</span></td>"
       h += "<td class=\"\(p.status.rawValue)\" data-label=\"status\">\(p.status.rawValue.replacingAll("_", " "))</td>"
       h += "<td class=\"num\" data-label=\"estimate\">\(est)</td><td class=\"num\" data-label=\"95 % interval\">\(interval)</td>"
       h += "<td class=\"num\" data-label=\"devices / days\">\(p.devices) / \(p.days)</td><td>\(esc(p.note))</td></tr>\n"
     }
     h += "</tbody></table></div>\n"
-    h += "<h2>The model block</h2>\n<p>Paste into a scenario's <code>model</code> (only identified parameters):</p>\n<pre>\(esc(model.json()))</pre>\n"
+    h += "<h2>The model block</h2>\n<p>Paste into a scenario's <code>model</code> (only identified parameters):</p>\n<pre>\(esc(c.model.scenarioJSON()))</pre>\n"
     h += "<h2>Observed against simulated</h2>\n"
     if let scenario {
       h += "<p class=\"muted\">Simulated: <code>\(esc(scenario))</code> with the fitted model block.</p>\n"
