@@ -32,9 +32,12 @@ struct CalibrateCommand: Command {
     exitStatus: "0 success; 2 bad input (a malformed line: file, line and column; an empty log; flags; paths).")
 
   static let options: [OptionSpec] = [
-    OptionSpec("--scenario", "FILE", "Simulate this scenario with the fitted model for the observed-vs-simulated charts."),
+    OptionSpec(
+      "--scenario", "FILE", "Simulate this scenario with the fitted model for the observed-vs-simulated charts."),
     OptionSpec("--out", "DIR", "Write the three files here (default Reports/calibration)."),
-    OptionSpec("--max-bad-lines", "N", "Skip up to N malformed lines (counted in the report) instead of stopping at the first."),
+    OptionSpec(
+      "--max-bad-lines", "N",
+      "Skip up to N malformed lines (counted in the report) instead of stopping at the first."),
     OptionSpec("--seed", "N", "Seed of the bootstrap (default 1); the same seed gives the same intervals."),
     OptionSpec("--quiet", nil, "Print nothing but errors."),
   ]
@@ -59,7 +62,9 @@ struct CalibrateCommand: Command {
 
   func validate() throws(CLIError) {
     guard !logs.isEmpty else {
-      throw .badInput("calibrate needs at least one log file (fix: reloadbench calibrate LOG.csv; see 'reloadbench calibrate --help')")
+      throw .badInput(
+        "calibrate needs at least one log file "
+          + "(fix: reloadbench calibrate LOG.csv; see 'reloadbench calibrate --help')")
     }
   }
 
@@ -67,14 +72,16 @@ struct CalibrateCommand: Command {
     let pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
     var uses: [Pipeline.PathUse] = logs.map { .read($0, as: "the log") }
     if let scenario { uses.append(.read(scenario, as: "the scenario")) }
-    uses.append(.folder(out, as: "the --out folder", files: CalibrationReport.files, fix: "pass --out with another folder"))
+    uses.append(
+      .folder(out, as: "the --out folder", files: CalibrationReport.files, fix: "pass --out with another folder"))
     try pipeline.validate(paths: uses)
     let loaded = try scenario.map { (p: String) throws(CLIError) in try pipeline.load(p) }
 
     var log = ReloadLog()
     for path in logs { try Self.read(path, into: &log, maxBadLines: maxBadLines) }
     guard log.count > 0 else {
-      throw .badInput("\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
+      throw .badInput(
+        "\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
     }
     let calibration = Calibration.fit(log, seed: seed)
     guard calibration.devices > 0 else {
@@ -113,7 +120,9 @@ struct CalibrateCommand: Command {
     while true {
       if filled == block.count { block += [UInt8](repeating: 0, count: block.count) }  // a line longer than the block
       let got = block.withUnsafeMutableBytes { fread($0.baseAddress! + filled, 1, $0.count - filled, file) }
-      if got == 0 && ferror(file) != 0 { throw .badInput("cannot read \(path) (fix: check the path and its permissions)") }
+      if got == 0 && ferror(file) != 0 {
+        throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
+      }
       filled += got
       let end = got == 0
       do throws(LogParser.Failure) {
