@@ -5,12 +5,6 @@ import WidgetModel
 /// budget spent at the request (docs/model.md#lateness,
 /// #lateness-pressure; Scenarios/log-format.md#what-the-fit-reads).
 extension Fitter {
-  /// One lateness seen, seconds, with the share of the budget spent at its request.
-  struct SpentLateness {
-    var lateness: Double
-    var used: Double
-  }
-
   /// What to log when no lateness shows.
   static let latenessMissing =
     "No .after or .atEnd request more than 5 minutes ahead on a widget that is not saturated: log the policy and "
@@ -58,77 +52,15 @@ extension Fitter {
   /// is read from when its slot freed.
   func spentShares(_ s: DeviceSummary, budget: BudgetReading, capacityShare: Double) -> [SpentLateness] {
     guard let b = budget.perDay else { return s.lateness.map { SpentLateness(lateness: $0.lateness, used: 0) } }
-    guard budget.bucket else { return s.lateness.map { Self.windowSpent($0, times: s.budgetTimes, perDay: b) } }
+    guard budget.bucket else {
+      return s.lateness.map { x in
+        let window = WindowReplay.spent(times: s.budgetTimes[x.instance], perDay: b, at: x.requestTime)
+        return SpentLateness(lateness: x.lateness - window.heldSeconds, used: window.used)
+      }
+    }
     let bucket = TokenReplay(s.budgetTimes, perDay: b, capacity: max(1, capacityShare * b))
     return s.lateness.map {
       SpentLateness(lateness: $0.lateness, used: bucket.spent(instance: $0.instance, at: $0.requestTime))
-    }
-  }
-
-  /// Under a sliding window, as the simulator reads it: the reloads in
-  /// (t - 24 h, t] over today's whole budget (`ReloadBudget.left`, `cap`).
-  /// A full window holds the request until its B-th newest reload is 24 h
-  /// old; the lateness is drawn from then, with one slot left
-  /// (`DeviceWidgets.budgetedRequest`, docs/model.md#lateness-pressure).
-  static func windowSpent(_ x: LatenessSample, times: [[Int64]], perDay b: Double) -> SpentLateness {
-    let times = times[x.instance]
-    let whole = max(1, Int(b))
-    let upTo = firstAtOrAfter(times, x.requestTime + 1)
-    let n = upTo - firstAtOrAfter(times, x.requestTime - Summarizer.dayMs + 1)
-    guard n >= whole else { return SpentLateness(lateness: x.lateness, used: Double(n) / Double(whole)) }
-    let available = times[upTo - whole] + Summarizer.dayMs
-    return SpentLateness(
-      lateness: x.lateness - Double(max(0, available - x.requestTime)) / 1000,
-      used: Double(whole - 1) / Double(whole))
-  }
-
-  /// The first index of `times` (sorted) at or after `t`.
-  static func firstAtOrAfter(_ times: [Int64], _ t: Int64) -> Int {
-    var lo = 0, hi = times.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if times[mid] < t { lo = mid + 1 } else { hi = mid }
-    }
-    return lo
-  }
-
-  /// A token bucket replayed over each instance's budgeted reloads: the
-  /// tokens just after each (one replay; a request then looks its last
-  /// reload up).
-  struct TokenReplay {
-    let times: [[Int64]]
-    let tokensAfter: [[Double]]
-    let perDay: Double
-    let capacity: Double
-
-    init(_ times: [[Int64]], perDay b: Double, capacity: Double) {
-      let dayMs = Double(Summarizer.dayMs)
-      self.times = times
-      perDay = b
-      self.capacity = capacity
-      tokensAfter = times.map { times in
-        var tokens = capacity, last = times.first ?? 0
-        return times.map { t in
-          tokens = max(0, min(capacity, tokens + Double(t - last) / dayMs * b) - 1)
-          last = t
-          return tokens
-        }
-      }
-    }
-
-    /// As the simulator reads it: 1 - (whole tokens left) / B at `time`
-    /// (docs/model.md#lateness-pressure; `ReloadBudget.left`).
-    func spent(instance: Int, at time: Int64) -> Double {
-      let times = self.times[instance]
-      let before = Fitter.firstAtOrAfter(times, time)
-      var tokens = capacity
-      var last = times.first ?? time
-      if before > 0 {
-        tokens = tokensAfter[instance][before - 1]
-        last = times[before - 1]
-      }
-      tokens = min(capacity, tokens + Double(time - last) / Double(Summarizer.dayMs) * perDay)
-      return min(1, max(0, 1 - tokens.rounded(.down) / perDay.rounded(.down)))
     }
   }
 
@@ -180,10 +112,13 @@ extension Fitter {
       .model(.reloadLatenessPressureExponent), "Growth of lateness with the budget spent (exponent e of used^e)", "",
       salt: 8, need: Self.hasLateness, values: { $0.lateness.map(\.lateness) }, missing: Self.latenessMissing,
       pressure.exponent)
-    if budget.perDay == nil && exponent.status == .identified {
+    // Without B there is no spent share to regress on, however many
+    // requests: the exponent is as far from known as B.
+    if budget.perDay == nil && exponent.status != .notIdentifiable && exponent.devices >= Self.minDevices {
       exponent.withdraw(
-        .notIdentifiable,
-        note: "The budget spent at each request needs B, which this log does not identify. " + Self.latenessMissing)
+        budget.perDayStatus == .notIdentifiable ? .notIdentifiable : .tooFewData,
+        note: "The budget spent at each request needs B, which this log does not identify (budget.max_per_day). "
+          + Self.budgetMissing)
     }
     let flat =
       budget.bucket && budget.perDay != nil && exponent.status == .tooFewData && exponent.devices >= Self.minDevices
@@ -276,58 +211,5 @@ extension Fitter {
       note: "Lateness is d x used^e, and the spent shares (\(usual) of B) are too alike to tell d from e: d is an "
         + "extrapolation to a spent budget by the exponent, whose interval leaves it unknown to within 10 % "
         + "(\(found)). " + what)
-  }
-}
-
-/// The least-squares fit of log lateness on log spent share
-/// (log d + e log used), over the points with a lateness over a second and
-/// a spent share over 2 %. Each device's sums are taken once (about the
-/// pooled means, so they do not cancel) and a resample adds them as often
-/// as it drew the device. A seen lateness counts exp(rate x lateness) times:
-/// the app's own reloads cut a long wait short more often, so a long draw is
-/// seen less often (inverse probability of being seen).
-struct PressureRegression {
-  let x0: Double
-  let y0: Double
-  /// Per device.
-  let sums: [Stats.Sums]
-  /// The points over every device.
-  let points: Int
-
-  init(_ byDevice: [[Fitter.SpentLateness]], cutRate: Double) {
-    let points = byDevice.map { v in
-      v.filter { $0.lateness > 1 && $0.used > 0.02 }.map {
-        (x: Double.log($0.used), y: Double.log($0.lateness), weight: Double.exp(cutRate * $0.lateness))
-      }
-    }
-    let x0 = Stats.mean(points.flatMap { $0.map(\.x) }), y0 = Stats.mean(points.flatMap { $0.map(\.y) })
-    sums = points.map { v in
-      var sums = Stats.Sums()
-      for p in v { sums.add(p.x - x0, p.y - y0, weight: p.weight) }
-      return sums
-    }
-    self.x0 = x0
-    self.y0 = y0
-    self.points = points.reduce(0) { $0 + $1.count }
-  }
-
-  /// The sums of a resample.
-  func sums(_ w: Weights) -> Stats.Sums {
-    var s = Stats.Sums()
-    for d in w.indices where w[d] > 0 { s.add(sums[d], times: Double(w[d])) }
-    return s
-  }
-
-  /// e: the slope, from a weight of 10 points or more.
-  func exponent(_ w: Weights) -> Double? {
-    let s = sums(w)
-    return s.n >= 10 ? s.slope : nil
-  }
-
-  /// d: the fitted lateness at a spent share of 1 (log used = 0).
-  func latenessAtFullBudget(_ w: Weights) -> Double? {
-    let s = sums(w)
-    guard s.n >= 10, let slope = s.slope else { return nil }
-    return Double.exp(y0 + s.y / s.n - slope * (x0 + s.x / s.n))
   }
 }

@@ -28,7 +28,7 @@ struct Fitter {
   func fitAll() -> (parameters: [P], lateness: [Double]) {
     let (accrual, reading) = fitAccrual()
     let budgetPerDay = fitMaxPerDay(accrual: accrual, reading: reading)
-    let budget = BudgetReading(accrual: reading, perDay: budgetPerDay.estimate)
+    let budget = BudgetReading(accrual: reading, perDay: budgetPerDay.estimate, perDayStatus: budgetPerDay.status)
     var minInterval = fitMinInterval(budget: budget)
     let asap = fitAsap(budget: budget)
     if asap.settings[.reloadAsap] == .choice(of: ReloadTiming.Asap.immediate), minInterval.status != .identified {
@@ -49,10 +49,11 @@ struct Fitter {
 
   /// What the log says of the budget, which later estimates read: how it
   /// accrues (a token bucket unless the log reads as a window) and B, if
-  /// identified.
+  /// identified (else why not).
   struct BudgetReading {
     var accrual: BudgetParameters.Accrual
     var perDay: Double?
+    var perDayStatus: P.Status
 
     var bucket: Bool { accrual == .tokenBucket }
   }
