@@ -9,8 +9,9 @@
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
 //   ReloadStrategies -> WidgetModel
 //   ReloadReports  -> ReloadMetrics
-//   ReloadCalibration -> WidgetModel  (reload logs and the fit of `calibrate`; fields named by the
-//                                     model's parameter catalogue, the fit a typed model patch)
+//   ReloadCalibration -> WidgetModel, ReloadReports  (reload logs and the fit of `calibrate`: fields
+//                        named by the model's parameter catalogue, the fit a typed model patch; its
+//                        page drawn by ReloadReports' CalibrationPage, which knows nothing of the fit)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
@@ -47,7 +48,7 @@ let package = Package(
       swiftSettings: checks),
     .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
-    .target(name: "ReloadCalibration", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadCalibration", dependencies: ["WidgetModel", "ReloadReports"], swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [

@@ -98,7 +98,11 @@ struct CalibrateCommand: Command {
       [
         ("calibration.json", CalibrationReport.json(calibration, simulated: simulated)),
         ("calibration.csv", CalibrationReport.csv(calibration)),
-        ("calibration.html", CalibrationReport.html(calibration, simulated: simulated, scenario: scenario)),
+        (
+          "calibration.html",
+          CalibrationReport.html(
+            calibration, simulated: simulated, scenario: scenario, toolVersion: ReloadBenchCLI.version)
+        ),
       ], to: out)
     if !quiet { Terminal.out(Self.summary(calibration, out: out)) }
     return ExitStatus.success
