@@ -7,7 +7,7 @@
 //
 //   ReloadEngine   -> (none)          ReloadMetrics -> (none)
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
-//   ReloadStrategies -> WidgetModel
+//   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
 //   ReloadCalibration -> (none)       (reload logs and the fit of `calibrate`)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
@@ -44,7 +44,7 @@ let package = Package(
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
-    .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadStrategies", dependencies: ["WidgetModel", "ReloadEngine"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
     .target(name: "ReloadCalibration", swiftSettings: checks),
     .target(
