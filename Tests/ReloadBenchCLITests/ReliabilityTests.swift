@@ -349,12 +349,7 @@ import Testing
       to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
     let out = dir.appendingPathComponent("o")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    // A pid that is not running: a child that has exited.
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/usr/bin/true")  // macOS has no /bin/true
-    try child.run()
-    child.waitUntilExit()
-    let dead = child.processIdentifier
+    let dead = try PipelineTests.deadProcessID()
     let alive = ProcessInfo.processInfo.processIdentifier
     let stale = [".summary.csv.tmp-\(dead)", ".report.html.tmp-\(dead)", ".reloadbench-write-test-\(dead)"]
     let kept = [
