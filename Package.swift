@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // ReloadBench: a discrete-event simulator of WidgetKit timeline reloads.
 //
@@ -14,6 +14,11 @@
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
 //
+// Platforms: macOS 15 (Sequoia) and later, Linux with Swift 6.2 and later (README.md,
+// "Requirements"): macOS 15 is the first with Synchronization's Mutex and Atomic and
+// the standard library's UInt128; 6.2 is the Swift of Xcode 26, the oldest that CI
+// (.github/workflows/ci.yml) builds and tests with.
+//
 // Internal consistency checks (heap order, ring invariants) are compiled in
 // only when RELOADBENCH_INTERNAL_CHECKS is defined; uncomment the define below
 // to turn them on. `reloadbench run` prints a banner when they are on, because
@@ -26,6 +31,7 @@ let checks: [SwiftSetting] = [
 
 let package = Package(
   name: "ReloadBench",
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "reloadbench", targets: ["reloadbench"]),
     .library(
