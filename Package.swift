@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // ReloadBench: a discrete-event simulator of WidgetKit timeline reloads.
 //
@@ -7,7 +7,7 @@
 //
 //   ReloadEngine   -> (none)          ReloadMetrics -> (none)
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
-//   ReloadStrategies -> WidgetModel
+//   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
 //   ReloadCalibration -> WidgetModel, ReloadReports  (reload logs and the fit of `calibrate`: fields
 //                        named by the model's parameter catalogue, the fit a typed model patch; its
@@ -15,6 +15,11 @@
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
+//
+// Platforms: macOS 15 (Sequoia) and later, Linux with Swift 6.2 and later (README.md,
+// "Requirements"): macOS 15 is the first with Synchronization's Mutex and Atomic and
+// the standard library's UInt128; 6.2 is the Swift of Xcode 26, the oldest that CI
+// (.github/workflows/ci.yml) builds and tests with.
 //
 // Internal consistency checks (heap order, ring invariants) are compiled in
 // only when RELOADBENCH_INTERNAL_CHECKS is defined; uncomment the define below
@@ -28,6 +33,7 @@ let checks: [SwiftSetting] = [
 
 let package = Package(
   name: "ReloadBench",
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "reloadbench", targets: ["reloadbench"]),
     .library(
@@ -46,7 +52,7 @@ let package = Package(
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
-    .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadStrategies", dependencies: ["WidgetModel", "ReloadEngine"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
     .target(name: "ReloadCalibration", dependencies: ["WidgetModel", "ReloadReports"], swiftSettings: checks),
     .target(

@@ -10,7 +10,10 @@ extension ScenarioDecoder {
   ) throws(ScenarioError) -> Strategy {
     if case .string(let name) = v {
       // Validation already checked the name against the registry.
-      return registry.strategy(named: name)!
+      guard let s = registry.strategy(named: name) else {
+        throw ScenarioError(path: path, message: "\(TerminalText.quoted(name)) is not a strategy", fix: hint(name, registry.names))
+      }
+      return s
     }
     let r = SchemaReader(v, ScenarioSchema.strategy, path: path, log: log)
     let base = r.optionalString("preset").flatMap { registry.strategy(named: $0) }
@@ -215,7 +218,7 @@ extension ScenarioDecoder {
   static func model(_ r: SchemaReader) throws(ScenarioError) -> ModelParameters {
     var model = ModelParameters.standard
     for group in ModelParameterGroup.allCases {
-      guard let g = groupReader(r, group) else { continue }
+      let g = groupReader(r, group)
       for p in ModelParameter.parameters(of: group) {
         let key = p.declaration.key
         guard p.set(try parameterValue(g, p), in: &model) else {
@@ -234,9 +237,9 @@ extension ScenarioDecoder {
   }
 
   /// The reader of `group`'s object (which the schema defaults to `{}`).
-  static func groupReader(_ model: SchemaReader, _ group: ModelParameterGroup) -> SchemaReader? {
-    guard let parent = group.parent else { return model.object(group.key, ScenarioSchema.object(group)) }
-    return model.object(parent, ScenarioSchema.wakeRules)?.object(group.key, ScenarioSchema.object(group))
+  static func groupReader(_ model: SchemaReader, _ group: ModelParameterGroup) -> SchemaReader {
+    guard let parent = group.parent else { return model.defaultedObject(group.key, ScenarioSchema.object(group)) }
+    return model.defaultedObject(parent, ScenarioSchema.wakeRules).defaultedObject(group.key, ScenarioSchema.object(group))
   }
 
   /// `parameter`'s value in its group's object (validated already).
