@@ -3,8 +3,8 @@ import ReloadMetrics
 /// The embedded data: the full `ScenarioResults` as JSON, safe inside a
 /// `<script type="application/json">` element.
 ///
-/// Written by `_ResultsJSONWriter` (sorted keys, so the same results give the same
-/// bytes; non-finite numbers as the strings "nan", "inf", "-inf").
+/// Compact with sorted keys, so the same results give the same bytes;
+/// non-finite numbers as the strings "nan", "inf", "-inf" (`JSON`).
 extension HTMLReport {
   /// How non-finite numbers are written; decode with the matching
   /// `.convertFromString` strategy.
@@ -14,6 +14,6 @@ extension HTMLReport {
   /// any other `<` as `\u003c`, so the text cannot end the script element
   /// (still valid JSON: the CLI writes the same text to `results.json`).
   public static func dataJSON(_ results: ScenarioResults) -> String {
-    _HTMLWriter.scriptSafeJSON(_ResultsJSONWriter.write(results))
+    _HTMLWriter.scriptSafeJSON(JSON.text(results))
   }
 }

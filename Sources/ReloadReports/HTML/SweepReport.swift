@@ -79,8 +79,7 @@ public enum SweepReport {
 
   /// The results as compact, sorted-key JSON, safe inside a script element.
   static func dataJSON(_ results: SweepResults) -> String {
-    guard let text = try? _JSONText.encode(results) else { return "{}" }
-    return _HTMLWriter.scriptSafeJSON(text)
+    _HTMLWriter.scriptSafeJSON(JSON.text(results))
   }
 
   /// Rules `report.html` does not need: strategy swatches, the

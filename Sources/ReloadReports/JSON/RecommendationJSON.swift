@@ -12,19 +12,19 @@ public enum RecommendationJSON {
     node += "{\"findings\":["
     for (i, f) in findings.enumerated() {
       if i > 0 { node += "," }
-      _JSONNode.writeString(f, to: &node)
+      JSON.writeString(f, to: &node)
     }
     node += "]"
     if let r {
       node += ",\"meetsObjective\":" + (r.meetsTarget ? "true" : "false")
       node += ",\"objective\":"
-      _JSONNode.writeString(r.objective, to: &node)
+      JSON.writeString(r.objective, to: &node)
       node += ",\"reason\":"
-      _JSONNode.writeString(r.reason, to: &node)
+      JSON.writeString(r.reason, to: &node)
       node += ",\"runnerUp\":"
-      if let up = r.runnerUp { _JSONNode.writeString(up, to: &node) } else { node += "null" }
+      if let up = r.runnerUp { JSON.writeString(up, to: &node) } else { node += "null" }
       node += ",\"strategy\":"
-      _JSONNode.writeString(r.strategy, to: &node)
+      JSON.writeString(r.strategy, to: &node)
     }
     node += "}"
     guard let at = json.firstRange(of: ",\"series\":") else { return json }
@@ -76,7 +76,7 @@ extension RecommendationJSON {
   ///     let json = RecommendationJSON.sweep(results, outcome: outcome)
   ///     // jq '.recommendation.bestPerStrategy[] | [.strategy, .values.interval_min]' sweep.json
   public static func sweep(_ results: SweepResults, outcome: ObjectiveOutcome?) -> String {
-    let json = (try? _JSONText.encode(results)) ?? "{}"
+    let json = JSON.text(results)
     guard let outcome, json.hasSuffix("}") else { return json }
     let summary = ObjectiveSummary(outcome, columns: results.columns, points: results.points.count) {
       results.describe($0, in: outcome)
@@ -103,7 +103,7 @@ extension RecommendationJSON {
       runnerUp: outcome.best != nil ? outcome.runnerUp.map { choice($0, in: outcome) } : nil,
       bestPerStrategy: summary.byStrategy.compactMap { _, o in (o.best ?? o.closest).map { choice($0, in: o) } },
       findings: summary.lines.map { $0.trimmingLeadingSpace })
-    guard let text = try? _JSONText.encode(node) else { return json }
+    let text = JSON.text(node)
     // "recommendation" sorts after every key of the results ("points" last).
     return String(json.dropLast()) + ",\"recommendation\":" + text + "}"
   }
