@@ -148,11 +148,12 @@ struct SweepCommand: Command {
     var results = SweepResults(
       facts: facts, parameters: spec.resultParameters, points: points, objective: loaded.objective)
     let outcome = loaded.objective?.evaluate(results.candidates, columns: results.columns)
+    results.recommendation = outcome.map { SweepRecommendation(results, outcome: $0) }
     results.facts.wallSeconds = s.reproducible ? 0 : ProgressLine.seconds(clock.now - start)
     let files: [(name: String, contents: String)] = [
       ("sweep.csv", CSVReport.sweep(results)),
       ("sweep.html", SweepReport.render(results, outcome: outcome)),
-      ("sweep.json", RecommendationJSON.sweep(results, outcome: outcome) + "\n"),
+      ("sweep.json", JSON.text(results) + "\n"),
     ]
     assert(files.map(\.name) == Pipeline.sweepFiles, "sweepFiles is out of step with the sweep's files")
     try pipeline.write(files, to: dir)

@@ -1,6 +1,6 @@
 /// Everything a run produced, as plain values: what the CSV files, the
-/// stdout table and the HTML report are rendered from. Reports never run a
-/// simulation; they read this.
+/// stdout table, the HTML report and results.json are rendered from.
+/// Reports never run a simulation; they read this.
 public struct ScenarioResults: Sendable, Codable {
   public var facts: RunFacts
   /// The scenario's parameters, with where each value comes from.
@@ -8,12 +8,26 @@ public struct ScenarioResults: Sendable, Codable {
   public var summary: ResultTable
   /// One entry per strategy, in scenario order.
   public var series: [StrategySeries]
+  /// The findings and the recommendation, once the runner has drawn them
+  /// from the summary (nil before, and in the data report.html embeds:
+  /// the page gives them in its summary).
+  public var conclusions: Conclusions?
 
-  public init(facts: RunFacts, parameters: [ParameterFact], summary: ResultTable, series: [StrategySeries]) {
+  /// `conclusions` is written `recommendation`, the name results.json
+  /// first gave it.
+  private enum CodingKeys: String, CodingKey {
+    case facts, parameters, summary, series, conclusions = "recommendation"
+  }
+
+  public init(
+    facts: RunFacts, parameters: [ParameterFact], summary: ResultTable, series: [StrategySeries],
+    conclusions: Conclusions? = nil
+  ) {
     self.facts = facts
     self.parameters = parameters
     self.summary = summary
     self.series = series
+    self.conclusions = conclusions
   }
 
   /// The series of the strategy named `name`.

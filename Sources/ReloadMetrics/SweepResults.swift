@@ -1,5 +1,5 @@
 /// Everything a parameter sweep produced, as plain values: what
-/// `sweep.csv` and `sweep.html` are rendered from.
+/// `sweep.csv`, `sweep.html` and `sweep.json` are rendered from.
 ///
 /// A sweep runs one scenario at every point of a grid of parameter values
 /// (the cartesian product of each parameter's values, the first parameter
@@ -16,16 +16,21 @@ public struct SweepResults: Sendable, Codable {
   public var columns: [Metric]
   /// The scenario's objective, if it has one.
   public var objective: Objective?
+  /// What the objective recommends, once the runner has judged the points
+  /// (nil before, without an objective, and in the data sweep.html embeds:
+  /// the page gives it in its own section).
+  public var recommendation: SweepRecommendation?
 
   public init(
     facts: SweepFacts, parameters: [SweepParameter], points: [SweepPoint], columns: [Metric] = SummaryMetrics.all,
-    objective: Objective? = nil
+    objective: Objective? = nil, recommendation: SweepRecommendation? = nil
   ) {
     self.facts = facts
     self.parameters = parameters
     self.points = points
     self.columns = columns
     self.objective = objective
+    self.recommendation = recommendation
   }
 
   /// The `all`-segment row of every point x strategy: what an objective

@@ -6,7 +6,9 @@ import Testing
 @Suite struct HTMLReportTests {
   static func render(_ results: ScenarioResults) -> String {
     HTMLReport.render(
-      results, findings: Findings.compute(results), recommendation: Recommendation.compute(results.summary))
+      ReportFixtures.concluded(
+        results, Recommendation.compute(results.summary), findings: Findings.compute(results)),
+      objective: nil)
   }
 
   /// Every `<tag ...>` opening tag in `html`, case-insensitively by name.
@@ -198,7 +200,7 @@ import Testing
     results.series = []
     results.summary.rows = []
     results.parameters = []
-    let html = HTMLReport.render(results, findings: [], recommendation: nil)
+    let html = HTMLReport.render(ReportFixtures.concluded(results, nil), objective: nil)
     #expect(html.hasPrefix("<!DOCTYPE html>"))
     #expect(html.contains("No recommendation"))
     #expect(html.hasSuffix("</html>\n"))

@@ -147,4 +147,28 @@ import Testing
     #expect(decoded.summary == results.summary)
     #expect(decoded.series == results.series)
   }
+
+  /// results.json carries the conclusions in the model's one pass: the
+  /// findings beside the recommendation's members (a runner-up of none as
+  /// null), before "series"; the page's data leaves them out.
+  @Test func resultsJSONCarriesTheConclusionsAndThePageDataDoesNot() throws {
+    let rec = Recommendation(strategy: "beta", reason: "cheapest", meetsTarget: true, objective: "the rule")
+    let results = ReportFixtures.concluded(ReportFixtures.results(), rec, findings: ["one", "two <3"])
+    let json = HTMLReport.resultsJSON(results)
+    let expected =
+      #","recommendation":{"findings":["one","two \u003c3"],"meetsObjective":true,"objective":"the rule","#
+      + #""reason":"cheapest","runnerUp":null,"strategy":"beta"},"series":["#
+    #expect(json.contains(expected))
+    var bare = results
+    bare.conclusions = nil
+    #expect(HTMLReport.dataJSON(results) == HTMLReport.resultsJSON(bare))
+    #expect(!HTMLReport.dataJSON(results).contains("recommendation"))
+    let none = HTMLReport.resultsJSON(ReportFixtures.concluded(results, nil, findings: ["x"]))
+    #expect(none.contains(#","recommendation":{"findings":["x"]},"series":["#))
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let decoded = try decoder.decode(ScenarioResults.self, from: Data(JSON.text(results).utf8))
+    #expect(decoded.conclusions == results.conclusions)
+  }
 }

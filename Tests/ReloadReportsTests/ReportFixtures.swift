@@ -3,6 +3,15 @@ import ReloadMetrics
 /// Small hand-made results for report tests: no simulation, every field
 /// filled, values chosen so the best of each column is known.
 enum ReportFixtures {
+  /// `results` with `recommendation` and `findings` as their conclusions.
+  static func concluded(
+    _ results: ScenarioResults, _ recommendation: Recommendation?, findings: [String] = []
+  ) -> ScenarioResults {
+    var r = results
+    r.conclusions = Conclusions(findings: findings, recommendation: recommendation)
+    return r
+  }
+
   /// A script tag: must come out as text, never as markup.
   static let hostile = "<script>alert(1)</script>"
 

@@ -8,14 +8,14 @@ import ReloadMetrics
 /// assuming it.
 ///
 /// Freshness is the metric the recommendation judged by
-/// (`Recommendation.freshnessMetric`: `acceptable_glance_pct` under the
+/// (`RecommendationMarks.freshnessMetric`: `acceptable_glance_pct` under the
 /// default rule), its targets are drawn as dashed lines, and a ring marks
 /// the recommended strategy, so the chart shows why it was chosen.
 package enum FreshnessCostChart {
   static let width = 470.0
   static let height = 340.0
 
-  static func figure(_ results: ScenarioResults, recommendation: Recommendation? = nil) -> ReportFigure? {
+  static func figure(_ results: ScenarioResults, recommendation: RecommendationMarks? = nil) -> ReportFigure? {
     let table = results.summary
     let rows = table.overallRows
     let freshMetric = recommendation?.freshnessMetric ?? .acceptableGlancePct
@@ -62,7 +62,7 @@ package enum FreshnessCostChart {
   }
 
   /// The caption's sentence on the recommendation's ring and target lines.
-  static func targetCaption(_ r: Recommendation?, metrics: [Metric]) -> String {
+  static func targetCaption(_ r: RecommendationMarks?, metrics: [Metric]) -> String {
     guard let r else { return "" }
     var s = " The ring marks the recommended strategy (\(r.strategy))"
     let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric } }
@@ -81,7 +81,7 @@ package enum FreshnessCostChart {
   /// The scatter of column `y` against column `x`, and the row indices on its frontier.
   static func chart(
     id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle],
-    recommendation: Recommendation? = nil
+    recommendation: RecommendationMarks? = nil
   ) -> (SVGChart, Set<Int>) {
     let xm = table.columns[x]
     let ym = table.columns[y]

@@ -20,7 +20,7 @@ enum SweepFrontierChart {
   ) -> ReportFigure? {
     let candidates = results.candidates
     // The freshness the objective judges by (as report.html's chart does).
-    let freshness = results.objective.map(Recommendation.freshnessMetric(of:)) ?? .acceptableGlancePct
+    let freshness = Recommendation.freshnessMetric(of: results.objective)
     guard !candidates.isEmpty, let fresh = results.columns.firstIndex(of: freshness.metric)
     else { return nil }
     let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap { m in

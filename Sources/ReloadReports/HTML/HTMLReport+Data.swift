@@ -12,8 +12,18 @@ extension HTMLReport {
 
   /// The results as compact, sorted-key JSON, with `</` written `<\/` and
   /// any other `<` as `\u003c`, so the text cannot end the script element
-  /// (still valid JSON: the CLI writes the same text to `results.json`).
+  /// (still valid JSON), without the conclusions: the page gives them in
+  /// its summary.
   public static func dataJSON(_ results: ScenarioResults) -> String {
+    var data = results
+    data.conclusions = nil
+    return _HTMLWriter.scriptSafeJSON(JSON.text(data))
+  }
+
+  /// `results.json`: the page's data with the conclusions (the findings
+  /// and the recommendation), escaped the same way, so one reader reads
+  /// both.
+  public static func resultsJSON(_ results: ScenarioResults) -> String {
     _HTMLWriter.scriptSafeJSON(JSON.text(results))
   }
 }

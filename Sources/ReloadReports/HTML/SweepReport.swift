@@ -77,9 +77,12 @@ public enum SweepReport {
     SeriesStyle.styles(for: results.facts.strategies + results.strategies)
   }
 
-  /// The results as compact, sorted-key JSON, safe inside a script element.
+  /// The results as compact, sorted-key JSON, safe inside a script element
+  /// (without the recommendation, which the page gives in its own section).
   static func dataJSON(_ results: SweepResults) -> String {
-    _HTMLWriter.scriptSafeJSON(JSON.text(results))
+    var data = results
+    data.recommendation = nil
+    return _HTMLWriter.scriptSafeJSON(JSON.text(data))
   }
 
   /// Rules `report.html` does not need: strategy swatches, the
