@@ -146,25 +146,6 @@ public struct WakeFunnel: Sendable, Codable, Equatable {
   }
 }
 
-/// Per-hour-of-run totals (UTC hours from the start of the measured days).
-public struct HourlySeries: Sendable, Codable, Equatable {
-  /// Hour 0 is the first measured hour.
-  public var budgetedReloads: [UInt64] = []
-  public var freeReloads: [UInt64] = []
-  public var glances: [UInt64] = []
-  public var staleGlances: [UInt64] = []
-  /// Share of widgets that were dry, averaged over the hour (percent).
-  public var widgetsDryPct: [Double] = []
-  /// Mean backend requests per second in the hour, scaled to the fleet.
-  public var backendRps: [Double] = []
-  /// Busiest second of the hour, scaled to the fleet.
-  public var backendPeakRps: [Double] = []
-  public var silentPushesSent: [UInt64] = []
-  public var silentPushesDelivered: [UInt64] = []
-  public init() {}
-  public var count: Int { glances.count }
-}
-
 /// The per-strategy series the charts and `timeseries.csv` / `staleness.csv`
 /// are drawn from (all segments together).
 public struct StrategySeries: Sendable, Codable, Equatable {
