@@ -38,8 +38,8 @@ public struct ObjectiveSummary {
   }
 
   /// `x` at the metric's CSV precision: `82.15`, `0.600`.
-  public func value(_ metric: String, _ x: Double) -> String {
-    let decimals = columns.first { $0.name == metric }?.decimals ?? 3
+  public func value(_ metric: SummaryMetric, _ x: Double) -> String {
+    let decimals = columns.first { $0.name == metric.name }?.decimals ?? 3
     return NumberFormat.fixed(x, decimals: decimals)
   }
 

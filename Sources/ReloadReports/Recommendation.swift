@@ -7,7 +7,7 @@ import ReloadMetrics
 extension Recommendation {
   /// The default rule's target: `acceptable_glance_pct >= defaultTargetPct`.
   public static func defaultTarget() -> Objective.Bound {
-    .init(metric: SummaryMetric.acceptableGlancePct.name, kind: .atLeast, value: defaultTargetPct)
+    .init(metric: .acceptableGlancePct, kind: .atLeast, value: defaultTargetPct)
   }
 
   /// The targets a recommendation judged by `objective` (nil: the default
@@ -27,10 +27,7 @@ extension Recommendation {
   /// rule's (`acceptable_glance_pct`), which nil (the default rule) judges by.
   public static func freshnessMetric(of o: Objective?) -> SummaryMetric {
     guard let o else { return .acceptableGlancePct }
-    for name in [o.metric] + o.bounds.map(\.metric) {
-      if let m = SummaryMetric(columnName: name), freshnessMetrics.contains(m) { return m }
-    }
-    return .acceptableGlancePct
+    return ([o.metric] + o.bounds.map(\.metric)).first(where: freshnessMetrics.contains) ?? .acceptableGlancePct
   }
 
   public static let defaultTargetPct = 90.0

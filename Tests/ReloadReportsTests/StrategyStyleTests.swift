@@ -87,8 +87,8 @@ import Testing
     #expect(cdf.contains("class=\"ref target\"") && cdf.contains("target ≥ 90 % within 30 min"))
     // An objective on fresh glances: that metric, and its bound.
     let o = Objective(
-      goal: .minimize, metric: "budgeted_reloads_per_widget_day",
-      bounds: [.init(metric: "fresh_glance_pct", kind: .atLeast, value: 55)])
+      goal: .minimize, metric: .budgetedReloadsPerWidgetDay,
+      bounds: [.init(metric: .freshGlancePct, kind: .atLeast, value: 55)])
     let outcome = o.evaluate(
       r.summary.overallRows.map { ObjectiveCandidate(point: 0, strategy: $0.strategy, values: $0.values) },
       columns: r.summary.columns)

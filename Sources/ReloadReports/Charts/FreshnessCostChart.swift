@@ -65,7 +65,7 @@ package enum FreshnessCostChart {
   static func targetCaption(_ r: RecommendationMarks?, metrics: [Metric]) -> String {
     guard let r else { return "" }
     var s = " The ring marks the recommended strategy (\(r.strategy))"
-    let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric } }
+    let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric.name } }
     if !drawn.isEmpty {
       s += "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
         + drawn.map(\.text).joined(separator: ", ") + ")"
@@ -94,8 +94,8 @@ package enum FreshnessCostChart {
     let xs = points.map(\.x)
     let ys = points.map(\.y)
     // The targets on these axes, so the scales reach them.
-    let yTargets = (recommendation?.targets ?? []).filter { $0.metric == ym.name }
-    let xTargets = (recommendation?.targets ?? []).filter { $0.metric == xm.name }
+    let yTargets = (recommendation?.targets ?? []).filter { $0.metric.name == ym.name }
+    let xTargets = (recommendation?.targets ?? []).filter { $0.metric.name == xm.name }
     let yRange = ys + yTargets.map(\.value)
     var yScale = ChartScale.linear(yRange.min() ?? 0, yRange.max() ?? 100)
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }

@@ -96,8 +96,8 @@ enum SweepFrontierChart {
     }
     let xs = points.map(\.x)
     let bounds = results.objective?.bounds ?? []
-    let yTargets = bounds.filter { $0.metric == ym.name }
-    let xTargets = bounds.filter { $0.metric == xm.name }
+    let yTargets = bounds.filter { $0.metric.name == ym.name }
+    let xTargets = bounds.filter { $0.metric.name == xm.name }
     let ys = points.map(\.y) + yTargets.map(\.value)
     // Zoomed to the data: a sweep's points crowd together at 0-100 %.
     var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100, includeZero: false, maxTicks: 6)

@@ -71,7 +71,7 @@ extension CheckReport {
     [
       "policy": .string(r.strategy),
       "segment": .string(r.expectation.segment),
-      "metric": .string(r.expectation.metric),
+      "metric": .string(r.expectation.column),
       "min": JSON.optional(r.expectation.min, JSON.number),
       "max": JSON.optional(r.expectation.max, JSON.number),
       "note": .string(r.expectation.note),
