@@ -110,11 +110,10 @@ struct SweepCommand: Command {
     let clock = ContinuousClock()
     let start = clock.now
     let base = loaded.scenario
-    var facts = SweepFacts(
-      scenario: base.name, description: base.description, toolVersion: ReloadBenchCLI.version,
-      seed: plans.first?.scenario.seed ?? base.seed, days: base.days, warmupDays: base.warmupDays,
-      devices: base.devices, replications: plans.first?.scenario.replications ?? base.replications,
-      strategies: base.strategies.map(\.name), segments: base.segments.map(\.name))
+    var facts = Pipeline.facts(base)
+    // The seed and replications the points ran with.
+    facts.seed = plans.first?.scenario.seed ?? base.seed
+    facts.replications = plans.first?.scenario.replications ?? base.replications
     facts.threads = s.reproducible ? 0 : s.threads
     pipeline.warnAboutBuild()
     let header = merged == nil ? pipeline.announce(plans.map(\.scenario), name: base.name) : nil

@@ -227,13 +227,19 @@ struct Pipeline {
     var objectiveLines: [String] = []
   }
 
+  /// What `scenario` simulates, as the reports of a run and of a sweep show it.
+  static func facts(_ scenario: Scenario) -> SimulationFacts {
+    SimulationFacts(
+      scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
+      seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
+      replications: scenario.replications, strategies: scenario.strategies.map(\.name),
+      segments: scenario.segments.map(\.name))
+  }
+
   /// The run's facts as the reports show them.
   static func facts(_ scenario: Scenario, widgets: Int) -> RunFacts {
     RunFacts(
-      scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
-      seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
-      widgets: widgets, fleetDevices: scenario.fleetDevices, replications: scenario.replications,
-      strategies: scenario.strategies.map(\.name), segments: scenario.segments.map(\.name),
+      facts(scenario), widgets: widgets, fleetDevices: scenario.fleetDevices,
       toleranceMinutes: scenario.kinds.map(\.tolerance.minutes).min() ?? 30)
   }
 

@@ -8,7 +8,8 @@
 /// Each point keeps only its summary rows (the `ResultRow`s of
 /// `summary.csv`), so a sweep's memory does not grow with its points' series.
 public struct SweepResults: Sendable, Codable {
-  public var facts: SweepFacts
+  /// What was simulated, and how fast (the facts a run reports too).
+  public var facts: SimulationFacts
   public var parameters: [SweepParameter]
   /// In grid order.
   public var points: [SweepPoint]
@@ -22,7 +23,7 @@ public struct SweepResults: Sendable, Codable {
   public var recommendation: SweepRecommendation?
 
   public init(
-    facts: SweepFacts, parameters: [SweepParameter], points: [SweepPoint], columns: [Metric] = SummaryMetrics.all,
+    facts: SimulationFacts, parameters: [SweepParameter], points: [SweepPoint], columns: [Metric] = SummaryMetrics.all,
     objective: Objective? = nil, recommendation: SweepRecommendation? = nil
   ) {
     self.facts = facts
@@ -172,39 +173,5 @@ public struct SweepPoint: Sendable, Codable, Equatable {
     self.valueIndices = valueIndices
     self.rows = rows
     self.wallSeconds = wallSeconds
-  }
-}
-
-/// A sweep's facts: what was simulated, and how fast.
-public struct SweepFacts: Sendable, Codable, Equatable {
-  public var scenario: String
-  public var description: String
-  public var toolVersion: String
-  public var seed: UInt64
-  public var days: Double
-  public var warmupDays: Double
-  public var devices: Int
-  public var replications: Int
-  public var strategies: [String]
-  public var segments: [String]
-  // Filled by the CLI (the wall clock lives there).
-  public var threads: Int = 1
-  public var wallSeconds: Double = 0
-  public var events: UInt64 = 0
-
-  public init(
-    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double, warmupDays: Double,
-    devices: Int, replications: Int, strategies: [String], segments: [String]
-  ) {
-    self.scenario = scenario
-    self.description = description
-    self.toolVersion = toolVersion
-    self.seed = seed
-    self.days = days
-    self.warmupDays = warmupDays
-    self.devices = devices
-    self.replications = replications
-    self.strategies = strategies
-    self.segments = segments
   }
 }

@@ -171,4 +171,20 @@ import Testing
     let decoded = try decoder.decode(ScenarioResults.self, from: Data(JSON.text(results).utf8))
     #expect(decoded.conclusions == results.conclusions)
   }
+
+  /// A run's facts are the simulation's facts (a sweep's whole facts) and
+  /// the run's own, written as one object.
+  @Test func runFactsAreTheSimulationsFactsAndTheRunsOwnInOneObject() throws {
+    var facts = ReportFixtures.results().facts
+    facts.phaseSeconds = ["report": 0.5]
+    facts.threads = 3
+    #expect(facts.simulated.threads == 3, "read and written through")
+    let run = JSON.text(facts)
+    let sweep = JSON.text(facts.simulated)
+    #expect(run.hasPrefix(#"{"days":3,"#) && run.contains(#""phaseSeconds":{"report":0.5}"#))
+    for key in ["widgets", "fleetDevices", "toleranceMinutes", "phaseSeconds"] {
+      #expect(run.contains("\"\(key)\":") && !sweep.contains("\"\(key)\":"), "\(key)")
+    }
+    #expect(try JSONDecoder().decode(RunFacts.self, from: Data(run.utf8)) == facts)
+  }
 }

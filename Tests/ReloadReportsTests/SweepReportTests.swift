@@ -18,7 +18,7 @@ import Testing
         points.append(SweepPoint(index: points.count, valueIndices: [a, b], rows: rows, wallSeconds: 0.25))
       }
     }
-    var facts = SweepFacts(
+    var facts = SimulationFacts(
       scenario: "sweep-fixture", description: ReportFixtures.hostile, toolVersion: "0.0-test", seed: 7, days: 3,
       warmupDays: 1, devices: 120, replications: 1, strategies: base.facts.strategies, segments: base.facts.segments)
     facts.wallSeconds = 1
