@@ -148,7 +148,8 @@ package struct JSONStyle: Sendable {
   /// (its hash), values in messages.
   package static let line = JSONStyle(colon: ": ", comma: ", ", lines: .none, sortedKeys: true)
   /// Every container over lines, `"a" : 1`, keys sorted (the layout of
-  /// Foundation's `.prettyPrinted`, `.sortedKeys`): baselines, `bench --json`.
+  /// Foundation's `.prettyPrinted`, `.sortedKeys`, but an empty container
+  /// is `[]` or `{}`): baselines, `bench --json`.
   package static let pretty = JSONStyle(colon: " : ", comma: ", ", lines: .all, sortedKeys: true)
   /// Objects over lines, arrays on one line, `"a": 1`, keys in the order
   /// given: documents people read (the JSON Schema).
