@@ -86,6 +86,13 @@ import Testing
     #expect(JSON.quoted("x\ny\r\t\u{1}") == #""x\ny\r\t\u0001""#)
   }
 
+  /// In `.script` text no `<` is left but `<\/`, in values and keys alike.
+  @Test func scriptSafeTextCannotEndOrConfuseAScriptElement() {
+    let doc: JSON = ["<k": "a</script><!--<b<", "x": "/<"]
+    #expect(doc.text(.script) == #"{"\u003ck":"a<\/script>\u003c!--\u003cb\u003c","x":"/\u003c"}"#)
+    #expect(doc.text(.compact) == #"{"<k":"a</script><!--<b<","x":"/<"}"#)
+  }
+
   struct Record: Codable, Equatable {
     var name: String
     var values: [Double?]

@@ -17,13 +17,13 @@ extension HTMLReport {
   public static func dataJSON(_ results: ScenarioResults) -> String {
     var data = results
     data.conclusions = nil
-    return _HTMLWriter.scriptSafeJSON(JSON.text(data))
+    return JSON.text(data, .script)
   }
 
   /// `results.json`: the page's data with the conclusions (the findings
   /// and the recommendation), escaped the same way, so one reader reads
   /// both.
   public static func resultsJSON(_ results: ScenarioResults) -> String {
-    _HTMLWriter.scriptSafeJSON(JSON.text(results))
+    JSON.text(results, .script)
   }
 }

@@ -82,7 +82,7 @@ public enum SweepReport {
   static func dataJSON(_ results: SweepResults) -> String {
     var data = results
     data.recommendation = nil
-    return _HTMLWriter.scriptSafeJSON(JSON.text(data))
+    return JSON.text(data, .script)
   }
 
   /// Rules `report.html` does not need: strategy swatches, the

@@ -237,10 +237,10 @@ struct _JSONUnkeyedContainer: UnkeyedEncodingContainer {
 }
 
 extension JSON {
-  /// `value` as compact JSON with sorted keys (`JSONStyle.compact`): how
-  /// results.json, sweep.json and the pages' data are written.
-  package static func text(_ value: some Encodable) -> String {
+  /// `value` as JSON text in `style`: how results.json, sweep.json and the
+  /// pages' data are written (`.script`, `.compact`).
+  package static func text(_ value: some Encodable, _ style: JSONStyle = .compact) -> String {
     // The results models encode plain values: nothing in them throws.
-    ((try? JSON(encoding: value)) ?? [:]).text(.compact)
+    ((try? JSON(encoding: value)) ?? [:]).text(style)
   }
 }

@@ -28,7 +28,8 @@
 /// (`0.1`, `1e-05`, `1e+16`), non-finite ones as the strings "nan", "inf" and
 /// "-inf"; `number(_:decimals:)` writes a stated count of decimals.
 /// Strings escape `"`, `\` and control characters (`\n`, `\r`, `\t`, others
-/// as `\u00XX`); `/` and everything else is written as it is (UTF-8).
+/// as `\u00XX`); `/` and everything else is written as it is (UTF-8), but
+/// `<` in `JSONStyle.scriptSafe` text.
 package struct JSON: Sendable {
   /// How a container (an array or an object) is laid out.
   package enum Layout: Sendable {
@@ -132,18 +133,27 @@ package struct JSONStyle: Sendable {
   package var lines: Lines
   /// Object keys in order of their Unicode scalars (else in the order given).
   package var sortedKeys: Bool
+  /// Text that can stand inside an HTML `<script>` element: in strings,
+  /// `</` is written `<\/` and every other `<` `\u003c` (both JSON escapes),
+  /// so nothing in it can end the element early (`</script`) or switch
+  /// the HTML parser into its double-escaped state (`<!--`, `<script`).
+  package var scriptSafe = false
 
-  package init(colon: String, comma: String, lines: Lines, sortedKeys: Bool) {
+  package init(colon: String, comma: String, lines: Lines, sortedKeys: Bool, scriptSafe: Bool = false) {
     self.colon = colon
     self.comma = comma
     self.lines = lines
     self.sortedKeys = sortedKeys
+    self.scriptSafe = scriptSafe
   }
 
   /// `{"a":1,"b":[1,2]}`, keys sorted: results.json, sweep.json, the check
   /// report, the pages' embedded data, shard part headers, messages
   /// between processes.
   package static let compact = JSONStyle(colon: ":", comma: ",", lines: .none, sortedKeys: true)
+  /// `.compact`, safe inside an HTML `<script>` element (`scriptSafe`): the
+  /// data report.html and sweep.html embed, and results.json.
+  package static let script = JSONStyle(colon: ":", comma: ",", lines: .none, sortedKeys: true, scriptSafe: true)
   /// `{"a": 1, "b": [1, 2]}`, keys sorted: a scenario's canonical text
   /// (its hash), values in messages.
   package static let line = JSONStyle(colon: ": ", comma: ", ", lines: .none, sortedKeys: true)
@@ -174,7 +184,7 @@ extension JSON {
   func write(to out: inout String, _ style: JSONStyle, depth: Int, inline: Bool) {
     switch node {
     case .literal(let text): out += text
-    case .string(let s): JSON.writeString(s, to: &out)
+    case .string(let s): JSON.writeString(s, to: &out, scriptSafe: style.scriptSafe)
     case .array(let items, let layout):
       let expand = !inline && (layout == .lines || (layout == .auto && style.lines == .all))
       out += "["
@@ -192,7 +202,7 @@ extension JSON {
       let ordered = style.sortedKeys ? members.sorted { $0.key < $1.key } : members
       for (i, member) in ordered.enumerated() {
         JSON.separate(i, expand: expand, style, depth: depth, to: &out)
-        JSON.writeString(member.key, to: &out)
+        JSON.writeString(member.key, to: &out, scriptSafe: style.scriptSafe)
         out += style.colon
         member.value.write(to: &out, style, depth: depth + 1, inline: !expand)
       }
@@ -216,18 +226,29 @@ extension JSON {
     for _ in 0..<depth { out += "  " }
   }
 
-  static func writeString(_ s: String, to out: inout String) {
+  static func writeString(_ s: String, to out: inout String, scriptSafe: Bool = false) {
     out += "\""
     var plain = true
-    for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C {
+    for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C || (scriptSafe && u == 0x3C) {
       plain = false
       break
     }
     if plain {
       out += s
     } else {
+      // With `scriptSafe`, a `<` waits for the next character: `</` is `<\/`.
+      var less = false
       for u in s.unicodeScalars {
+        if less {
+          less = false
+          if u == "/" {
+            out += "<\\/"
+            continue
+          }
+          out += "\\u003c"
+        }
         switch u {
+        case "<" where scriptSafe: less = true
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
         case "\n": out += "\\n"
@@ -242,6 +263,7 @@ extension JSON {
           }
         }
       }
+      if less { out += "\\u003c" }
     }
     out += "\""
   }
