@@ -173,8 +173,8 @@ struct RunCommand: Command {
 
       """
     text += TextTable.render(report.results.summary) + "\n"
-    for sentence in Findings.compute(report.results, recommended: report.recommendation?.strategy) { text += wrapped("- " + sentence) }
-    if let rec = report.recommendation {
+    for sentence in report.results.conclusions?.findings ?? [] { text += wrapped("- " + sentence) }
+    if let rec = report.results.conclusions?.recommendation {
       text += "\n"
       if report.objectiveLines.isEmpty {
         text += wrapped("Recommended: \(rec.strategy): \(rec.reason).")

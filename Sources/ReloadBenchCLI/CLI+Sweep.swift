@@ -110,11 +110,10 @@ struct SweepCommand: Command {
     let clock = ContinuousClock()
     let start = clock.now
     let base = loaded.scenario
-    var facts = SweepFacts(
-      scenario: base.name, description: base.description, toolVersion: ReloadBenchCLI.version,
-      seed: plans.first?.scenario.seed ?? base.seed, days: base.days, warmupDays: base.warmupDays,
-      devices: base.devices, replications: plans.first?.scenario.replications ?? base.replications,
-      strategies: base.strategies.map(\.name), segments: base.segments.map(\.name))
+    var facts = Pipeline.facts(base)
+    // The seed and replications the points ran with.
+    facts.seed = plans.first?.scenario.seed ?? base.seed
+    facts.replications = plans.first?.scenario.replications ?? base.replications
     facts.threads = s.reproducible ? 0 : s.threads
     pipeline.warnAboutBuild()
     let header = merged == nil ? pipeline.announce(plans.map(\.scenario), name: base.name) : nil
@@ -148,11 +147,12 @@ struct SweepCommand: Command {
     var results = SweepResults(
       facts: facts, parameters: spec.resultParameters, points: points, objective: loaded.objective)
     let outcome = loaded.objective?.evaluate(results.candidates, columns: results.columns)
+    results.recommendation = outcome.map { SweepRecommendation(results, outcome: $0) }
     results.facts.wallSeconds = s.reproducible ? 0 : ProgressLine.seconds(clock.now - start)
     let files: [(name: String, contents: String)] = [
       ("sweep.csv", CSVReport.sweep(results)),
       ("sweep.html", SweepReport.render(results, outcome: outcome)),
-      ("sweep.json", RecommendationJSON.sweep(results, outcome: outcome) + "\n"),
+      ("sweep.json", JSON.text(results) + "\n"),
     ]
     assert(files.map(\.name) == Pipeline.sweepFiles, "sweepFiles is out of step with the sweep's files")
     try pipeline.write(files, to: dir)

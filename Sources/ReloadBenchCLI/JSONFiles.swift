@@ -1,21 +1,18 @@
 import Foundation
+import ReloadReports
 
-/// The one JSON writer (and reader) of the files and messages the CLI makes
-/// with `Codable`: baselines, `bench --json`, and the cases and
-/// measurements `bench` exchanges with its child processes. Keys sorted,
-/// slashes unescaped, non-finite numbers as the strings "inf", "-inf" and
-/// "nan" (read back as numbers). Reports have their own writer in
-/// ReloadReports (`JSONText`), which keeps results.json fast.
+/// The files and messages the CLI writes and reads with `Codable`:
+/// baselines, `bench --json`, shard part headers, and the cases and
+/// measurements `bench` exchanges with its child processes. Written by the
+/// one JSON writer (`JSON`, keys sorted, non-finite numbers as the strings
+/// "inf", "-inf" and "nan"); read by Foundation's decoder, which reads those
+/// strings back as numbers.
 enum JSONFiles {
   /// `value` as JSON text: indented with `pretty` (files people diff),
   /// else on one line (messages between processes).
   static func text<T: Encodable>(_ value: T, pretty: Bool) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    // Plain strings and numbers, with non-finite numbers as strings: encoding cannot fail.
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    // Plain strings and numbers: encoding cannot fail.
+    ((try? JSON(encoding: value)) ?? [:]).text(pretty ? .pretty : .compact)
   }
 
   static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {

@@ -219,41 +219,48 @@ struct Pipeline {
 
   // MARK: - 6. Build results
 
-  /// A finished run, with its results and the recommendation.
+  /// A finished run, with its results and their conclusions.
   struct RunResults {
     var results: ScenarioResults
     let outcome: RunOutcome
-    let recommendation: Recommendation?
     /// The scenario's objective, in words (empty without one).
     var objectiveLines: [String] = []
+  }
+
+  /// What `scenario` simulates, as the reports of a run and of a sweep show it.
+  static func facts(_ scenario: Scenario) -> SimulationFacts {
+    SimulationFacts(
+      scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
+      seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
+      replications: scenario.replications, strategies: scenario.strategies.map(\.name),
+      segments: scenario.segments.map(\.name))
   }
 
   /// The run's facts as the reports show them.
   static func facts(_ scenario: Scenario, widgets: Int) -> RunFacts {
     RunFacts(
-      scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
-      seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
-      widgets: widgets, fleetDevices: scenario.fleetDevices, replications: scenario.replications,
-      strategies: scenario.strategies.map(\.name), segments: scenario.segments.map(\.name),
+      facts(scenario), widgets: widgets, fleetDevices: scenario.fleetDevices,
       toleranceMinutes: scenario.kinds.map(\.tolerance.minutes).min() ?? 30)
   }
 
-  /// Tallies to results (summarised on all cores), and the recommendation.
-  /// `parameters`: the scenario's parameters for the report (none for a
-  /// sweep point).
+  /// Tallies to results (summarised on all cores), with their conclusions:
+  /// the recommendation and the findings. `parameters`: the scenario's
+  /// parameters for the report (none for a sweep point).
   func buildResults(_ loaded: LoadedScenario, _ outcome: RunOutcome, parameters: [ParameterFact]) -> RunResults {
     let scenario = loaded.scenario
     var facts = Self.facts(
       scenario, widgets: outcome.replications[0].first.map { $0.segments.reduce(0) { $0 + Int($1.widgets) } } ?? 0)
     facts.threads = options.threads
     facts.events = outcome.events
-    let results = ResultsBuilder.build(
+    var results = ResultsBuilder.build(
       scenario, replications: outcome.replications, facts: facts, parameters: parameters
     ) { count, body in
       DispatchQueue.concurrentPerform(iterations: count, execute: body)
     }
     let (recommendation, lines) = Self.recommend(results.summary, objective: loaded.objective)
-    return RunResults(results: results, outcome: outcome, recommendation: recommendation, objectiveLines: lines)
+    results.conclusions = Conclusions(
+      findings: Findings.compute(results, recommended: recommendation?.strategy), recommendation: recommendation)
+    return RunResults(results: results, outcome: outcome, objectiveLines: lines)
   }
 
   /// The recommendation: the scenario's objective over its strategies when
@@ -279,9 +286,10 @@ struct Pipeline {
   }
 
   /// Every file of a report, rendered on two threads: the CSV files on
-  /// one, the JSON and the page that embeds it on the other (the outputs do
-  /// not depend on which thread renders them).
-  static func render(_ results: ScenarioResults, recommendation: Recommendation?) -> [(name: String, contents: String)] {
+  /// one, the JSON and the page on the other (the outputs do not depend on
+  /// which thread renders them). `objective`: the scenario's, which the
+  /// recommendation was judged by (the page's charts draw its targets).
+  static func render(_ results: ScenarioResults, objective: Objective?) -> [(name: String, contents: String)] {
     let box = RenderBox()
     DispatchQueue.concurrentPerform(iterations: 2) { part in
       if part == 0 {
@@ -293,11 +301,8 @@ struct Pipeline {
             ("staleness.csv", CSVReport.staleness(results)),
           ])
       } else {
-        let json = HTMLReport.dataJSON(results)
-        let findings = Findings.compute(results, recommended: recommendation?.strategy)
-        let page = HTMLReport.render(results, findings: findings, recommendation: recommendation, dataJSON: json)
-        let document = RecommendationJSON.insert(recommendation, findings: findings, into: json)
-        box.set(1, [("report.html", page), ("results.json", document + "\n")])
+        let page = HTMLReport.render(results, objective: objective)
+        box.set(1, [("report.html", page), ("results.json", HTMLReport.resultsJSON(results) + "\n")])
       }
     }
     let files = box.parts[0] + box.parts[1]
@@ -321,7 +326,6 @@ struct Pipeline {
     let files: [(name: String, contents: String)]
     let outcome: RunOutcome
     let reportSeconds: Double
-    let recommendation: Recommendation?
     var objectiveLines: [String] = []
   }
 
@@ -348,14 +352,14 @@ struct Pipeline {
       built.results.facts.phaseSeconds = [:]
       built.results.facts.threads = 0
     }
-    let files = Self.render(built.results, recommendation: built.recommendation)
+    let files = Self.render(built.results, objective: loaded.objective)
     let end = clock.now
     var results = built.results
     results.facts.wallSeconds = ProgressLine.seconds(end - start)
     results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart)
     return Report(
       results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart),
-      recommendation: built.recommendation, objectiveLines: built.objectiveLines)
+      objectiveLines: built.objectiveLines)
   }
 
   // MARK: - 8. Write

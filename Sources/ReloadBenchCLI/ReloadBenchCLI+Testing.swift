@@ -220,7 +220,7 @@ package enum PipelineStages {
     let p = pipeline(threads: threads)
     let outcome = p.simulate(l.scenario)
     let built = p.buildResults(l, outcome, parameters: ParameterListing.facts(l.json))
-    return Pipeline.render(built.results, recommendation: built.recommendation)
+    return Pipeline.render(built.results, objective: l.objective)
   }
 
   /// Stage 8: writes `files` into `directory`, all or none. With

@@ -2,16 +2,21 @@
 /// fails (exit 1) when a run breaks it.
 ///
 ///     // "hybrid keeps at least 90 % of glances fresh"
-///     Expectation(strategy: "hybrid", metric: "fresh_glance_pct", min: 90)
+///     Expectation(strategy: "hybrid", metric: .freshGlancePct, min: 90)
 ///     // "no strategy runs dry on more than 5 % of widget-days"
-///     Expectation(metric: "dry_widget_day_pct", max: 5)
+///     Expectation(metric: .dryWidgetDayPct, max: 5)
+///     // "the interval of the mean staleness is at most 2 minutes wide on each side"
+///     Expectation(metric: .stalenessMeanMin, ci95: true, max: 2)
 public struct Expectation: Sendable, Equatable, Codable {
   /// A strategy name; nil means every strategy of the scenario.
   public var strategy: String?
   /// A segment name or `all`.
   public var segment: String
-  /// A `summary.csv` column: a metric, or a headline metric's `_ci95`.
-  public var metric: String
+  /// The summary metric bounded.
+  public var metric: SummaryMetric
+  /// Bound the half-width of its 95 % interval (the `_ci95` column of a
+  /// headline metric, with replications) rather than its value.
+  public var ci95: Bool
   /// The value must be at least this (inclusive).
   public var min: Double?
   /// The value must be at most this (inclusive).
@@ -19,19 +24,15 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// Why the bound exists, shown next to a failure.
   public var note: String
 
-  /// `strategy` is written `policy`, as in scenario files and `summary.csv`.
-  private enum CodingKeys: String, CodingKey {
-    case strategy = "policy", segment, metric, min, max, note
-  }
-
   public init(
-    strategy: String? = nil, segment: String = "all", metric: String, min: Double? = nil, max: Double? = nil,
-    note: String = ""
+    strategy: String? = nil, segment: String = "all", metric: SummaryMetric, ci95: Bool = false,
+    min: Double? = nil, max: Double? = nil, note: String = ""
   ) {
     precondition(min != nil || max != nil, "an expectation needs min or max")
     self.strategy = strategy
     self.segment = segment
     self.metric = metric
+    self.ci95 = ci95
     self.min = min
     self.max = max
     self.note = note
@@ -40,10 +41,54 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// The suffix of confidence-interval columns.
   public static let ci95Suffix = "_ci95"
 
+  /// The `summary.csv` column bounded: `fresh_glance_pct`, or
+  /// `fresh_glance_pct_ci95` for its interval.
+  public var column: String { metric.name + (ci95 ? Self.ci95Suffix : "") }
+
+  /// The metric and whether it is its interval, for a column name as
+  /// scenarios write it (`column`); nil for a name that is neither.
+  public static func parse(column name: String) -> (metric: SummaryMetric, ci95: Bool)? {
+    if let m = SummaryMetric(columnName: name) { return (m, false) }
+    guard name.hasSuffix(ci95Suffix), let m = SummaryMetric(columnName: String(name.dropLast(ci95Suffix.count))),
+      m.metric.headline
+    else { return nil }
+    return (m, true)
+  }
+
   /// Every name an expectation may use: the summary metrics, then the
   /// `_ci95` column of each headline metric.
   public static var metricNames: [String] {
     SummaryMetrics.all.map(\.name) + SummaryMetrics.all.filter(\.headline).map { $0.name + ci95Suffix }
+  }
+
+  /// `strategy` is written `policy`, as in scenario files and `summary.csv`;
+  /// the metric as its column.
+  private enum CodingKeys: String, CodingKey {
+    case strategy = "policy", segment, metric, min, max, note
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try c.decode(String.self, forKey: .metric)
+    guard let column = Self.parse(column: name) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .metric, in: c, debugDescription: "\(name) is not a summary.csv column")
+    }
+    self.init(
+      strategy: try c.decodeIfPresent(String.self, forKey: .strategy),
+      segment: try c.decode(String.self, forKey: .segment), metric: column.metric, ci95: column.ci95,
+      min: try c.decodeIfPresent(Double.self, forKey: .min), max: try c.decodeIfPresent(Double.self, forKey: .max),
+      note: try c.decode(String.self, forKey: .note))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encodeIfPresent(strategy, forKey: .strategy)
+    try c.encode(segment, forKey: .segment)
+    try c.encode(column, forKey: .metric)
+    try c.encodeIfPresent(min, forKey: .min)
+    try c.encodeIfPresent(max, forKey: .max)
+    try c.encode(note, forKey: .note)
   }
 
   /// The bound as people read it: `>= 90`, `<= 5`, `in [2, 8]`.
@@ -70,12 +115,11 @@ public struct Expectation: Sendable, Equatable, Codable {
       var seen: Set<String> = []
       strategies = table.rows.map(\.strategy).filter { seen.insert($0).inserted }
     }
-    let isCI = metric.hasSuffix(Self.ci95Suffix) && table.columnIndex(named: metric) == nil
-    let column = table.columnIndex(named: isCI ? String(metric.dropLast(Self.ci95Suffix.count)) : metric)
+    let column = table.columnIndex(metric)
     return strategies.map { p in
       var value: Double? = nil
       if let row = table.row(strategy: p, segment: segment), let i = column {
-        value = isCI ? row.ci95?.element(i) : row.values.element(i)
+        value = ci95 ? row.ci95?.element(i) : row.values.element(i)
       }
       return ExpectationResult(expectation: self, strategy: p, value: value)
     }

@@ -3,15 +3,15 @@
 ///
 ///     // "maximise fresh glances, with at most 1 % dry widget-days
 ///     //  and at most 500 requests/s at the backend's peak"
-///     let o = Objective(goal: .maximize, metric: "fresh_glance_pct", bounds: [
-///       .init(metric: "dry_widget_day_pct", kind: .atMost, value: 1),
-///       .init(metric: "backend_peak_rps", kind: .atMost, value: 500),
+///     let o = Objective(goal: .maximize, metric: .freshGlancePct, bounds: [
+///       .init(metric: .dryWidgetDayPct, kind: .atMost, value: 1),
+///       .init(metric: .backendPeakRps, kind: .atMost, value: 500),
 ///     ])
 ///     let outcome = o.evaluate(candidates, columns: SummaryMetrics.all)
 ///
-/// Metric names are `summary.csv` columns; the scenario decoder checks
-/// them. The direction is explicit (`goal`), so even a neutral metric can
-/// be optimised; the metrics' polarity is not consulted.
+/// The metrics are summary metrics (the scenario decoder reads their
+/// column names). The direction is explicit (`goal`), so even a neutral
+/// metric can be optimised; the metrics' polarity is not consulted.
 public struct Objective: Sendable, Codable, Equatable {
   public enum Goal: String, Sendable, Codable {
     case maximize
@@ -25,11 +25,11 @@ public struct Objective: Sendable, Codable, Equatable {
       case atMost
     }
 
-    public var metric: String
+    public var metric: SummaryMetric
     public var kind: Kind
     public var value: Double
 
-    public init(metric: String, kind: Kind, value: Double) {
+    public init(metric: SummaryMetric, kind: Kind, value: Double) {
       self.metric = metric
       self.kind = kind
       self.value = value
@@ -41,14 +41,14 @@ public struct Objective: Sendable, Codable, Equatable {
     }
 
     /// `dry_widget_day_pct <= 1`.
-    public var text: String { metric + (kind == .atLeast ? " >= " : " <= ") + Objective.format(value) }
+    public var text: String { metric.name + (kind == .atLeast ? " >= " : " <= ") + Objective.format(value) }
   }
 
   public var goal: Goal
-  public var metric: String
+  public var metric: SummaryMetric
   public var bounds: [Bound]
 
-  public init(goal: Goal, metric: String, bounds: [Bound] = []) {
+  public init(goal: Goal, metric: SummaryMetric, bounds: [Bound] = []) {
     self.goal = goal
     self.metric = metric
     self.bounds = bounds
@@ -56,7 +56,7 @@ public struct Objective: Sendable, Codable, Equatable {
 
   /// `maximize fresh_glance_pct subject to dry_widget_day_pct <= 1, ...`.
   public var text: String {
-    goal.rawValue + " " + metric
+    goal.rawValue + " " + metric.name
       + (bounds.isEmpty ? "" : " subject to " + bounds.map(\.text).joined(separator: ", "))
   }
 
@@ -218,8 +218,8 @@ extension Objective {
   /// - Complexity: O(n log n) in the number of candidates, plus the twin search.
   public func evaluate(_ candidates: [ObjectiveCandidate], columns: [Metric]) -> ObjectiveOutcome {
     typealias Scored = ObjectiveOutcome.Scored
-    func column(_ name: String) -> (index: Int, decimals: Int)? {
-      columns.firstIndex { $0.name == name }.map { ($0, columns[$0].decimals) }
+    func column(_ metric: SummaryMetric) -> (index: Int, decimals: Int)? {
+      columns.firstIndex { $0.name == metric.name }.map { ($0, columns[$0].decimals) }
     }
     func value(_ c: ObjectiveCandidate, _ col: (index: Int, decimals: Int)?) -> Double? {
       guard let col, col.index < c.values.count, let v = c.values[col.index], v.isFinite else { return nil }

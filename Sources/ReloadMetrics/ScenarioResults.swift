@@ -1,6 +1,6 @@
 /// Everything a run produced, as plain values: what the CSV files, the
-/// stdout table and the HTML report are rendered from. Reports never run a
-/// simulation; they read this.
+/// stdout table, the HTML report and results.json are rendered from.
+/// Reports never run a simulation; they read this.
 public struct ScenarioResults: Sendable, Codable {
   public var facts: RunFacts
   /// The scenario's parameters, with where each value comes from.
@@ -8,20 +8,35 @@ public struct ScenarioResults: Sendable, Codable {
   public var summary: ResultTable
   /// One entry per strategy, in scenario order.
   public var series: [StrategySeries]
+  /// The findings and the recommendation, once the runner has drawn them
+  /// from the summary (nil before, and in the data report.html embeds:
+  /// the page gives them in its summary).
+  public var conclusions: Conclusions?
 
-  public init(facts: RunFacts, parameters: [ParameterFact], summary: ResultTable, series: [StrategySeries]) {
+  /// `conclusions` is written `recommendation`, the name results.json
+  /// first gave it.
+  private enum CodingKeys: String, CodingKey {
+    case facts, parameters, summary, series, conclusions = "recommendation"
+  }
+
+  public init(
+    facts: RunFacts, parameters: [ParameterFact], summary: ResultTable, series: [StrategySeries],
+    conclusions: Conclusions? = nil
+  ) {
     self.facts = facts
     self.parameters = parameters
     self.summary = summary
     self.series = series
+    self.conclusions = conclusions
   }
 
   /// The series of the strategy named `name`.
   public func series(for name: String) -> StrategySeries? { series.first { $0.strategy == name } }
 }
 
-/// The run's facts: what was simulated, and how fast.
-public struct RunFacts: Sendable, Codable, Equatable {
+/// What a run or a sweep simulated, and how fast: the facts both report
+/// (a run adds its own, `RunFacts`; a sweep's are these).
+public struct SimulationFacts: Sendable, Codable, Equatable {
   public var scenario: String
   public var description: String
   public var toolVersion: String
@@ -29,24 +44,17 @@ public struct RunFacts: Sendable, Codable, Equatable {
   public var days: Double
   public var warmupDays: Double
   public var devices: Int
-  public var widgets: Int
-  /// The real fleet size the backend figures are scaled to.
-  public var fleetDevices: Double
   public var replications: Int
   public var strategies: [String]
   public var segments: [String]
-  /// Staleness that still counts as acceptable, in minutes.
-  public var toleranceMinutes: Double
   // Filled by the runner (wall clock lives in the CLI only).
   public var threads: Int = 1
   public var events: UInt64 = 0
   public var wallSeconds: Double = 0
-  public var phaseSeconds: [String: Double] = [:]
 
   public init(
-    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double,
-    warmupDays: Double, devices: Int, widgets: Int, fleetDevices: Double, replications: Int,
-    strategies: [String], segments: [String], toleranceMinutes: Double
+    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double, warmupDays: Double,
+    devices: Int, replications: Int, strategies: [String], segments: [String]
   ) {
     self.scenario = scenario
     self.description = description
@@ -55,20 +63,84 @@ public struct RunFacts: Sendable, Codable, Equatable {
     self.days = days
     self.warmupDays = warmupDays
     self.devices = devices
-    self.widgets = widgets
-    self.fleetDevices = fleetDevices
     self.replications = replications
     self.strategies = strategies
     self.segments = segments
+  }
+
+  public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+}
+
+/// A run's facts: what was simulated and how fast (`SimulationFacts`,
+/// read through: `facts.scenario`), with what a run adds: its widgets, the
+/// fleet its backend figures are scaled to, the freshness tolerance, and
+/// the time each phase took. results.json writes them as one object.
+@dynamicMemberLookup
+public struct RunFacts: Sendable, Codable, Equatable {
+  public var simulated: SimulationFacts
+  public var widgets: Int
+  /// The real fleet size the backend figures are scaled to.
+  public var fleetDevices: Double
+  /// Staleness that still counts as acceptable, in minutes.
+  public var toleranceMinutes: Double
+  /// Seconds per phase (setup, simulation, merge, report), filled by the runner.
+  public var phaseSeconds: [String: Double] = [:]
+
+  public init(_ simulated: SimulationFacts, widgets: Int, fleetDevices: Double, toleranceMinutes: Double) {
+    self.simulated = simulated
+    self.widgets = widgets
+    self.fleetDevices = fleetDevices
     self.toleranceMinutes = toleranceMinutes
   }
 
+  public init(
+    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double,
+    warmupDays: Double, devices: Int, widgets: Int, fleetDevices: Double, replications: Int,
+    strategies: [String], segments: [String], toleranceMinutes: Double
+  ) {
+    self.init(
+      SimulationFacts(
+        scenario: scenario, description: description, toolVersion: toolVersion, seed: seed, days: days,
+        warmupDays: warmupDays, devices: devices, replications: replications, strategies: strategies,
+        segments: segments),
+      widgets: widgets, fleetDevices: fleetDevices, toleranceMinutes: toleranceMinutes)
+  }
+
+  public subscript<T>(dynamicMember path: WritableKeyPath<SimulationFacts, T>) -> T {
+    get { simulated[keyPath: path] }
+    set { simulated[keyPath: path] = newValue }
+  }
+
+  public subscript<T>(dynamicMember path: KeyPath<SimulationFacts, T>) -> T { simulated[keyPath: path] }
+
   /// Widget-days simulated (all strategies, all replications, warm-up included).
   public var simulatedWidgetDays: Double {
-    Double(widgets) * days * Double(strategies.count) * Double(replications)
+    Double(widgets) * simulated.days * Double(simulated.strategies.count) * Double(simulated.replications)
   }
-  public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
-  public var widgetDaysPerSecond: Double { wallSeconds > 0 ? simulatedWidgetDays / wallSeconds : 0 }
+  public var widgetDaysPerSecond: Double {
+    simulated.wallSeconds > 0 ? simulatedWidgetDays / simulated.wallSeconds : 0
+  }
+
+  // One object in JSON: the simulation's facts beside the run's own.
+  private enum CodingKeys: String, CodingKey { case widgets, fleetDevices, toleranceMinutes, phaseSeconds }
+
+  public func encode(to encoder: any Encoder) throws {
+    try simulated.encode(to: encoder)
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(widgets, forKey: .widgets)
+    try c.encode(fleetDevices, forKey: .fleetDevices)
+    try c.encode(toleranceMinutes, forKey: .toleranceMinutes)
+    try c.encode(phaseSeconds, forKey: .phaseSeconds)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    simulated = try SimulationFacts(from: decoder)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    widgets = try c.decode(Int.self, forKey: .widgets)
+    fleetDevices = try c.decode(Double.self, forKey: .fleetDevices)
+    toleranceMinutes = try c.decode(Double.self, forKey: .toleranceMinutes)
+    phaseSeconds = try c.decode([String: Double].self, forKey: .phaseSeconds)
+  }
 }
 
 /// One scenario parameter as the report shows it.
@@ -130,25 +202,6 @@ public struct WakeFunnel: Sendable, Codable, Equatable {
   public var isEmpty: Bool {
     silentPushesSent == 0 && bgRefreshRequested == 0 && bgRefreshRuns == 0 && widgetPushesSent == 0
   }
-}
-
-/// Per-hour-of-run totals (UTC hours from the start of the measured days).
-public struct HourlySeries: Sendable, Codable, Equatable {
-  /// Hour 0 is the first measured hour.
-  public var budgetedReloads: [UInt64] = []
-  public var freeReloads: [UInt64] = []
-  public var glances: [UInt64] = []
-  public var staleGlances: [UInt64] = []
-  /// Share of widgets that were dry, averaged over the hour (percent).
-  public var widgetsDryPct: [Double] = []
-  /// Mean backend requests per second in the hour, scaled to the fleet.
-  public var backendRps: [Double] = []
-  /// Busiest second of the hour, scaled to the fleet.
-  public var backendPeakRps: [Double] = []
-  public var silentPushesSent: [UInt64] = []
-  public var silentPushesDelivered: [UInt64] = []
-  public init() {}
-  public var count: Int { glances.count }
 }
 
 /// The per-strategy series the charts and `timeseries.csv` / `staleness.csv`

@@ -327,6 +327,26 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   }
 }
 
+/// A summary metric is written and read as its column name
+/// (`"fresh_glance_pct"`), in JSON and in text.
+extension SummaryMetric: Codable, CustomStringConvertible {
+  public var description: String { name }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    let name = try c.decode(String.self)
+    guard let metric = SummaryMetric(columnName: name) else {
+      throw DecodingError.dataCorruptedError(in: c, debugDescription: "\(name) is not a summary.csv column")
+    }
+    self = metric
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    try c.encode(name)
+  }
+}
+
 /// The columns of `summary.csv`, in order: a public interface. CSV, the
 /// stdout table, the HTML report and `reloadbench check` all read them; the
 /// metrics themselves are declared in `SummaryMetric`.

@@ -1,5 +1,5 @@
 /// Everything a parameter sweep produced, as plain values: what
-/// `sweep.csv` and `sweep.html` are rendered from.
+/// `sweep.csv`, `sweep.html` and `sweep.json` are rendered from.
 ///
 /// A sweep runs one scenario at every point of a grid of parameter values
 /// (the cartesian product of each parameter's values, the first parameter
@@ -8,7 +8,8 @@
 /// Each point keeps only its summary rows (the `ResultRow`s of
 /// `summary.csv`), so a sweep's memory does not grow with its points' series.
 public struct SweepResults: Sendable, Codable {
-  public var facts: SweepFacts
+  /// What was simulated, and how fast (the facts a run reports too).
+  public var facts: SimulationFacts
   public var parameters: [SweepParameter]
   /// In grid order.
   public var points: [SweepPoint]
@@ -16,16 +17,21 @@ public struct SweepResults: Sendable, Codable {
   public var columns: [Metric]
   /// The scenario's objective, if it has one.
   public var objective: Objective?
+  /// What the objective recommends, once the runner has judged the points
+  /// (nil before, without an objective, and in the data sweep.html embeds:
+  /// the page gives it in its own section).
+  public var recommendation: SweepRecommendation?
 
   public init(
-    facts: SweepFacts, parameters: [SweepParameter], points: [SweepPoint], columns: [Metric] = SummaryMetrics.all,
-    objective: Objective? = nil
+    facts: SimulationFacts, parameters: [SweepParameter], points: [SweepPoint], columns: [Metric] = SummaryMetrics.all,
+    objective: Objective? = nil, recommendation: SweepRecommendation? = nil
   ) {
     self.facts = facts
     self.parameters = parameters
     self.points = points
     self.columns = columns
     self.objective = objective
+    self.recommendation = recommendation
   }
 
   /// The `all`-segment row of every point x strategy: what an objective
@@ -167,39 +173,5 @@ public struct SweepPoint: Sendable, Codable, Equatable {
     self.valueIndices = valueIndices
     self.rows = rows
     self.wallSeconds = wallSeconds
-  }
-}
-
-/// A sweep's facts: what was simulated, and how fast.
-public struct SweepFacts: Sendable, Codable, Equatable {
-  public var scenario: String
-  public var description: String
-  public var toolVersion: String
-  public var seed: UInt64
-  public var days: Double
-  public var warmupDays: Double
-  public var devices: Int
-  public var replications: Int
-  public var strategies: [String]
-  public var segments: [String]
-  // Filled by the CLI (the wall clock lives there).
-  public var threads: Int = 1
-  public var wallSeconds: Double = 0
-  public var events: UInt64 = 0
-
-  public init(
-    scenario: String, description: String, toolVersion: String, seed: UInt64, days: Double, warmupDays: Double,
-    devices: Int, replications: Int, strategies: [String], segments: [String]
-  ) {
-    self.scenario = scenario
-    self.description = description
-    self.toolVersion = toolVersion
-    self.seed = seed
-    self.days = days
-    self.warmupDays = warmupDays
-    self.devices = devices
-    self.replications = replications
-    self.strategies = strategies
-    self.segments = segments
   }
 }

@@ -38,8 +38,8 @@ public struct ObjectiveSummary {
   }
 
   /// `x` at the metric's CSV precision: `82.15`, `0.600`.
-  public func value(_ metric: String, _ x: Double) -> String {
-    let decimals = columns.first { $0.name == metric }?.decimals ?? 3
+  public func value(_ metric: SummaryMetric, _ x: Double) -> String {
+    let decimals = columns.first { $0.name == metric.name }?.decimals ?? 3
     return NumberFormat.fixed(x, decimals: decimals)
   }
 
@@ -181,26 +181,19 @@ extension Recommendation {
       reason += others == 0
         ? (o.bounds.isEmpty ? "" : ", the only strategy that meets every constraint")
         : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].strategy): \(summary.advantageText ?? "–")"
-      var out = Recommendation(strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true)
-      out.runnerUp = others > 0 ? outcome.candidates[outcome.ranking[1].candidate].strategy : nil
-      out.objective = o.text
-      out.targets = o.bounds
-      out.freshnessMetric = freshnessMetric(of: o)
-      return out
+      return Recommendation(
+        strategy: outcome.candidates[best.candidate].strategy, reason: reason, meetsTarget: true,
+        runnerUp: others > 0 ? outcome.candidates[outcome.ranking[1].candidate].strategy : nil, objective: o.text)
     }
     guard let closest = outcome.closest else { return nil }
     let misses = zip(o.bounds, closest.slacks).compactMap { b, slack -> String? in
       guard let slack else { return "\(b.text) (no value)" }
       return slack < 0 ? "\(b.text) by \(summary.value(b.metric, -slack))" : nil
     }
-    var out = Recommendation(
+    return Recommendation(
       strategy: outcome.candidates[closest.candidate].strategy,
       reason: "no strategy meets every constraint of the objective (\(o.text)); this one misses least: "
         + misses.joined(separator: " and "),
-      meetsTarget: false)
-    out.objective = o.text
-    out.targets = o.bounds
-    out.freshnessMetric = freshnessMetric(of: o)
-    return out
+      meetsTarget: false, objective: o.text)
   }
 }

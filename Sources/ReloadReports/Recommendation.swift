@@ -1,27 +1,19 @@
 import ReloadMetrics
 
-/// The strategy a scenario's results recommend, and why: the cheapest
-/// strategy (fewest budgeted reloads, then fewest backend requests) among
-/// those that keep at least `target` % of glances within the freshness
-/// tolerance; if none does, the freshest one.
-public struct Recommendation: Sendable, Equatable {
-  public let strategy: String
-  public let reason: String
-  public let meetsTarget: Bool
-  /// The next strategy by the same rule, if any.
-  public var runnerUp: String? = nil
-  /// What "best" means: the scenario's objective, or the default rule.
-  public var objective: String = Recommendation.defaultObjective
-  /// The targets the choice had to meet (the default rule's freshness
-  /// target, or the objective's constraints), for the charts to draw.
-  public var targets: [Objective.Bound] = [Recommendation.defaultTarget()]
-  /// The freshness metric the choice was judged by, for the
-  /// freshness-against-cost chart.
-  public var freshnessMetric: SummaryMetric = .acceptableGlancePct
+/// The default rule: the cheapest strategy (fewest budgeted reloads, then
+/// fewest backend requests) among those that keep at least 90 % of glances
+/// within the freshness tolerance; if none does, the freshest one. A
+/// scenario's objective replaces it (`Recommendation.from`).
+extension Recommendation {
+  /// The default rule's target: `acceptable_glance_pct >= defaultTargetPct`.
+  public static func defaultTarget() -> Objective.Bound {
+    .init(metric: .acceptableGlancePct, kind: .atLeast, value: defaultTargetPct)
+  }
 
-  /// The default rule's target: `acceptable_glance_pct >= targetPct`.
-  public static func defaultTarget(_ targetPct: Double = defaultTargetPct) -> Objective.Bound {
-    .init(metric: SummaryMetric.acceptableGlancePct.name, kind: .atLeast, value: targetPct)
+  /// The targets a recommendation judged by `objective` (nil: the default
+  /// rule) had to meet, for the charts to draw.
+  public static func targets(_ objective: Objective?) -> [Objective.Bound] {
+    objective?.bounds ?? [defaultTarget()]
   }
 
   /// The summary metrics that measure freshness, most direct first.
@@ -32,12 +24,10 @@ public struct Recommendation: Sendable, Equatable {
 
   /// The freshness metric an objective judges by: its goal's metric or
   /// its first constrained one that measures freshness, else the default
-  /// rule's (`acceptable_glance_pct`).
-  public static func freshnessMetric(of o: Objective) -> SummaryMetric {
-    for name in [o.metric] + o.bounds.map(\.metric) {
-      if let m = SummaryMetric(columnName: name), freshnessMetrics.contains(m) { return m }
-    }
-    return .acceptableGlancePct
+  /// rule's (`acceptable_glance_pct`), which nil (the default rule) judges by.
+  public static func freshnessMetric(of o: Objective?) -> SummaryMetric {
+    guard let o else { return .acceptableGlancePct }
+    return ([o.metric] + o.bounds.map(\.metric)).first(where: freshnessMetrics.contains) ?? .acceptableGlancePct
   }
 
   public static let defaultTargetPct = 90.0
@@ -46,7 +36,10 @@ public struct Recommendation: Sendable, Equatable {
     "at least 90 % of glances within tolerance; among those, the fewest budgeted reloads per widget-day, "
     + "then the fewest backend requests per widget-day"
 
-  public static func compute(_ table: ResultTable, targetPct: Double = defaultTargetPct) -> Recommendation? {
+  /// The default rule's recommendation among `table`'s strategies (all
+  /// segments); nil when no strategy has glances to judge.
+  public static func compute(_ table: ResultTable) -> Recommendation? {
+    let targetPct = defaultTargetPct
     func v(_ metric: SummaryMetric, _ row: ResultRow) -> Double { table.value(metric, in: row) ?? .nan }
     let acceptable = SummaryMetric.acceptableGlancePct
     // Only strategies whose widgets were glanced at have a freshness to judge.
@@ -73,21 +66,36 @@ public struct Recommendation: Sendable, Equatable {
         + (others == 0
           ? "the only strategy that meets the target"
           : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
-      var out = Recommendation(strategy: best.strategy, reason: reason, meetsTarget: true)
-      out.targets = [defaultTarget(targetPct)]
-      out.runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
+      let runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
         (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
           < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
       }?.strategy
-      return out
+      return Recommendation(
+        strategy: best.strategy, reason: reason, meetsTarget: true, runnerUp: runnerUp, objective: defaultObjective)
     }
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
-    var out = Recommendation(
+    return Recommendation(
       strategy: best.strategy,
       reason: "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
         + "(\(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) %)",
-      meetsTarget: false)
-    out.targets = [defaultTarget(targetPct)]
-    return out
+      meetsTarget: false, objective: defaultObjective)
+  }
+}
+
+/// What the charts mark of a recommendation: the strategy (ringed), the
+/// targets it had to meet (dashed lines) and the freshness metric it was
+/// judged by (the freshness axis).
+struct RecommendationMarks {
+  var strategy: String
+  var targets: [Objective.Bound]
+  var freshnessMetric: SummaryMetric
+
+  /// The marks of `recommendation`, judged by `objective` (nil: the default
+  /// rule); nil without a recommendation.
+  init?(_ recommendation: Recommendation?, objective: Objective?) {
+    guard let recommendation else { return nil }
+    strategy = recommendation.strategy
+    targets = Recommendation.targets(objective)
+    freshnessMetric = Recommendation.freshnessMetric(of: objective)
   }
 }

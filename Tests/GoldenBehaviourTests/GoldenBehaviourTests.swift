@@ -151,7 +151,7 @@ import WidgetModel
     #expect(perDay > ceiling * 0.95, "and the requests keep coming as soon as allowed")
     // Hour by hour too.
     let widgets = Double(g.scenario.devices)
-    let hourly = g.series("after-15s").hourly.budgetedReloads
+    let hourly = g.series("after-15s").hourly[.budgetedReloads]
     let worst = Double(hourly.max() ?? 0) / widgets
     #expect(worst <= 3600 / minInterval.seconds + 1, "worst hour: \(worst) reloads per widget")
   }

@@ -28,7 +28,7 @@ import Testing
     // ends soon after midnight (24 h after the first day's first reloads);
     // then no widget is dry until 13:00 (waits for a freeing slot are
     // shorter than budget.dry_after_min), and all are from 14:00 to midnight.
-    let shares = g.series("poll-15m").hourly.widgetsDryPct
+    let shares = g.series("poll-15m").hourly[.widgetsDryPct]
     for day in 1..<7 {
       for h in 1..<13 { #expect(shares[day * 24 + h] < 1, "day \(day) \(h):00: \(shares[day * 24 + h]) % dry") }
       for h in 14..<24 { #expect(shares[day * 24 + h] > 99, "day \(day) \(h):00: \(shares[day * 24 + h]) % dry") }

@@ -1,3 +1,4 @@
+import Foundation
 import ReloadMetrics
 import Testing
 
@@ -94,15 +95,29 @@ import Testing
         ResultRow(scenario: "s", strategy: "a", segment: "all", values: [80, nil], ci95: [1.5, nil]),
         ResultRow(scenario: "s", strategy: "b", segment: "all", values: [95, 99], ci95: [0.5, nil]),
       ])
-    let everyone = Expectation(metric: "fresh_glance_pct", min: 90).evaluate(on: table)
+    let everyone = Expectation(metric: .freshGlancePct, min: 90).evaluate(on: table)
     #expect(everyone.map(\.strategy) == ["a", "b"])
     #expect(everyone.map(\.verdict) == [.failed, .holds])
-    let segment = Expectation(strategy: "a", segment: "x", metric: "fresh_glance_pct", max: 10).evaluate(on: table)
+    let segment = Expectation(strategy: "a", segment: "x", metric: .freshGlancePct, max: 10).evaluate(on: table)
     #expect(segment.map(\.verdict) == [.holds])  // bounds are inclusive
-    let pushes = Expectation(metric: "silent_pushes_delivered_pct", min: 90).evaluate(on: table)
+    let pushes = Expectation(metric: .silentPushesDeliveredPct, min: 90).evaluate(on: table)
     #expect(pushes.map(\.verdict) == [.notApplicable, .holds])
-    let precision = Expectation(metric: "fresh_glance_pct_ci95", max: 1).evaluate(on: table)
+    let precision = Expectation(metric: .freshGlancePct, ci95: true, max: 1).evaluate(on: table)
     #expect(precision.map(\.value) == [1.5, 0.5])
     #expect(precision.map(\.verdict) == [.failed, .holds])
+  }
+
+  /// An expectation bounds a summary metric or, for a headline metric, its
+  /// `_ci95` column; other names are none.
+  @Test func anExpectationNamesAMetricOrAHeadlineMetricsInterval() throws {
+    let plain = try #require(Expectation.parse(column: "fresh_glance_pct"))
+    #expect(plain.metric == .freshGlancePct && !plain.ci95)
+    let interval = try #require(Expectation.parse(column: "fresh_glance_pct_ci95"))
+    #expect(interval.metric == .freshGlancePct && interval.ci95)
+    #expect(Expectation.parse(column: "devices_ci95") == nil, "devices is not a headline metric")
+    #expect(Expectation.parse(column: "fresh") == nil)
+    let e = Expectation(metric: .stalenessMeanMin, ci95: true, max: 2)
+    #expect(e.column == "staleness_mean_min_ci95")
+    #expect(try JSONDecoder().decode(Expectation.self, from: JSONEncoder().encode(e)) == e)
   }
 }

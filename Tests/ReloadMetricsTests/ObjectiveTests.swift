@@ -1,3 +1,4 @@
+import Foundation
 import ReloadMetrics
 import Testing
 
@@ -16,10 +17,10 @@ import Testing
   }
 
   static let freshUnderCaps = Objective(
-    goal: .maximize, metric: "fresh_glance_pct",
+    goal: .maximize, metric: .freshGlancePct,
     bounds: [
-      .init(metric: "dry_widget_day_pct", kind: .atMost, value: 1),
-      .init(metric: "backend_peak_rps", kind: .atMost, value: 500),
+      .init(metric: .dryWidgetDayPct, kind: .atMost, value: 1),
+      .init(metric: .backendPeakRps, kind: .atMost, value: 500),
     ])
 
   @Test func picksTheBestFeasibleWithRunnerUpAndMargins() {
@@ -42,8 +43,8 @@ import Testing
 
   @Test func minimizeTakesTheSmallest() {
     let o = Objective(
-      goal: .minimize, metric: "budgeted_reloads_per_widget_day",
-      bounds: [.init(metric: "acceptable_glance_pct", kind: .atLeast, value: 95)]
+      goal: .minimize, metric: .budgetedReloadsPerWidgetDay,
+      bounds: [.init(metric: .acceptableGlancePct, kind: .atLeast, value: 95)]
     ).evaluate(
       [
         Self.candidate("p", ["budgeted_reloads_per_widget_day": 10, "acceptable_glance_pct": 94.99]),
@@ -63,7 +64,7 @@ import Testing
       Self.candidate("early", point: 1, ["fresh_glance_pct": 85.001, "dry_widget_day_pct": 1.004]),
     ]
     let o = Objective(
-      goal: .maximize, metric: "fresh_glance_pct", bounds: [.init(metric: "dry_widget_day_pct", kind: .atMost, value: 1)]
+      goal: .maximize, metric: .freshGlancePct, bounds: [.init(metric: .dryWidgetDayPct, kind: .atMost, value: 1)]
     ).evaluate(c, columns: Self.columns)
     #expect(o.ranking.count == 2)
     #expect(o.best?.candidate == 0, "equal at two decimals: the first listed wins")
@@ -135,7 +136,7 @@ import Testing
 
   @Test func textNamesGoalAndBounds() {
     #expect(Self.freshUnderCaps.text == "maximize fresh_glance_pct subject to dry_widget_day_pct <= 1, backend_peak_rps <= 500")
-    #expect(Objective.Bound(metric: "x", kind: .atLeast, value: 0.5).text == "x >= 0.5")
+    #expect(Objective.Bound(metric: .freshGlancePct, kind: .atLeast, value: 0.5).text == "fresh_glance_pct >= 0.5")
   }
 
   /// Each strategy judged on its own points: polling's best interval even
@@ -144,8 +145,8 @@ import Testing
   /// constraints gets its closest miss. Indices refer to the whole outcome.
   @Test func byStrategyGivesEachStrategysOwnBestPoint() throws {
     let o = Objective(
-      goal: .minimize, metric: "budgeted_reloads_per_widget_day",
-      bounds: [.init(metric: "acceptable_glance_pct", kind: .atLeast, value: 90)])
+      goal: .minimize, metric: .budgetedReloadsPerWidgetDay,
+      bounds: [.init(metric: .acceptableGlancePct, kind: .atLeast, value: 90)])
     var c: [ObjectiveCandidate] = []
     // (interval, poll's reloads, poll's acceptable share)
     for (point, (reloads, ok)) in [(60.0, 99.0), (20, 95), (10, 91), (5, 80)].enumerated() {
@@ -166,5 +167,15 @@ import Testing
     #expect(per[2].outcome.best == nil)
     let miss = try #require(per[2].outcome.closest)
     #expect(c[miss.candidate].strategy == "future" && miss.slacks == [-20])
+  }
+
+  /// After decoding, objectives hold summary metrics; JSON names them by
+  /// their column, as scenario files and sweep.json do.
+  @Test func metricsAreWrittenAndReadAsTheirColumnNames() throws {
+    let data = try JSONEncoder().encode(Self.freshUnderCaps)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains(#""metric":"fresh_glance_pct""#) && text.contains(#""metric":"dry_widget_day_pct""#))
+    #expect(try JSONDecoder().decode(Objective.self, from: data) == Self.freshUnderCaps)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(SummaryMetric.self, from: Data(#""fresh""#.utf8)) }
   }
 }

@@ -19,7 +19,7 @@ import Testing
         points.append(SweepPoint(index: points.count, valueIndices: [a, b], rows: rows))
       }
     }
-    let facts = SweepFacts(
+    let facts = SimulationFacts(
       scenario: "x", description: "", toolVersion: "test", seed: 1, days: 2, warmupDays: 1, devices: 10,
       replications: 1, strategies: ["s", "t"], segments: ["g"])
     return SweepResults(

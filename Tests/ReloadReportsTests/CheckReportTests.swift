@@ -38,7 +38,7 @@ import Testing
     let table = ResultTable(
       columns: [SummaryMetric.freshGlancePct.metric],
       rows: strategies.enumerated().map { i, p in ResultRow(scenario: scenario, strategy: p, segment: "all", values: [i == 0 ? 50 : 95]) })
-    let expectations = Expectation(metric: "fresh_glance_pct", min: 90, note: "fresh & \"quoted\"").evaluate(on: table)
+    let expectations = Expectation(metric: .freshGlancePct, min: 90, note: "fresh & \"quoted\"").evaluate(on: table)
     return ScenarioCheck(
       scenario: scenario, file: "Scenarios/\(scenario).json", scenarioSHA256: String(repeating: "ab", count: 32),
       seed: 1, replications: 1, strategies: strategies, segments: ["north"],
@@ -116,8 +116,8 @@ import Testing
       columns: [SummaryMetric.freshGlancePct.metric, SummaryMetric.silentPushesDeliveredPct.metric],
       rows: [ResultRow(scenario: "fixture", strategy: "alpha", segment: "all", values: [50, nil])])
     c.expectations =
-      Expectation(metric: "fresh_glance_pct", min: 90).evaluate(on: table)
-      + Expectation(metric: "silent_pushes_delivered_pct", min: 80).evaluate(on: table)
+      Expectation(metric: .freshGlancePct, min: 90).evaluate(on: table)
+      + Expectation(metric: .silentPushesDeliveredPct, min: 80).evaluate(on: table)
     let md = CheckReport.markdown(Self.run([c]))
     let failed = try #require(md.range(of: "**Expectations that failed**"))
     let inapplicable = try #require(md.range(of: "**Expectations that do not apply**"))

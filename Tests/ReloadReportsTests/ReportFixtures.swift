@@ -3,6 +3,15 @@ import ReloadMetrics
 /// Small hand-made results for report tests: no simulation, every field
 /// filled, values chosen so the best of each column is known.
 enum ReportFixtures {
+  /// `results` with `recommendation` and `findings` as their conclusions.
+  static func concluded(
+    _ results: ScenarioResults, _ recommendation: Recommendation?, findings: [String] = []
+  ) -> ScenarioResults {
+    var r = results
+    r.conclusions = Conclusions(findings: findings, recommendation: recommendation)
+    return r
+  }
+
   /// A script tag: must come out as text, never as markup.
   static let hostile = "<script>alert(1)</script>"
 
@@ -72,16 +81,19 @@ enum ReportFixtures {
   static func series(_ name: String, index i: Int) -> StrategySeries {
     let d = Double(i)
     var hourly = HourlySeries()
-    for h in 0..<48 {
-      hourly.budgetedReloads.append(UInt64(10 + h))
-      hourly.freeReloads.append(UInt64(h % 3))
-      hourly.glances.append(UInt64(100 + h))
-      hourly.staleGlances.append(UInt64(10 + i * 5))
-      hourly.widgetsDryPct.append(Double(h % 5))
-      hourly.backendRps.append(20 * (d + 1) + Double(h % 24))
-      hourly.backendPeakRps.append(200 * (d + 1) + Double(h))
-      hourly.silentPushesSent.append(UInt64(h))
-      hourly.silentPushesDelivered.append(UInt64(h / 2))
+    let hours = (0..<48).map(Double.init)
+    for m in HourlyMetric.allCases {
+      switch m {
+      case .budgetedReloads: hourly[m] = hours.map { 10 + $0 }
+      case .freeReloads: hourly[m] = hours.map { $0.truncatingRemainder(dividingBy: 3) }
+      case .glances: hourly[m] = hours.map { 100 + $0 }
+      case .staleGlances: hourly[m] = hours.map { _ in 10 + d * 5 }
+      case .widgetsDryPct: hourly[m] = hours.map { $0.truncatingRemainder(dividingBy: 5) }
+      case .backendRps: hourly[m] = hours.map { 20 * (d + 1) + $0.truncatingRemainder(dividingBy: 24) }
+      case .backendPeakRps: hourly[m] = hours.map { 200 * (d + 1) + $0 }
+      case .silentPushesSent: hourly[m] = hours
+      case .silentPushesDelivered: hourly[m] = hours.map { ($0 / 2).rounded(.down) }
+      }
     }
     var funnel = WakeFunnel()
     if i == 1 {

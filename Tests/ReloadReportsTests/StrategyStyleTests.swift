@@ -19,7 +19,7 @@ import Testing
 
   static func page(_ strategies: [String]) -> String {
     let r = ReportFixtures.results(strategies: strategies)
-    return HTMLReport.render(r, findings: [], recommendation: Recommendation.compute(r.summary))
+    return HTMLReport.render(ReportFixtures.concluded(r, Recommendation.compute(r.summary)), objective: nil)
   }
 
   @Test func aStrategyKeepsItsLookWhateverItsPositionAndCompany() throws {
@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func darkModeKeepsTheTwoBluesApartInLightness() {
-    let css = HTMLReport.render(ReportFixtures.results(), findings: [], recommendation: nil)
+    let css = HTMLReport.render(ReportFixtures.results(), objective: nil)
     let dark = css.components(separatedBy: "@media (prefers-color-scheme:dark)")[1]
     #expect(dark.contains("--c0:#3b8ee0") && dark.contains("--c5:#a8defa"))
   }
@@ -72,8 +72,9 @@ import Testing
   @Test func freshnessChartUsesTheRecommendationsMetricAndDrawsItsTarget() throws {
     let r = ReportFixtures.results()
     let rec = try #require(Recommendation.compute(r.summary))
-    #expect(rec.freshnessMetric == .acceptableGlancePct && rec.targets.map(\.text) == ["acceptable_glance_pct >= 90"])
-    let html = HTMLReport.render(r, findings: [], recommendation: rec)
+    #expect(Recommendation.freshnessMetric(of: nil) == .acceptableGlancePct)
+    #expect(Recommendation.targets(nil).map(\.text) == ["acceptable_glance_pct >= 90"])
+    let html = HTMLReport.render(ReportFixtures.concluded(r, rec), objective: nil)
     let figure = try #require(html.components(separatedBy: "id=\"fig-freshness-cost\"").dropFirst().first)
       .components(separatedBy: "</figure>")[0]
     #expect(figure.contains("Glances within tolerance against"), "the chart's title names its metric")
@@ -86,20 +87,20 @@ import Testing
     #expect(cdf.contains("class=\"ref target\"") && cdf.contains("target ≥ 90 % within 30 min"))
     // An objective on fresh glances: that metric, and its bound.
     let o = Objective(
-      goal: .minimize, metric: "budgeted_reloads_per_widget_day",
-      bounds: [.init(metric: "fresh_glance_pct", kind: .atLeast, value: 55)])
+      goal: .minimize, metric: .budgetedReloadsPerWidgetDay,
+      bounds: [.init(metric: .freshGlancePct, kind: .atLeast, value: 55)])
     let outcome = o.evaluate(
       r.summary.overallRows.map { ObjectiveCandidate(point: 0, strategy: $0.strategy, values: $0.values) },
       columns: r.summary.columns)
     let byObjective = try #require(Recommendation.from(outcome, columns: r.summary.columns))
-    #expect(byObjective.freshnessMetric == .freshGlancePct)
-    let page = HTMLReport.render(r, findings: [], recommendation: byObjective)
+    #expect(Recommendation.freshnessMetric(of: o) == .freshGlancePct)
+    let page = HTMLReport.render(ReportFixtures.concluded(r, byObjective), objective: o)
     #expect(page.contains("Fresh glances against") && page.contains("target ≥ 55 %"))
     #expect(!page.contains("target ≥ 90 %"))
   }
 
   @Test func withoutARecommendationNoTargetIsDrawn() {
-    let html = HTMLReport.render(ReportFixtures.results(), findings: [], recommendation: nil)
+    let html = HTMLReport.render(ReportFixtures.results(), objective: nil)
     #expect(!html.contains("class=\"ref target\""))
   }
 }

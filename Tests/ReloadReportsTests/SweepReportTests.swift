@@ -18,7 +18,7 @@ import Testing
         points.append(SweepPoint(index: points.count, valueIndices: [a, b], rows: rows, wallSeconds: 0.25))
       }
     }
-    var facts = SweepFacts(
+    var facts = SimulationFacts(
       scenario: "sweep-fixture", description: ReportFixtures.hostile, toolVersion: "0.0-test", seed: 7, days: 3,
       warmupDays: 1, devices: 120, replications: 1, strategies: base.facts.strategies, segments: base.facts.segments)
     facts.wallSeconds = 1
@@ -32,8 +32,8 @@ import Testing
   }
 
   static let objective = Objective(
-    goal: .maximize, metric: "fresh_glance_pct",
-    bounds: [.init(metric: "budgeted_reloads_per_widget_day", kind: .atMost, value: 10)])
+    goal: .maximize, metric: .freshGlancePct,
+    bounds: [.init(metric: .budgetedReloadsPerWidgetDay, kind: .atMost, value: 10)])
 
   @Test func csvHasParameterColumnsAndOneRowPerPointStrategySegment() {
     let r = Self.results()
@@ -89,10 +89,10 @@ import Testing
 
   @Test func infeasibleSaysWhichConstraintFailsLeast() {
     let impossible = Objective(
-      goal: .maximize, metric: "fresh_glance_pct",
+      goal: .maximize, metric: .freshGlancePct,
       bounds: [
-        .init(metric: "budgeted_reloads_per_widget_day", kind: .atMost, value: 1),
-        .init(metric: "fresh_glance_pct", kind: .atLeast, value: 45),
+        .init(metric: .budgetedReloadsPerWidgetDay, kind: .atMost, value: 1),
+        .init(metric: .freshGlancePct, kind: .atLeast, value: 45),
       ])
     let r = Self.results(objective: impossible)
     let outcome = impossible.evaluate(r.candidates, columns: r.columns)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct TargetLabelTests {
   let frame = ChartFrame(
     plot: .init(x: 44, y: 40, width: 500, height: 300), x: .linear(0, 100), y: .linear(0, 100))
-  let bound = Objective.Bound(metric: "m", kind: .atLeast, value: 80)
+  let bound = Objective.Bound(metric: .freshGlancePct, kind: .atLeast, value: 80)
 
   func covers(_ box: SVGChart.Rect, _ p: SVGChart.Point, radius: Double) -> Bool {
     box.intersects(.init(x: p.x - radius, y: p.y - radius, width: 2 * radius, height: 2 * radius))
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func aTargetAtTheTopOfThePlotIsLabelledBelowIt() {
-    let top = Objective.Bound(metric: "m", kind: .atMost, value: 100)
+    let top = Objective.Bound(metric: .freshGlancePct, kind: .atMost, value: 100)
     let spot = frame.targetLabel(top, unit: .percent)
     #expect(spot.box.y >= frame.y(100) && spot.box.maxY <= frame.plot.maxY)
   }

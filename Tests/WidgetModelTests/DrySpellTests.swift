@@ -51,7 +51,7 @@ struct ScriptedRequests: TimelineProvider {
   }
 
   /// The hourly dry share (percent of the widget's hour), by run hour (= UTC hour here).
-  static func hourly(_ r: ScenarioResults) -> [Double] { r.series[0].hourly.widgetsDryPct }
+  static func hourly(_ r: ScenarioResults) -> [Double] { r.series[0].hourly[.widgetsDryPct] }
 
   /// The dry spells at each threshold: (start, end) in hours of the run.
   static let cases: [(minutes: Double, spells: [(Double, Double)])] = [

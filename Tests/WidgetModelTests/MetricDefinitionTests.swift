@@ -196,7 +196,7 @@ import Testing
     let s = r.series[0]
     #expect(s.glancesByLocalHour[1] == 2 && s.staleGlancesByLocalHour[1] == 0)
     #expect(s.glancesByLocalHour[3] == 1 && s.staleGlancesByLocalHour[3] == 1)
-    #expect(s.hourly.staleGlances.reduce(0, +) == 1)
+    #expect(s.hourly[.staleGlances].reduce(0, +) == 1)
     // Reloads at 0 (placeholder again: nothing changed) and 2 h (data).
     #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 2 * 6)
     #expect(Self.value(r, .changedReloadPct) == 50)

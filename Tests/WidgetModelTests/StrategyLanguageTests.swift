@@ -168,7 +168,7 @@ import Testing
     let s = Strategy(
       name: "midnight", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0, 15))))
     let r = Self.run(Self.scenario(s, days: 5), Device())
-    let hourly = r.series[0].hourly.budgetedReloads
+    let hourly = r.series[0].hourly[.budgetedReloads]
     // (The first request, spread to t = 0 by the test's model, aside.)
     let busy = hourly.indices.filter { hourly[$0] > 0 && $0 > 0 }
     #expect(busy.allSatisfy { $0 % 24 == 22 }, "reload hours \(busy)")
@@ -181,7 +181,7 @@ import Testing
       name: "window",
       timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(fromMinute: 0, toMinute: 30))))
     let r = Self.run(Self.scenario(s, days: 8), Device())
-    let hourly = r.series[0].hourly.budgetedReloads
+    let hourly = r.series[0].hourly[.budgetedReloads]
     let busy = hourly.indices.filter { hourly[$0] > 0 && $0 > 0 }
     #expect(busy.allSatisfy { $0 % 24 == 22 } && busy.count == 8, "reload hours \(busy)")
   }
@@ -226,7 +226,7 @@ import Testing
         fetchFailure: FetchFailure(outageFromHour: 2, outageToHour: 4))
     ]
     let r = Self.run(Self.scenario(Strategy(name: "h", timeline: t), days: 3, kinds: kinds), Device())
-    let hourly = r.series[0].hourly.budgetedReloads
+    let hourly = r.series[0].hourly[.budgetedReloads]
     // Hourly reloads; 4 retries an hour in 02:00-04:00 UTC.
     for day in 1..<3 {
       #expect(hourly[day * 24 + 2] == 4 && hourly[day * 24 + 3] == 4, "day \(day): \(hourly[(day * 24)..<(day * 24 + 5)])")
@@ -379,7 +379,7 @@ import Testing
       WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(outageFromHour: 5, outageToHour: 6))
     ]
     let r = Self.run(Self.scenario(Strategy(name: "n", timeline: t), days: 3, kinds: kinds), Device())
-    let hourly = r.series[0].hourly.budgetedReloads
+    let hourly = r.series[0].hourly[.budgetedReloads]
     // Hourly until the first reload inside the 05:00 outage, then nothing.
     #expect(hourly[0..<6].reduce(0, +) == 6)
     #expect(hourly[6...].reduce(0, +) == 0)

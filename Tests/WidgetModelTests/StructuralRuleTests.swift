@@ -27,7 +27,9 @@ import Testing
   }
 
   /// Budgeted reloads in each run hour.
-  static func budgeted(_ r: ScenarioResults) -> [UInt64] { r.series[0].hourly.budgetedReloads }
+  static func budgeted(_ r: ScenarioResults) -> [UInt64] {
+    r.series[0].hourly[.budgetedReloads].map { UInt64($0) }
+  }
   static func total(_ r: ScenarioResults, _ m: SummaryMetric) -> Double { StrategyLanguageTests.total(r, m) }
 
   /// One entry dated now with `.atEnd`: the request is due at once after every reload.
@@ -179,7 +181,7 @@ import Testing
     let r = Self.run(
       Self.scenario(s) { $0.appReload.backgroundLatency = .constant(.minutes(30)) },
       .init(sessions: [(33 * Self.hour + 50 * Self.minute, 33 * Self.hour + 55 * Self.minute)]))
-    #expect(r.series[0].hourly.freeReloads[33] == 1)
+    #expect(r.series[0].hourly[.freeReloads][33] == 1)
     #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 0)
   }
 

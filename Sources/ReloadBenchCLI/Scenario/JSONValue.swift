@@ -33,20 +33,22 @@ enum JSONValue: Equatable, Sendable {
     }
   }
 
-  /// Compact JSON text of the value (for messages and the JSON Schema).
-  var jsonText: String {
+  /// The value as the JSON writer takes it, objects' keys sorted (JSON
+  /// gives them no order; sorted, the text is deterministic).
+  var json: JSON {
     switch self {
-    case .null: return "null"
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let d):
-      if d == d.rounded() && abs(d) <= 9_007_199_254_740_992 { return String(Int64(d)) }
-      return "\(d)"
-    case .string(let s): return JSONValue.quote(s)
-    case .array(let a): return "[" + a.map(\.jsonText).joined(separator: ", ") + "]"
-    case .object(let o):
-      return "{" + o.keys.sorted().map { JSONValue.quote($0) + ": " + o[$0]!.jsonText }.joined(separator: ", ") + "}"
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .number(let d): return .number(d)
+    case .string(let s): return .string(s)
+    case .array(let a): return .array(a.map(\.json))
+    case .object(let o): return .object(o.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.json) })
     }
   }
+
+  /// The value as JSON text on one line with sorted keys (`JSONStyle.line`):
+  /// a scenario's canonical text, values in messages.
+  var jsonText: String { json.text(.line) }
 
   /// The start of `jsonText`, at most about `limit` characters, without
   /// writing out the whole of a large value.
@@ -82,7 +84,7 @@ enum JSONValue: Equatable, Sendable {
   }
 
   /// `s` as a JSON string literal (the same escaping as the reports' JSON).
-  static func quote(_ s: String) -> String { JSONText.quoted(s) }
+  static func quote(_ s: String) -> String { JSON.quoted(s) }
 }
 
 /// The limits on input files, checked before and while parsing so that no

@@ -16,8 +16,8 @@ struct CheckSpec: Equatable {
   var evidence: [EvidenceClaim] = []
   /// `check.tolerance_pct`: a relative tolerance for every metric.
   var tolerancePct: Double? = nil
-  /// `check.metrics`, by metric name.
-  var overrides: [String: Override] = [:]
+  /// `check.metrics`, by metric.
+  var overrides: [SummaryMetric: Override] = [:]
 
   /// The tolerance of `metric`. From the most to the least specific: the
   /// scenario's `check.metrics` entry (each part on its own), `--tolerance`
@@ -29,7 +29,7 @@ struct CheckSpec: Equatable {
     } else {
       t = Tolerance.standard(for: metric.unit)
     }
-    if let o = overrides[metric.name] {
+    if let m = SummaryMetric(columnName: metric.name), let o = overrides[m] {
       if let r = o.relativePct { t.relativePct = r }
       if let a = o.absolute { t.absolute = a }
     }
@@ -46,7 +46,9 @@ struct CheckSpec: Equatable {
     } else {
       s = "the defaults per unit"
     }
-    if !overrides.isEmpty { s += ", the scenario's own for " + overrides.keys.sorted().joined(separator: ", ") }
+    if !overrides.isEmpty {
+      s += ", the scenario's own for " + overrides.keys.map(\.name).sorted().joined(separator: ", ")
+    }
     return s
   }
 }
@@ -71,11 +73,16 @@ extension ScenarioDecoder {
         throw ScenarioError(
           path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario", fix: hint(segment, segments))
       }
-      let metric = e.string("metric")
-      if metric.hasSuffix(Expectation.ci95Suffix) && scenario.replications < 2 {
+      let name = e.string("metric")
+      guard let column = Expectation.parse(column: name) else {
         throw ScenarioError(
-          path: "\(e.path).metric", message: "\(metric) exists only with 2 or more replications",
-          fix: "set \"replications\" to 2 or more, or use \(metric.dropLast(Expectation.ci95Suffix.count))")
+          path: "\(e.path).metric", message: "\(TerminalText.quoted(name)) is not a summary.csv column",
+          fix: hint(name, Expectation.metricNames))
+      }
+      if column.ci95 && scenario.replications < 2 {
+        throw ScenarioError(
+          path: "\(e.path).metric", message: "\(name) exists only with 2 or more replications",
+          fix: "set \"replications\" to 2 or more, or use \(column.metric)")
       }
       let lo = e.optionalNumber("min")
       let hi = e.optionalNumber("max")
@@ -86,7 +93,9 @@ extension ScenarioDecoder {
         throw ScenarioError(path: "\(e.path).min", message: "\(fmt(lo)) is above max \(fmt(hi))", fix: "make min <= max")
       }
       spec.expectations.append(
-        Expectation(strategy: policy, segment: segment, metric: metric, min: lo, max: hi, note: e.string("note")))
+        Expectation(
+          strategy: policy, segment: segment, metric: column.metric, ci95: column.ci95, min: lo, max: hi,
+          note: e.string("note")))
     }
     for (i, v) in r.array("evidence").enumerated() {
       let e = SchemaReader(v, ScenarioSchema.evidenceClaim, path: "\(r.path).evidence[\(i)]", log: r.log)
@@ -117,14 +126,16 @@ extension ScenarioDecoder {
     for (i, v) in c.array("metrics").enumerated() {
       let m = SchemaReader(v, ScenarioSchema.metricTolerance, path: "\(c.path).metrics[\(i)]", log: r.log)
       let name = m.string("metric")
-      if spec.overrides[name] != nil {
-        throw ScenarioError(path: "\(m.path).metric", message: "\(TerminalText.quoted(name)) has two entries", fix: "merge them into one")
+      let metric = try summaryMetric(name, at: "\(m.path).metric")
+      if spec.overrides[metric] != nil {
+        throw ScenarioError(
+          path: "\(m.path).metric", message: "\(TerminalText.quoted(name)) has two entries", fix: "merge them into one")
       }
       let o = CheckSpec.Override(relativePct: m.optionalNumber("relative_pct"), absolute: m.optionalNumber("absolute"))
       if o.relativePct == nil && o.absolute == nil {
         throw ScenarioError(path: m.path, message: "sets no tolerance", fix: "add \"relative_pct\", \"absolute\" or both")
       }
-      spec.overrides[name] = o
+      spec.overrides[metric] = o
     }
     return spec
   }

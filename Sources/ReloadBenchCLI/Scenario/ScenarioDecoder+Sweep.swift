@@ -149,14 +149,14 @@ extension ScenarioDecoder {
   static func objective(_ root: SchemaReader) throws(ScenarioError) -> Objective? {
     guard let r = root.object("objective", ScenarioSchema.objective) else { return nil }
     let goal: Objective.Goal
-    let metric: String
+    let metric: SummaryMetric
     switch (r.optionalString("maximize"), r.optionalString("minimize")) {
     case (let m?, nil):
       goal = .maximize
-      metric = m
+      metric = try summaryMetric(m, at: "\(r.path).maximize")
     case (nil, let m?):
       goal = .minimize
-      metric = m
+      metric = try summaryMetric(m, at: "\(r.path).minimize")
     case (nil, nil):
       throw ScenarioError(
         path: r.path, message: "has neither \"maximize\" nor \"minimize\"",
@@ -167,7 +167,7 @@ extension ScenarioDecoder {
     var bounds: [Objective.Bound] = []
     for (i, v) in r.array("subject_to").enumerated() {
       let c = SchemaReader(v, ScenarioSchema.objectiveConstraint, path: "\(r.path).subject_to[\(i)]", log: r.log)
-      let name = c.string("metric")
+      let name = try summaryMetric(c.string("metric"), at: "\(c.path).metric")
       let lo = c.optionalNumber("min")
       let hi = c.optionalNumber("max")
       if lo == nil && hi == nil {
@@ -180,5 +180,16 @@ extension ScenarioDecoder {
       if let hi { bounds.append(.init(metric: name, kind: .atMost, value: hi)) }
     }
     return Objective(goal: goal, metric: metric, bounds: bounds)
+  }
+
+  /// The summary metric whose column is `name` (the schema lists the names,
+  /// so this only fails on a name the schema let through).
+  static func summaryMetric(_ name: String, at path: String) throws(ScenarioError) -> SummaryMetric {
+    guard let m = SummaryMetric(columnName: name) else {
+      throw ScenarioError(
+        path: path, message: "\(TerminalText.quoted(name)) is not a summary.csv column",
+        fix: hint(name, SummaryMetrics.all.map(\.name)))
+    }
+    return m
   }
 }

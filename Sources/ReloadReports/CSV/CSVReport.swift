@@ -40,29 +40,32 @@ public enum CSVReport {
     return fields
   }
 
-  /// The columns of `timeseries.csv`, in order.
-  public static let timeseriesColumns = [
-    "scenario", "policy", "hour", "utc_day", "utc_hour", "budgeted_reloads", "free_reloads", "glances",
-    "stale_glance_pct", "widgets_dry_pct", "backend_rps", "backend_peak_rps", "silent_pushes_sent",
-    "silent_pushes_delivered",
-  ]
+  /// The columns of `timeseries.csv`, in order: where the row is, then
+  /// one column per `HourlyMetric`.
+  public static let timeseriesColumns =
+    ["scenario", "policy", "hour", "utc_day", "utc_hour"] + HourlyMetric.allCases.map(\.declaration.column.name)
 
   /// `timeseries.csv`: per strategy and hour of the measured days (UTC).
   public static func timeseries(_ results: ScenarioResults) -> String {
     var out = line(timeseriesColumns)
     let firstHour = Int((results.facts.warmupDays * 24).rounded(.down))
+    let columns = HourlyMetric.allCases.map { ($0, $0.declaration.column) }
     for s in results.series {
       let h = s.hourly
+      let glances = h[.glances]
       for i in 0..<h.count {
-        let stale = h.glances[i] > 0 ? 100 * Double(h.staleGlances[i]) / Double(h.glances[i]) : Double.nan
         let absolute = firstHour + i
-        out += line([
-          results.facts.scenario, s.strategy, String(i), String(absolute / 24), String(absolute % 24),
-          String(h.budgetedReloads[i]), String(h.freeReloads[i]), String(h.glances[i]),
-          NumberFormat.fixed(stale, decimals: 2), NumberFormat.fixed(h.widgetsDryPct[i], decimals: 3),
-          NumberFormat.fixed(h.backendRps[i], decimals: 4), NumberFormat.fixed(h.backendPeakRps[i], decimals: 2),
-          String(h.silentPushesSent[i]), String(h.silentPushesDelivered[i]),
-        ])
+        var fields = [results.facts.scenario, s.strategy, String(i), String(absolute / 24), String(absolute % 24)]
+        for (m, column) in columns {
+          let x = h[m][i]
+          switch column {
+          case .count: fields.append(String(UInt64(x)))
+          case .value(_, let decimals): fields.append(NumberFormat.fixed(x, decimals: decimals))
+          case .percentOfGlances(_, let decimals):
+            fields.append(NumberFormat.fixed(glances[i] > 0 ? 100 * x / glances[i] : .nan, decimals: decimals))
+          }
+        }
+        out += line(fields)
       }
     }
     return out

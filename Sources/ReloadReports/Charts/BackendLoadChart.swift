@@ -13,8 +13,8 @@ enum BackendLoadChart {
   static let height = 200.0
 
   static func figure(_ results: ScenarioResults) -> ReportFigure? {
-    let series = results.series.filter { $0.hourly.backendRps.count > 1 }
-    let positive = series.flatMap { $0.hourly.backendRps + $0.hourly.backendPeakRps }.filter {
+    let series = results.series.filter { $0.hourly[.backendRps].count > 1 }
+    let positive = series.flatMap { $0.hourly[.backendRps] + $0.hourly[.backendPeakRps] }.filter {
       $0 > 0 && $0.isFinite
     }
     guard let low = positive.min(), let hi = positive.max() else { return nil }
@@ -24,7 +24,7 @@ enum BackendLoadChart {
     let styles = SeriesStyle.styles(for: results)
     let yScale = ChartScale.log(lo, hi, maxTicks: 6)
     let firstHour = (results.facts.warmupDays * 24).rounded(.down)
-    let hours = series.map(\.hourly.backendRps.count).max() ?? 0
+    let hours = series.map { $0.hourly[.backendRps].count }.max() ?? 0
     // Day boundaries of the measured hours, in hours since their start.
     var dayTicks: [Double] = []
     var t = (firstHour / 24).rounded(.up) * 24 - firstHour
@@ -39,8 +39,9 @@ enum BackendLoadChart {
       let style = SeriesStyle.of(s.strategy, in: styles)
       let frame = ChartFrame(
         plot: .init(x: 44, y: 30, width: width - 44 - 24, height: height - 30 - 38), x: xScale, y: yScale)
-      let h = s.hourly
-      let meanMax = h.backendRps.max() ?? 0
+      let mean = s.hourly[.backendRps]
+      let peaks = s.hourly[.backendPeakRps]
+      let meanMax = mean.max() ?? 0
       let peakWhen = dayAndHour(s.backendPeakHour, firstHour: firstHour)
       var chart = SVGChart(
         id: "backend-\(n)", width: width, height: height,
@@ -53,13 +54,11 @@ enum BackendLoadChart {
           xLabel: { "day " + String(Int(((firstHour + $0) / 24).rounded())) },
           yLabel: { NumberFormat.short($0) },
           xTitle: "UTC, hours of the measured days", yTitle: "", xGrid: true))
-      let xs = h.backendRps.indices.map { Double($0) + 0.5 }
-      if h.backendPeakRps.count == h.backendRps.count {
-        chart.add(
-          .polyline(zip(xs, h.backendPeakRps).map { frame.point($0, $1) }, cls: "ln thin " + style.colorClass)
-        )
+      let xs = mean.indices.map { Double($0) + 0.5 }
+      if peaks.count == mean.count {
+        chart.add(.polyline(zip(xs, peaks).map { frame.point($0, $1) }, cls: "ln thin " + style.colorClass))
       }
-      chart.add(.polyline(zip(xs, h.backendRps).map { frame.point($0, $1) }, cls: "ln " + style.colorClass))
+      chart.add(.polyline(zip(xs, mean).map { frame.point($0, $1) }, cls: "ln " + style.colorClass))
       chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
       if s.backendPeakRps > 0 {
         let p = frame.point(s.backendPeakHour, s.backendPeakRps)
@@ -97,9 +96,10 @@ enum BackendLoadChart {
     for i in 0..<hours {
       var cells = [dayAndHour(Double(i), firstHour: firstHour)]
       for s in series {
-        let mean = i < s.hourly.backendRps.count ? NumberFormat.significant(s.hourly.backendRps[i]) : "–"
-        let peak =
-          i < s.hourly.backendPeakRps.count ? NumberFormat.significant(s.hourly.backendPeakRps[i]) : "–"
+        let means = s.hourly[.backendRps]
+        let peaks = s.hourly[.backendPeakRps]
+        let mean = i < means.count ? NumberFormat.significant(means[i]) : "–"
+        let peak = i < peaks.count ? NumberFormat.significant(peaks[i]) : "–"
         cells.append(mean + " / " + peak)
       }
       rows.append(cells)

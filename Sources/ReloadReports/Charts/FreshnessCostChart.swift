@@ -8,14 +8,14 @@ import ReloadMetrics
 /// assuming it.
 ///
 /// Freshness is the metric the recommendation judged by
-/// (`Recommendation.freshnessMetric`: `acceptable_glance_pct` under the
+/// (`RecommendationMarks.freshnessMetric`: `acceptable_glance_pct` under the
 /// default rule), its targets are drawn as dashed lines, and a ring marks
 /// the recommended strategy, so the chart shows why it was chosen.
 package enum FreshnessCostChart {
   static let width = 470.0
   static let height = 340.0
 
-  static func figure(_ results: ScenarioResults, recommendation: Recommendation? = nil) -> ReportFigure? {
+  static func figure(_ results: ScenarioResults, recommendation: RecommendationMarks? = nil) -> ReportFigure? {
     let table = results.summary
     let rows = table.overallRows
     let freshMetric = recommendation?.freshnessMetric ?? .acceptableGlancePct
@@ -62,10 +62,10 @@ package enum FreshnessCostChart {
   }
 
   /// The caption's sentence on the recommendation's ring and target lines.
-  static func targetCaption(_ r: Recommendation?, metrics: [Metric]) -> String {
+  static func targetCaption(_ r: RecommendationMarks?, metrics: [Metric]) -> String {
     guard let r else { return "" }
     var s = " The ring marks the recommended strategy (\(r.strategy))"
-    let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric } }
+    let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric.name } }
     if !drawn.isEmpty {
       s += "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
         + drawn.map(\.text).joined(separator: ", ") + ")"
@@ -81,7 +81,7 @@ package enum FreshnessCostChart {
   /// The scatter of column `y` against column `x`, and the row indices on its frontier.
   static func chart(
     id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle],
-    recommendation: Recommendation? = nil
+    recommendation: RecommendationMarks? = nil
   ) -> (SVGChart, Set<Int>) {
     let xm = table.columns[x]
     let ym = table.columns[y]
@@ -94,8 +94,8 @@ package enum FreshnessCostChart {
     let xs = points.map(\.x)
     let ys = points.map(\.y)
     // The targets on these axes, so the scales reach them.
-    let yTargets = (recommendation?.targets ?? []).filter { $0.metric == ym.name }
-    let xTargets = (recommendation?.targets ?? []).filter { $0.metric == xm.name }
+    let yTargets = (recommendation?.targets ?? []).filter { $0.metric.name == ym.name }
+    let xTargets = (recommendation?.targets ?? []).filter { $0.metric.name == xm.name }
     let yRange = ys + yTargets.map(\.value)
     var yScale = ChartScale.linear(yRange.min() ?? 0, yRange.max() ?? 100)
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }

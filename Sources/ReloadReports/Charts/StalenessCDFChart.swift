@@ -30,7 +30,7 @@ enum StalenessCDFChart {
     guard !series.isEmpty else { return nil }
     let styles = SeriesStyle.styles(for: results)
     let tolerance = results.facts.toleranceMinutes
-    let target = targets.first { $0.metric == SummaryMetric.acceptableGlancePct.name }
+    let target = targets.first { $0.metric == .acceptableGlancePct }
     let wideChart = chart(
       series, styles: styles, tolerance: tolerance, target: target, id: "staleness-cdf", layout: wide)
     let narrowChart = chart(

@@ -20,7 +20,7 @@ enum SweepFrontierChart {
   ) -> ReportFigure? {
     let candidates = results.candidates
     // The freshness the objective judges by (as report.html's chart does).
-    let freshness = results.objective.map(Recommendation.freshnessMetric(of:)) ?? .acceptableGlancePct
+    let freshness = Recommendation.freshnessMetric(of: results.objective)
     guard !candidates.isEmpty, let fresh = results.columns.firstIndex(of: freshness.metric)
     else { return nil }
     let costs = [SummaryMetric.budgetedReloadsPerWidgetDay, .backendRequestsPerWidgetDay].compactMap { m in
@@ -96,8 +96,8 @@ enum SweepFrontierChart {
     }
     let xs = points.map(\.x)
     let bounds = results.objective?.bounds ?? []
-    let yTargets = bounds.filter { $0.metric == ym.name }
-    let xTargets = bounds.filter { $0.metric == xm.name }
+    let yTargets = bounds.filter { $0.metric.name == ym.name }
+    let xTargets = bounds.filter { $0.metric.name == xm.name }
     let ys = points.map(\.y) + yTargets.map(\.value)
     // Zoomed to the data: a sweep's points crowd together at 0-100 %.
     var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 100, includeZero: false, maxTicks: 6)

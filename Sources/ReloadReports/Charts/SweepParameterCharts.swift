@@ -17,11 +17,11 @@ enum SweepParameterCharts {
     let headline: [SummaryMetric] = [
       .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendPeakRps, .dryWidgetDayPct,
     ]
-    var names = headline.map(\.name)
+    var metrics = headline
     if let o = results.objective {
-      for n in [o.metric] + o.bounds.map(\.metric) where !names.contains(n) { names.append(n) }
+      for m in [o.metric] + o.bounds.map(\.metric) where !metrics.contains(m) { metrics.append(m) }
     }
-    return names.compactMap { n in results.columns.first { $0.name == n } }
+    return metrics.compactMap { m in results.columns.first { $0.name == m.name } }
   }
 
   /// The x axis of a parameter: numeric (linear or log) or one slot per value.
@@ -133,7 +133,7 @@ enum SweepParameterCharts {
       }
       series.append((s, pts))
     }
-    let bounds = (results.objective?.bounds ?? []).filter { $0.metric == m.name }
+    let bounds = (results.objective?.bounds ?? []).filter { $0.metric.name == m.name }
     var ys = series.flatMap { $0.points.compactMap(\.y) }
     ys += bounds.map(\.value)
     var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 1, includeZero: m.unit != .percent, maxTicks: 4)

@@ -226,7 +226,7 @@ extension CheckReport {
       case .notApplicable: verdict = "not applicable"
       }
       let note = e.note.isEmpty ? "" : " (\(cell(e.note)))"
-      out += "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.metric)` | \(bound(e)) | \(expectationValue(r)) "
+      out += "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
         + "| \(verdict)\(note) |\n"
     }
     return out + "\n"

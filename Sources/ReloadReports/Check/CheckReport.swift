@@ -84,9 +84,7 @@ public enum CheckReport {
   /// side of its bound it is on.
   static func expectationValue(_ r: ExpectationResult) -> String {
     guard let v = r.value else { return "–" }
-    let metric = SummaryMetrics.metric(named: r.expectation.metric)
-      ?? SummaryMetrics.metric(named: String(r.expectation.metric.dropLast(Expectation.ci95Suffix.count)))
-    var d = metric?.decimals ?? 2
+    var d = r.expectation.metric.metric.decimals
     for bound in [r.expectation.min, r.expectation.max].compactMap({ $0 }) {
       while d < 8, NumberFormat.fixed(v, decimals: d) == NumberFormat.fixed(bound, decimals: d), v != bound { d += 1 }
     }
@@ -96,7 +94,7 @@ public enum CheckReport {
   /// One line for a failed expectation: `hybrid / all: fresh_glance_pct is 85.20, expected >= 90`.
   static func sentence(_ r: ExpectationResult) -> String {
     let e = r.expectation
-    var s = "\(r.strategy) / \(e.segment): \(e.metric) "
+    var s = "\(r.strategy) / \(e.segment): \(e.column) "
     switch r.verdict {
     case .notApplicable: s += "has no value here (not applicable), expected \(e.boundText)"
     case .holds: s += "is \(expectationValue(r)), expected \(e.boundText): holds"

@@ -3,8 +3,8 @@ import ReloadMetrics
 /// The embedded data: the full `ScenarioResults` as JSON, safe inside a
 /// `<script type="application/json">` element.
 ///
-/// Written by `_ResultsJSONWriter` (sorted keys, so the same results give the same
-/// bytes; non-finite numbers as the strings "nan", "inf", "-inf").
+/// Compact with sorted keys, so the same results give the same bytes;
+/// non-finite numbers as the strings "nan", "inf", "-inf" (`JSON`).
 extension HTMLReport {
   /// How non-finite numbers are written; decode with the matching
   /// `.convertFromString` strategy.
@@ -12,8 +12,18 @@ extension HTMLReport {
 
   /// The results as compact, sorted-key JSON, with `</` written `<\/` and
   /// any other `<` as `\u003c`, so the text cannot end the script element
-  /// (still valid JSON: the CLI writes the same text to `results.json`).
+  /// (still valid JSON), without the conclusions: the page gives them in
+  /// its summary.
   public static func dataJSON(_ results: ScenarioResults) -> String {
-    _HTMLWriter.scriptSafeJSON(_ResultsJSONWriter.write(results))
+    var data = results
+    data.conclusions = nil
+    return JSON.text(data, .script)
+  }
+
+  /// `results.json`: the page's data with the conclusions (the findings
+  /// and the recommendation), escaped the same way, so one reader reads
+  /// both.
+  public static func resultsJSON(_ results: ScenarioResults) -> String {
+    JSON.text(results, .script)
   }
 }

@@ -12,9 +12,10 @@ import ReloadMetrics
 /// which holds the `ScenarioResults` the page was drawn from, so the page
 /// is also the data:
 ///
-///     let html = HTMLReport.render(
-///       results, findings: Findings.compute(results),
-///       recommendation: Recommendation.compute(results.summary))
+///     let recommendation = Recommendation.compute(results.summary)
+///     results.conclusions = Conclusions(
+///       findings: Findings.compute(results, recommended: recommendation?.strategy), recommendation: recommendation)
+///     let html = HTMLReport.render(results, objective: nil)
 ///     // Reading the data back in a browser:
 ///     //   JSON.parse(document.getElementById("results-data").textContent)
 ///
@@ -29,22 +30,19 @@ public enum HTMLReport {
   /// Renders the whole page.
   ///
   /// - Parameters:
-  ///   - results: everything the run produced.
-  ///   - findings: sentences computed from the results (`Findings.compute`).
-  ///   - recommendation: the recommended strategy and why
-  ///     (`Recommendation.compute`), or nil for none.
-  public static func render(_ results: ScenarioResults, findings: [String], recommendation: Recommendation?)
-    -> String
-  {
-    render(results, findings: findings, recommendation: recommendation, dataJSON: dataJSON(results))
+  ///   - results: everything the run produced, with its conclusions (the
+  ///     findings and the recommendation; none without them).
+  ///   - objective: the scenario's objective the recommendation was judged
+  ///     by, nil for the default rule: the charts draw its targets.
+  public static func render(_ results: ScenarioResults, objective: Objective?) -> String {
+    render(results, objective: objective, dataJSON: dataJSON(results))
   }
 
-  /// Renders the whole page around an already encoded `dataJSON(results)`,
-  /// so a caller that also writes the JSON to a file encodes it once.
-  public static func render(
-    _ results: ScenarioResults, findings: [String], recommendation: Recommendation?, dataJSON json: String
-  ) -> String {
-    let figures = self.figures(results, recommendation: recommendation)
+  /// Renders the whole page around an already encoded `dataJSON(results)`.
+  public static func render(_ results: ScenarioResults, objective: Objective?, dataJSON json: String) -> String {
+    let findings = results.conclusions?.findings ?? []
+    let recommendation = results.conclusions?.recommendation
+    let figures = self.figures(results, marks: RecommendationMarks(recommendation, objective: objective))
     var w = _HTMLWriter(reservingCapacity: json.utf8.count + 400_000)
     w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
     w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
@@ -80,10 +78,10 @@ public enum HTMLReport {
   }
 
   /// The charts, in reading order; a figure without data is left out.
-  static func figures(_ results: ScenarioResults, recommendation: Recommendation? = nil) -> [ReportFigure] {
+  static func figures(_ results: ScenarioResults, marks: RecommendationMarks? = nil) -> [ReportFigure] {
     [
-      FreshnessCostChart.figure(results, recommendation: recommendation),
-      StalenessCDFChart.figure(results, targets: recommendation?.targets ?? []),
+      FreshnessCostChart.figure(results, recommendation: marks),
+      StalenessCDFChart.figure(results, targets: marks?.targets ?? []),
       LocalHourCharts.staleFigure(results),
       LocalHourCharts.budgetFigure(results),
       BackendLoadChart.figure(results),

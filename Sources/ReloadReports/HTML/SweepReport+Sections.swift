@@ -32,7 +32,9 @@ extension SweepReport {
       var at = results.describe(shown, in: outcome).trimmingLeadingSpace
       if at.hasPrefix("(") { at = String(at.dropFirst().dropLast()) }
       at = at.hasPrefix("at ") ? String(at.dropFirst(3)) : at
-      w.text((at.isEmpty ? "" : at.uppercasedFirst + ": ") + outcome.objective.metric + " " + summary.value(outcome.objective.metric, shown.objective) + ".")
+      let metric = outcome.objective.metric
+      w.text(
+        (at.isEmpty ? "" : at.uppercasedFirst + ": ") + "\(metric) " + summary.value(metric, shown.objective) + ".")
       w.raw("</p>")
     } else {
       w.raw("<p class=\"rec-why\">")
@@ -91,9 +93,9 @@ extension SweepReport {
       w.text("Best " + p.name)
       w.raw("</th>")
     }
-    for name in [o.metric] + o.bounds.map(\.metric) {
+    for metric in [o.metric] + o.bounds.map(\.metric) {
       w.raw("<th scope=\"col\">")
-      w.text(name)
+      w.text(metric.name)
       w.raw("</th>")
     }
     w.raw("<th scope=\"col\">Verdict</th></tr></thead><tbody>")
@@ -149,7 +151,7 @@ extension SweepReport {
       w.raw("</th>")
     }
     w.raw("</tr></thead><tbody><tr><th scope=\"row\">")
-    w.text(o.metric)
+    w.text(o.metric.name)
     w.raw("</th><td>")
     w.text(o.goal.rawValue)
     w.raw("</td><td>")
@@ -165,7 +167,7 @@ extension SweepReport {
     w.raw("</tr>")
     for (b, bound) in o.bounds.enumerated() {
       w.raw("<tr><th scope=\"row\">")
-      w.text(bound.metric)
+      w.text(bound.metric.name)
       w.raw("</th><td>")
       w.text((bound.kind == .atLeast ? ">= " : "<= ") + Objective.format(bound.value))
       w.raw("</td><td>")
@@ -263,7 +265,7 @@ extension SweepReport {
 
   static func writePoints(_ results: SweepResults, outcome: ObjectiveOutcome?, to w: inout _HTMLWriter) {
     w.raw("<section id=\"points\" aria-labelledby=\"points-h\"><h2 id=\"points-h\">Points</h2>\n<p>")
-    let metric = outcome?.objective.metric ?? SummaryMetric.freshGlancePct.name
+    let metric = outcome?.objective.metric ?? .freshGlancePct
     w.text(
       outcome != nil
         ? "Each point of the grid with its best strategy by the objective among those that meet every constraint at that point."
@@ -271,7 +273,7 @@ extension SweepReport {
     w.raw("</p>\n<details class=\"datatable\"><summary>")
     w.text("All \(results.points.count) points")
     w.raw("</summary>")
-    let m = results.columns.first { $0.name == metric }
+    let m = results.columns.first { $0.name == metric.name }
     var rows: [[String]] = []
     for point in results.points {
       var cells = [String(point.index + 1)]
@@ -286,7 +288,9 @@ extension SweepReport {
         }
       } else {
         for r in point.rows where r.segment == "all" {
-          if let v = results.value(named: metric, policy: r.strategy, point: point.index), best == nil || v > best!.1 {
+          if let v = results.value(named: metric.name, policy: r.strategy, point: point.index),
+            best == nil || v > best!.1
+          {
             best = (r.strategy, v)
           }
         }
@@ -301,7 +305,8 @@ extension SweepReport {
       rows.append(cells)
     }
     ReportFigure.Table(
-      caption: "Sweep points", columns: ["Point"] + results.parameters.map(\.name) + ["Best strategy", metric, "Wall time"],
+      caption: "Sweep points",
+      columns: ["Point"] + results.parameters.map(\.name) + ["Best strategy", metric.name, "Wall time"],
       rows: rows
     ).write(to: &w)
     w.raw("</details>\n<dl class=\"facts\">")

@@ -77,10 +77,12 @@ public enum SweepReport {
     SeriesStyle.styles(for: results.facts.strategies + results.strategies)
   }
 
-  /// The results as compact, sorted-key JSON, safe inside a script element.
+  /// The results as compact, sorted-key JSON, safe inside a script element
+  /// (without the recommendation, which the page gives in its own section).
   static func dataJSON(_ results: SweepResults) -> String {
-    guard let text = try? _JSONText.encode(results) else { return "{}" }
-    return _HTMLWriter.scriptSafeJSON(text)
+    var data = results
+    data.recommendation = nil
+    return JSON.text(data, .script)
   }
 
   /// Rules `report.html` does not need: strategy swatches, the

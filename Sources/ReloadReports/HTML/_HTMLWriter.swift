@@ -137,39 +137,6 @@ struct _HTMLWriter {
     return "[U+" + String(scalar, radix: 16, uppercase: true) + "]"
   }
 
-  /// Text for a `<script type="application/json">` block: `</` becomes
-  /// `<\/` and every other `<` becomes `\u003c`.
-  ///
-  /// Both are valid JSON escapes (a `<` can only occur inside a JSON
-  /// string), and with no raw `<` left but `<\/`, nothing in the block can
-  /// end it early (`</script`) or switch the parser into its
-  /// double-escaped state (`<!--` followed by `<script`).
-  static func scriptSafeJSON(_ json: String) -> String {
-    var out = ""
-    out.reserveCapacity(json.utf8.count + 64)
-    let utf8 = json.utf8
-    var runStart = utf8.startIndex
-    var i = runStart
-    while i != utf8.endIndex {
-      if utf8[i] == UInt8(ascii: "<") {
-        out += json[runStart..<i]
-        let next = utf8.index(after: i)
-        if next != utf8.endIndex && utf8[next] == UInt8(ascii: "/") {
-          out += "<\\/"
-          i = utf8.index(after: next)
-        } else {
-          out += "\\u003c"
-          i = next
-        }
-        runStart = i
-        continue
-      }
-      i = utf8.index(after: i)
-    }
-    out += json[runStart..<utf8.endIndex]
-    return out
-  }
-
   /// The page's header: an eyebrow line, the title, one lead sentence and
   /// the scenario's own description (all escaped).
   mutating func pageHeader(eyebrow: String, title: String, lead: String, description: String) {

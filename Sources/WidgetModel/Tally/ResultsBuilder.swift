@@ -237,21 +237,27 @@ public enum ResultsBuilder {
         return QuantileBand(
           p10: countsQuantile(counts, 0.1), p50: countsQuantile(counts, 0.5), p90: countsQuantile(counts, 0.9))
       }
-      var hourly = HourlySeries()
-      let s = tally.series
-      hourly.budgetedReloads = s.budgetedReloads
-      hourly.freeReloads = s.freeReloads
-      hourly.glances = s.glances
-      hourly.staleGlances = s.staleGlances
-      hourly.silentPushesSent = s.silentPushesSent
-      hourly.silentPushesDelivered = s.silentPushesDelivered
-      let widgets = Double(all.widgets)
-      hourly.widgetsDryPct = s.dryMs.map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
-      hourly.backendRps = s.backendRequests.map { Double($0) / 3600 * scale }
-      let peakPerHour = load.hourPeaks.map { Double($0) * scale }
       let peak = Double(load.peak) * scale
       let peakIndex = load.peakIndex
-      hourly.backendPeakRps = peakPerHour
+      let s = tally.series
+      let widgets = Double(all.widgets)
+      var hourly = HourlySeries()
+      // One case per series: the compiler checks that every series has values.
+      for m in HourlyMetric.allCases {
+        func counts(_ f: SeriesTally.Field) -> [Double] { s.values(f).map { Double($0) } }
+        switch m {
+        case .budgetedReloads: hourly[m] = counts(.budgetedReloads)
+        case .freeReloads: hourly[m] = counts(.freeReloads)
+        case .glances: hourly[m] = counts(.glances)
+        case .staleGlances: hourly[m] = counts(.staleGlances)
+        case .widgetsDryPct:
+          hourly[m] = s.values(.dryMs).map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
+        case .backendRps: hourly[m] = s.values(.backendRequests).map { Double($0) / 3600 * scale }
+        case .backendPeakRps: hourly[m] = load.hourPeaks.map { Double($0) * scale }
+        case .silentPushesSent: hourly[m] = counts(.silentPushesSent)
+        case .silentPushesDelivered: hourly[m] = counts(.silentPushesDelivered)
+        }
+      }
       // The distribution for charts and staleness.csv: fresh glances (0),
       // then buckets 1/8 of an octave wide (the histogram's 1/32, merged
       // four by four): a CDF to 12.5 %, at a fifth of the rows.

@@ -157,16 +157,9 @@ public struct SeriesTally: Sendable {
   public func copy() -> SeriesTally { SeriesTally(hours: hours, block: block.copy()) }
   public func merge(_ o: SeriesTally) { block.add(o.block) }
 
+  /// The hourly totals of `f` (`ResultsBuilder` turns them into the
+  /// reported series, `HourlyMetric`).
   func values(_ f: Field) -> [UInt64] { block.values((f.rawValue * hours)..<((f.rawValue + 1) * hours)) }
-
-  public var budgetedReloads: [UInt64] { values(.budgetedReloads) }
-  public var freeReloads: [UInt64] { values(.freeReloads) }
-  public var glances: [UInt64] { values(.glances) }
-  public var staleGlances: [UInt64] { values(.staleGlances) }
-  public var dryMs: [UInt64] { values(.dryMs) }
-  public var backendRequests: [UInt64] { values(.backendRequests) }
-  public var silentPushesSent: [UInt64] { values(.silentPushesSent) }
-  public var silentPushesDelivered: [UInt64] { values(.silentPushesDelivered) }
 }
 
 /// Everything one strategy produced: one tally per segment plus its series.
