@@ -15,31 +15,47 @@ public enum CalibrationReport {
     return Fitter.fmt(v)
   }
 
-  static func jsonNumber(_ v: Double?) -> String {
-    guard let v, v.isFinite else { return "null" }
-    return Fitter.fmt(v)
+  /// An estimate as calibration.json writes it: `Fitter.decimals` digits, null for none.
+  static func estimate(_ v: Double?) -> JSON {
+    guard let v, v.isFinite else { return .null }
+    return .number(v, decimals: Fitter.decimals(v))
   }
 
-  static func jsonString(_ s: String) -> String { "\"" + LogFormat.escaped(s) + "\"" }
-
+  /// calibration.json: the log's size, the model block, every parameter
+  /// (one per line) and whether a simulation was compared.
   public static func json(_ c: Calibration, simulated: Calibration.Curves?) -> String {
-    var s = "{\n  \"format\": \"reloadbench-calibration\",\n  \"version\": 1,\n"
-    s += "  \"log\": {\"files\": [\(c.files.map(jsonString).joined(separator: ", "))], \"lines\": \(c.lines), "
-    s += "\"devices\": \(c.devices), \"device_days\": \(c.deviceDays),\n    \"dropped\": {"
-    s += c.dropped.map { "\(jsonString($0.what)): \($0.count)" }.joined(separator: ", ") + "}},\n"
-    s += "  \"model\": " + c.model.scenarioJSON(indent: 2) + ",\n"
-    s += "  \"parameters\": [\n"
-    s += c.parameters.map { p in
-      var f = "    {\"field\": \(jsonString(p.field.path)), \"label\": \(jsonString(p.label)), "
-      f += "\"status\": \"\(p.status.rawValue)\", "
-      if let choice = p.choice { f += "\"choice\": \(jsonString(choice)), " }
-      f += "\"estimate\": \(jsonNumber(p.estimate)), \"low\": \(jsonNumber(p.low)), \"high\": \(jsonNumber(p.high)), "
-      f += "\"unit\": \(jsonString(p.unit)), \"devices\": \(p.devices), \"device_days\": \(p.days), "
-      f += "\"note\": \(jsonString(p.note))}"
-      return f
-    }.joined(separator: ",\n")
-    s += "\n  ],\n  \"simulated\": \(simulated == nil ? "false" : "true")\n}\n"
-    return s
+    document(c, simulated: simulated).text(.document) + "\n"
+  }
+
+  static func document(_ c: Calibration, simulated: Calibration.Curves?) -> JSON {
+    let log = JSON.object(
+      [
+        (key: "files", value: .array(c.files.map(JSON.string))), (key: "lines", value: .integer(c.lines)),
+        (key: "devices", value: .integer(c.devices)), (key: "device_days", value: .integer(c.deviceDays)),
+        (key: "dropped", value: .object(c.dropped.map { (key: $0.what, value: .integer($0.count)) })),
+      ], layout: .inline)
+    let parameters = c.parameters.map { p -> JSON in
+      var members: [(key: String, value: JSON)] = [
+        (key: "field", value: .string(p.field.path)), (key: "label", value: .string(p.label)),
+        (key: "status", value: .string(p.status.rawValue)),
+      ]
+      if let choice = p.choice { members.append((key: "choice", value: .string(choice))) }
+      members += [
+        (key: "estimate", value: estimate(p.estimate)), (key: "low", value: estimate(p.low)),
+        (key: "high", value: estimate(p.high)), (key: "unit", value: .string(p.unit)),
+        (key: "devices", value: .integer(p.devices)), (key: "device_days", value: .integer(p.days)),
+        (key: "note", value: .string(p.note)),
+      ]
+      return .object(members, layout: .inline)
+    }
+    return [
+      "format": "reloadbench-calibration",
+      "version": 1,
+      "log": log,
+      "model": c.model.scenarioBlock,
+      "parameters": .array(parameters, layout: .lines),
+      "simulated": .bool(simulated != nil),
+    ]
   }
 
   /// One row per parameter: its path, status, the choice it decides, the
@@ -75,11 +91,11 @@ public enum CalibrationReport {
     page.deviceDays = c.deviceDays
     page.dropped = c.dropped.filter { $0.count > 0 }
     page.rows = c.parameters.map(row)
-    page.modelBlock = c.model.scenarioJSON()
+    page.modelBlock = c.model.scenarioBlock.text(.document)
     page.observed = curves(c.curves)
     page.simulated = simulated.map(curves)
     page.scenario = scenario
-    page.dataJSON = json(c, simulated: simulated)
+    page.data = document(c, simulated: simulated)
     return page
   }
 

@@ -1,3 +1,4 @@
+import ReloadReports
 import WidgetModel
 
 /// The estimators, one function per fitted parameter (Fitter+Budget,
@@ -149,17 +150,9 @@ struct Fitter {
   /// "439"), "n/a" when not finite: how the reports write an estimate.
   static func fmt(_ v: Double) -> String {
     guard v.isFinite else { return "n/a" }
-    let d = decimals(v)
-    var s = String(Int((v * Double.pow(10, Double(d))).rounded()))
-    if d > 0 {
-      let neg = s.hasPrefix("-")
-      if neg { s.removeFirst() }
-      while s.count <= d { s = "0" + s }
-      s.insert(".", at: s.index(s.endIndex, offsetBy: -d))
-      if neg { s = "-" + s }
-    }
-    return s
+    return NumberFormat.fixed(v, decimals: decimals(v))
   }
+
 
   /// "1 device", "3 devices": a count and its noun, pluralised with an s.
   static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -1,41 +1,53 @@
+import ReloadReports
 import WidgetModel
 
 extension ModelPatch {
   /// The patch as a scenario's `model` block (Scenarios/README.md#model):
-  /// an object per group in the catalogue's order, each value as the
-  /// scenario format writes it (a distribution by
-  /// `DurationDistribution.scenarioFields`), indented by `indent` spaces.
-  func scenarioJSON(indent: Int = 0) -> String {
-    func number(_ v: Double) -> String {
-      v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
-    func text(_ value: ParameterValue) -> String {
-      switch value {
-      case .number(let x): return number(x)
-      case .choice(let word): return "\"\(word)\""
-      case .flag(let b): return b ? "true" : "false"
-      case .null: return "null"
-      case .distribution(let d):
-        let (dist, fields) = d.scenarioFields
-        return "{\"dist\": \"\(dist)\"" + fields.map { ", \"\($0.key)\": \(number($0.value))" }.joined() + "}"
-      }
-    }
-    var groups: [(key: String, fields: [String])] = []
+  /// an object per group in the catalogue's order (the wake source rules
+  /// under `wake_sources`), each value as `ModelParameter.written` says, a
+  /// distribution on one line.
+  var scenarioBlock: JSON {
+    var top: [(key: String, fields: [(key: String, value: JSON)])] = []
+    var wakes: [(key: String, fields: [(key: String, value: JSON)])] = []
     for s in settings {
       let d = s.parameter.declaration
-      // Calibration fits no wake source rule (the groups nested under `wake_sources`).
-      assert(d.group.parent == nil, "model.\(s.parameter.path) is nested one level deeper")
-      let field = "\"\(d.key)\": \(text(s.value))"
-      if groups.last?.key == d.group.key {
-        groups[groups.count - 1].fields.append(field)
+      let field = (key: d.key, value: Self.json(s.parameter.written(s.value)))
+      if d.group.parent == nil {
+        Self.append(field, to: d.group.key, in: &top)
       } else {
-        groups.append((d.group.key, [field]))
+        Self.append(field, to: d.group.key, in: &wakes)
       }
     }
-    let pad = String(repeating: " ", count: indent)
-    let blocks = groups.map { g in
-      "\(pad)  \"\(g.key)\": {\n" + g.fields.map { "\(pad)    \($0)" }.joined(separator: ",\n") + "\n\(pad)  }"
+    func object(_ groups: [(key: String, fields: [(key: String, value: JSON)])]) -> [(key: String, value: JSON)] {
+      groups.map { (key: $0.key, value: .object($0.fields, layout: .lines)) }
     }
-    return blocks.isEmpty ? "{}" : "{\n" + blocks.joined(separator: ",\n") + "\n\(pad)}"
+    var members = object(top)
+    if !wakes.isEmpty {
+      members.append((key: ModelParameterGroup.wakeSourcesKey, value: .object(object(wakes), layout: .lines)))
+    }
+    return .object(members, layout: .lines)
+  }
+
+  private static func append(
+    _ field: (key: String, value: JSON), to group: String,
+    in groups: inout [(key: String, fields: [(key: String, value: JSON)])]
+  ) {
+    if groups.last?.key == group {
+      groups[groups.count - 1].fields.append(field)
+    } else {
+      groups.append((key: group, fields: [field]))
+    }
+  }
+
+  /// A written value as JSON.
+  static func json(_ w: WrittenValue) -> JSON {
+    switch w {
+    case .number(let x): return .number(x)
+    case .string(let s): return .string(s)
+    case .bool(let b): return .bool(b)
+    case .null: return .null
+    case .distribution(let dist, let fields):
+      return .object([(key: "dist", value: .string(dist))] + fields.map { (key: $0.key, value: .number($0.value)) }, layout: .inline)
+    }
   }
 }

@@ -30,7 +30,7 @@ import Testing
     page.observed = curves
     page.simulated = simulated ? curves : nil
     page.scenario = simulated ? "Scenarios/demo.json" : nil
-    page.dataJSON = "{\"note\": \"</script><b>\"}"
+    page.data = ["note": "</script><b>"]
     return page
   }
 
@@ -53,7 +53,7 @@ import Testing
     #expect(html.contains("24 h over the &lt;median&gt; steady interval."))
     #expect(!html.contains("<median>"))
     // The embedded data cannot end its script element early.
-    #expect(html.contains("<script type=\"application/json\" id=\"calibration-data\">{\"note\": \"<\\/script>"))
+    #expect(html.contains("<script type=\"application/json\" id=\"calibration-data\">{\"note\":\"<\\/script>\\u003cb>"))
     #expect(html.components(separatedBy: "</script>").count == 2)
     // A field path may wrap after its dots and underscores only.
     #expect(html.contains("<code>budget.<wbr>max_<wbr>per_<wbr>day</code>"))

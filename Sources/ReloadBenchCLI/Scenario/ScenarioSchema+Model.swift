@@ -131,19 +131,17 @@ extension ScenarioSchema {
       placement: d.placement?.rawValue)
   }
 
-  /// A parameter's value as the scenario format writes it: a distribution
-  /// by its name where it has one (`"small"`).
+  /// A parameter's value as the scenario format writes it (`ModelParameter.written`).
   static func json(_ value: ParameterValue, of parameter: ModelParameter) -> JSONValue {
-    switch value {
+    switch parameter.written(value) {
     case .number(let x): return .number(x)
-    case .choice(let s): return .string(s)
-    case .flag(let b): return .bool(b)
+    case .string(let s): return .string(s)
+    case .bool(let b): return .bool(b)
     case .null: return .null
-    case .distribution(let d):
-      if case .distribution(let named) = parameter.declaration.kind, let n = named.first(where: { $0.value == d }) {
-        return .string(n.name)
-      }
-      return distributionJSON(d)
+    case .distribution(let dist, let fields):
+      var object: [String: JSONValue] = ["dist": .string(dist)]
+      for f in fields { object[f.key] = .number(f.value) }
+      return .object(object)
     }
   }
 

@@ -82,8 +82,8 @@ package struct CalibrationPage {
   /// The fitted model's simulation of the scenario `scenario`, if one was run.
   package var simulated: Curves?
   package var scenario: String?
-  /// calibration.json's text, embedded so that the page is also the data.
-  package var dataJSON: String?
+  /// calibration.json's content, embedded so that the page is also the data.
+  package var data: JSON?
 
   package init(toolVersion: String) {
     self.toolVersion = toolVersion
@@ -108,9 +108,9 @@ package struct CalibrationPage {
     writeCharts(figures, to: &w)
     writeLog(to: &w)
     w.raw("</main>\n")
-    if let dataJSON {
+    if let data {
       w.raw("<script type=\"application/json\" id=\"calibration-data\">")
-      w.raw(_HTMLWriter.scriptSafeJSON(dataJSON))
+      w.raw(data.text(.script))
       w.raw("</script>\n")
     }
     w.raw("</body>\n</html>\n")
@@ -222,7 +222,7 @@ package struct CalibrationPage {
     w.text(
       "A device's first and last day and days next to a missing day are partial and left out of per-day figures; "
         + "exact duplicate lines are dropped."
-        + (dataJSON == nil
+        + (data == nil
           ? ""
           : " This page embeds calibration.json (the log's size, every parameter and the model block) in the "
             + "script element with id \"calibration-data\"; each chart's numbers are in the data table under it."))

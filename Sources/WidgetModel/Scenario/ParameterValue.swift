@@ -91,3 +91,43 @@ extension DurationDistribution {
     }
   }
 }
+
+/// A parameter's value as a scenario file writes it (Scenarios/README.md#model):
+/// what the scenario decoder's schema shows as a default, and what a
+/// calibration's or an alternative's model block says. The one rule for it,
+/// so that every writer of a model block agrees.
+public enum WrittenValue: Sendable, Equatable {
+  case number(Double)
+  case string(String)
+  case bool(Bool)
+  case null
+  /// A distribution object: its `dist` tag, then its fields in order
+  /// (`DurationDistribution.scenarioFields`).
+  case distribution(dist: String, fields: [WrittenField])
+
+  /// One field of a distribution object.
+  public struct WrittenField: Sendable, Equatable {
+    public let key: String
+    public let value: Double
+  }
+}
+
+extension ModelParameter {
+  /// `value` as a scenario file writes this parameter: a distribution by its
+  /// name where the parameter names it (`"lateness": "small"`), else as an
+  /// object; a choice as its word.
+  public func written(_ value: ParameterValue) -> WrittenValue {
+    switch value {
+    case .number(let x): return .number(x)
+    case .choice(let s): return .string(s)
+    case .flag(let b): return .bool(b)
+    case .null: return .null
+    case .distribution(let d):
+      if case .distribution(let named) = declaration.kind, let n = named.first(where: { $0.value == d }) {
+        return .string(n.name)
+      }
+      let (dist, fields) = d.scenarioFields
+      return .distribution(dist: dist, fields: fields.map { WrittenValue.WrittenField(key: $0.key, value: $0.value) })
+    }
+  }
+}
