@@ -1,3 +1,5 @@
+import ReloadReports
+
 /// The text of the reload log: CSV with a header, or JSON Lines
 /// (Scenarios/log-format.md). Writing is here; reading is `LogParser`.
 public enum LogFormat: String, Sendable {
@@ -21,6 +23,9 @@ public enum LogFormat: String, Sendable {
   /// The CSV header line (with its newline).
   public static var header: String { columns.joined(separator: ",") + "\n" }
 
+  /// JSON Lines: one object per line, its keys in the columns' order.
+  static let jsonLineStyle = JSONStyle(colon: ":", comma: ",", lines: .none, sortedKeys: false)
+
   /// Appends `line` in this format (with its newline) to `out`.
   public func write(_ line: ReloadLog.Line, to out: inout String) {
     let values = Self.values(line)
@@ -32,50 +37,62 @@ public enum LogFormat: String, Sendable {
       }
       out += "\n"
     case .jsonLines:
-      out += "{"
-      var first = true
-      for (i, v) in values.enumerated() where !v.text.isEmpty {
-        if !first { out += "," }
-        first = false
-        out += "\"" + Self.columns[i] + "\":"
-        out += v.quoted ? "\"" + Self.escaped(v.text) + "\"" : v.text
+      var members: [(key: String, value: JSON)] = []
+      for (i, v) in values.enumerated() {
+        if let json = v.json { members.append((key: Self.columns[i], value: json)) }
       }
-      out += "}\n"
+      out += JSON.object(members).text(Self.jsonLineStyle)
+      out += "\n"
     }
   }
 
-  private static func values(_ l: ReloadLog.Line) -> [(text: String, quoted: Bool)] {
+  /// One column's value: a word, a whole number, a flag, or nothing.
+  enum Value {
+    case word(String)
+    case number(Int)
+    case flag(Bool)
+    case none
+
+    /// As a CSV field (empty for none).
+    var text: String {
+      switch self {
+      case .word(let s): return s
+      case .number(let n): return String(n)
+      case .flag(let b): return b ? "true" : "false"
+      case .none: return ""
+      }
+    }
+
+    /// As a JSON value (nil for none, or an empty word: the key is left out).
+    var json: JSON? {
+      switch self {
+      case .word(let s): return s.isEmpty ? nil : .string(s)
+      case .number(let n): return .integer(n)
+      case .flag(let b): return .bool(b)
+      case .none: return nil
+      }
+    }
+  }
+
+  private static func values(_ l: ReloadLog.Line) -> [Value] {
     let timeline = l.type == .timeline
-    func flag(_ b: Bool?) -> String { b.map { $0 ? "true" : "false" } ?? "" }
+    func flag(_ b: Bool?) -> Value { b.map(Value.flag) ?? .none }
     return [
-      (l.type.word, true),
-      (LogTime.format(l.time), true),
-      (l.device, true),
-      (l.kind, true),
-      (l.family, true),
-      (l.instance, true),
-      (timeline ? String(l.entries) : "", false),
-      (timeline ? l.policy.word : "", true),
-      (l.next == ReloadLog.none ? "" : LogTime.format(l.next), true),
-      (flag(l.lowPower), false),
-      (flag(l.foreground), false),
-      (l.trigger, true),
-      (l.utcOffsetMinutes.map(String.init) ?? "", false),
-      (l.ios, true),
+      .word(l.type.word),
+      .word(LogTime.format(l.time)),
+      .word(l.device),
+      .word(l.kind),
+      .word(l.family),
+      .word(l.instance),
+      timeline ? .number(l.entries) : .none,
+      timeline ? .word(l.policy.word) : .none,
+      l.next == ReloadLog.none ? .none : .word(LogTime.format(l.next)),
+      flag(l.lowPower),
+      flag(l.foreground),
+      .word(l.trigger),
+      l.utcOffsetMinutes.map(Value.number) ?? .none,
+      .word(l.ios),
     ]
-  }
-
-  static func escaped(_ s: String) -> String {
-    var out = ""
-    for c in s.unicodeScalars {
-      switch c {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(c)
-      }
-    }
-    return out
   }
 }
 
