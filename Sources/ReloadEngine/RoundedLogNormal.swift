@@ -25,31 +25,6 @@ extension LogNormalSampler {
     }
     return .saturating(value(r1, r2))
   }
-
-  /// Eight `sampleRounded` draws in a row, in milliseconds: the same
-  /// random numbers and the same values, computed stage by stage so that
-  /// the eight chains of `log`, `cos` and `exp` overlap (NOTE: for
-  /// performance: one draw is a chain of about 150 cycles; see
-  /// `DurationStream`).
-  @inlinable
-  public func fillRounded<G: RandomNumberGenerator>(_ out: inout InlineArray<8, Int64>, using rng: inout G) {
-    var r1 = InlineArray<8, UInt64>(repeating: 0)
-    var r2 = InlineArray<8, UInt64>(repeating: 0)
-    for k in 0..<8 {
-      r1[k] = rng.next()
-      r2[k] = rng.next()
-    }
-    let tables = _LogNormalTables.shared
-    var x = InlineArray<8, Double>(repeating: 0)
-    for k in 0..<8 { x[k] = _RoundedLogNormal.exponent(sigma: sigma, r1[k], r2[k], tables) }
-    for k in 0..<8 {
-      if let fast = _RoundedLogNormal.rounded(median: median, sigma: sigma, exponent: x[k], tables) {
-        out[k] = fast
-      } else {
-        out[k] = SimDuration.saturating(value(r1[k], r2[k])).milliseconds
-      }
-    }
-  }
 }
 
 /// The Box–Muller transform as `nextStandardNormal` computes it, with the C
@@ -98,20 +73,8 @@ enum _RoundedLogNormal {
   @inlinable @inline(__always)
   static func fastMilliseconds(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Int64? {
     let tables = _LogNormalTables.shared
-    return rounded(median: median, sigma: sigma, exponent: exponent(sigma: sigma, r1, r2, tables), tables)
-  }
-
-  /// `sigma` times the Box–Muller normal of `r1` and `r2`.
-  @inlinable @inline(__always)
-  static func exponent(sigma: Double, _ r1: UInt64, _ r2: UInt64, _ tables: _LogNormalTables) -> Double {
     let radius = (-2 * log(_unitPositive(r1), tables)).squareRoot()
-    return sigma * (radius * cos2pi(k: r2 &>> 11, tables))
-  }
-
-  /// `median * exp(x)` rounded to the millisecond, or `nil` as for
-  /// `fastMilliseconds`.
-  @inlinable @inline(__always)
-  static func rounded(median: Double, sigma: Double, exponent x: Double, _ tables: _LogNormalTables) -> Int64? {
+    let x = sigma * (radius * cos2pi(k: r2 &>> 11, tables))
     guard x > -700 && x < 700 else { return nil }
     let v = median * exp(x, tables)
     // Far below `SimDuration.max` (2^61 ms), where the truncation is exact.

@@ -47,9 +47,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   private(set) var count = 0
   /// Lateness of policy reloads and the user's wake-up time.
   private var latenessRNG = Xoshiro256StarStar(seed: 0)
-  /// Background app calls' latency, then their morning times from the same
-  /// stream (drawn only when some call may wait).
-  private var appReloadDraws: DurationStream
+  /// Background app calls' latency and morning times (drawn only when some call may wait).
+  private var appReloadRNG = Xoshiro256StarStar(seed: 0)
   /// For `reload.asap: paced`: the span over which the device's user sees
   /// the widget each day (its awake hours; 24 h when the night is like the day).
   private var awakeSpan = SimDuration.day
@@ -84,7 +83,6 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     pacedAsap = scenario.model.reload.asap == .paced
     latenessPressure = scenario.model.reload.latenessPressure == .budget
     delaysBackgroundCalls = scenario.model.appReload.delaysBackgroundCalls
-    appReloadDraws = DurationStream(scenario.model.appReload.backgroundLatency, stream: Xoshiro256StarStar(seed: 0))
     eventMode = scenario.engine == .eventByEvent
     end = prepared.end
     minInterval = scenario.model.budget.minInterval
@@ -113,7 +111,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
     counts.select(segment: env.segment)
     latenessRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .lateness)
     if delaysBackgroundCalls {
-      appReloadDraws.restart(stream: prepared.streams.stream(entity: UInt64(env.device), purpose: .appReloadLatency))
+      appReloadRNG = prepared.streams.stream(entity: UInt64(env.device), purpose: .appReloadLatency)
     }
     if pacedAsap {
       let hours = params.reload.whileAsleep == .run ? 24 : max(1, env.awakeHours.nonzeroBitCount)
@@ -325,12 +323,12 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   mutating func delayedAppRequest(_ w: Int, at t: SimTime, cause: ReloadCause, _ env: DeviceEnvironment) {
     var at = t
     let latency = params.appReload.backgroundLatency
-    if !latency.isZero { at = t + max(.zero, appReloadDraws.next()) }
+    if !latency.isZero { at = t + max(.zero, latency.sample(using: &appReloadRNG)) }
     if params.appReload.whileAsleep == .deferToWake && !env.isAwake(at: at) {
       let wake = env.nextAwakeTime(atOrAfter: at)
       if wake == .never { return }
       // The user wakes some time in their first awake hour (as for policy reloads).
-      at = wake + .milliseconds(Int64(appReloadDraws.nextUnit() * 3_600_000))
+      at = wake + .milliseconds(Int64(appReloadRNG.nextUnit() * 3_600_000))
     }
     if at == t {
       budgetedRequest(w, at: t, late: false, cause: cause, env)

@@ -11,21 +11,19 @@ struct SilentPushWakes: DeviceActivity {
   private var throttle: SilentPushThrottle
   /// Each kind's next change the backend pushes for.
   private let cursor: Column<Int>
-  /// The device's push delivery delays.
-  private var deliveryDelays: DurationStream
+  private var rng = Xoshiro256StarStar(seed: 0)
 
   init(_ strategy: Strategy, _ parameters: SilentPushParameters, kinds: Int, storage: _DeviceStorage) {
     trigger = strategy.backend.silentPush
     reloadsOnWake = strategy.app.reloadOnSilentPush
     throttle = SilentPushThrottle(parameters)
-    deliveryDelays = DurationStream(parameters.deliveryDelay, stream: Xoshiro256StarStar(seed: 0))
     cursor = storage.column(max(1, kinds), 0)
   }
 
   mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     for k in 0..<device.kindCount { cursor[k] = 0 }
     throttle.reset()
-    deliveryDelays.restart(stream: device.prepared.streams.stream(entity: UInt64(env.device), purpose: .pushDelivery))
+    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .pushDelivery)
   }
 
   mutating func start<T>(kind k: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -96,7 +94,7 @@ struct SilentPushWakes: DeviceActivity {
   }
 
   private mutating func deliverLater<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>) {
-    let at = t + max(.zero, deliveryDelays.next())
+    let at = t + max(.zero, throttle.parameters.deliveryDelay.sample(using: &rng))
     if at < device.end { device.queue.schedule(.silentPushDeliver, k, at: at) }
   }
 
