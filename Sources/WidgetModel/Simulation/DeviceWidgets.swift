@@ -52,19 +52,6 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   /// For `reload.asap: paced`: the span over which the device's user sees
   /// the widget each day (its awake hours; 24 h when the night is like the day).
   private var awakeSpan = SimDuration.day
-  /// The local hour of the measured window's first hour when the device's
-  /// clock turns its hours with the window's (a whole-hour UTC offset, as
-  /// almost every offset is), else -1: a measured glance's local hour is
-  /// then `(run hour + localHourShift) % 24`, one division fewer per glance
-  /// than `env.localHour(of:)` (NOTE: for performance).
-  private(set) var localHourShift = -1
-
-  /// The local hour of a measured glance at `g` in run hour `runHour`.
-  @inline(__always)
-  func glanceHour(_ g: SimTime, runHour: Int, _ env: DeviceEnvironment) -> Int {
-    localHourShift >= 0 ? Int(UInt(bitPattern: runHour &+ localHourShift) % 24) : env.localHour(of: g)
-  }
-
   init(
     _ prepared: PreparedScenario, _ strategy: Strategy, provider: Provider, widgets w: Int, storage: _DeviceStorage,
     recordLog: Bool = false
@@ -117,8 +104,6 @@ struct DeviceWidgets<Provider: TimelineProvider> {
       let hours = params.reload.whileAsleep == .run ? 24 : max(1, env.awakeHours.nonzeroBitCount)
       awakeSpan = .milliseconds(Int64(hours) * 3_600_000)
     }
-    let start = counts.measureStart.milliseconds &+ env.utcOffset.milliseconds
-    localHourShift = start % 3_600_000 == 0 ? env.localHour(of: counts.measureStart) : -1
     count = env.widgetCount
     pending.reset(widgets: count)
     for w in 0..<count {

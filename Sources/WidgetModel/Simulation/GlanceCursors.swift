@@ -98,10 +98,9 @@ extension DeviceWidgets {
   /// Accounts widget `w`'s glances from its `i`-th to the last before `t`,
   /// all seeing its current state. Consecutive glances mostly share the
   /// first change they do not show (until the timeline's next entry), so
-  /// it is found once per span, not once per glance; their hours are found
-  /// by multiplication, without a branch (NOTE: for performance: the
-  /// most frequent event of a run; the same counts as `accountGlance`
-  /// glance by glance, tested).
+  /// it is found once per span, not once per glance (NOTE: for
+  /// performance: the most frequent event of a run; the same counts as
+  /// `accountGlance` glance by glance, tested).
   @inline(__always)
   mutating func accountGlances(_ w: Int, from start: Int, before t: SimTime, _ env: DeviceEnvironment) {
     let stop = env.glanceStart[w &+ 1]
@@ -113,11 +112,7 @@ extension DeviceWidgets {
       let g = env.glances[i]
       if g >= measureStart {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
-        // The hours are found for each glance, by a multiplication: whether
-        // a glance starts a new hour is a branch a predictor often gets wrong.
-        let runHour = counts.measuredHourIndex(g)
-        let hour = glanceHour(g, runHour: runHour, env)
-        account(w, at: g, first: first, runHour: runHour, hour: hour)
+        account(w, at: g, first: first, runHour: counts.hourIndex(g), hour: env.localHour(of: g))
       }
       i &+= 1
     } while i < stop && env.glances[i] < t
@@ -130,8 +125,7 @@ extension DeviceWidgets {
   func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
     guard g >= counts.measureStart else { return }
     let first = widgets.firstUnshownChange(w, at: g, env)
-    let runHour = counts.hourIndex(g)
-    account(w, at: g, first: first, runHour: runHour, hour: glanceHour(g, runHour: runHour, env))
+    account(w, at: g, first: first, runHour: counts.hourIndex(g), hour: env.localHour(of: g))
   }
 
   /// The counts of a measured glance at widget `w` at `g` (run hour

@@ -59,14 +59,6 @@ struct TallyWriter {
     Int((t.milliseconds &- measureStart.milliseconds) / 3_600_000)
   }
 
-  /// `hourIndex(t)` for a measured `t` (at or after `measureStart`): an
-  /// unsigned division, a few instructions shorter (NOTE: for performance:
-  /// every measured glance asks it).
-  @inline(__always)
-  func measuredHourIndex(_ t: SimTime) -> Int {
-    Int(UInt64(bitPattern: t.milliseconds &- measureStart.milliseconds) / 3_600_000)
-  }
-
   /// Adds `n` to a scalar counter of the current segment.
   @inline(__always)
   func count(_ c: Counter, _ n: UInt64 = 1) { counters.increment(c.rawValue, by: n) }
