@@ -262,10 +262,8 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   }
 
   /// `d` scaled by the share of widget `w`'s budget spent at `t`.
-  /// (`mutating` so that, kept out of line, it is passed the device's
-  /// address rather than a 2 KB copy of it; see `ReloadBudget.available`.)
-  @inline(never)
-  mutating func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
+  @inline(__always)
+  func pressured(_ d: SimDuration, _ w: Int, at t: SimTime) -> SimDuration {
     let cap = budget.cap(w, app)
     let used = 1 - Double(budget.left(w, at: t, cap: cap)) / Double(cap)
     return .milliseconds(_roundedToInt64(Double(d.milliseconds) * params.reload.pressureFactor(used: used)))
@@ -425,8 +423,7 @@ struct DeviceWidgets<Provider: TimelineProvider> {
   }
 
   /// Whether kind `k`'s newest scheduled change at `t` is not published yet.
-  /// (`mutating` so that, out of line, it gets the device's address, not a copy.)
-  mutating func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {
+  func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {
     guard let schedule = env.schedules[k] else { return false }
     return schedule.next(after: feed.publishedThrough(kind: k, at: t, env)) <= t
   }

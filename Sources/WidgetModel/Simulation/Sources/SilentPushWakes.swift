@@ -101,7 +101,7 @@ struct SilentPushWakes: DeviceActivity {
   /// `DeviceEvent.silentPushDeliver`: the push wakes the app for ~30 s: it
   /// fetches, then reloads the kind from the background.
   @discardableResult
-  mutating func delivered<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+  func delivered<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
     if device.app.forceQuit { return false }
     if device.measured(t) {
       device.counts.count(.silentPushesDelivered)
