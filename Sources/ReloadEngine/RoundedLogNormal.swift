@@ -14,8 +14,17 @@
 // million.
 
 extension LogNormalSampler {
-  /// `SimDuration.saturating(sample(using:))`: the same two random numbers
-  /// and the same millisecond, for every draw.
+  /// The definition of a log-normal duration: the C library's draw
+  /// (`sample(using:)`) rounded to the millisecond. Clear and slow; the
+  /// simulation draws with `sampleRounded(using:)`, which gives exactly
+  /// this value from the same two random numbers (tested draw by draw).
+  @inlinable
+  public func sampleRoundedDefinition<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
+    .saturating(sample(using: &rng))
+  }
+
+  /// `sampleRoundedDefinition(using:)`, mostly without the C library: the
+  /// same two random numbers and the same millisecond, for every draw.
   @inlinable @inline(__always)
   public func sampleRounded<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
     let r1 = rng.next()
@@ -23,7 +32,7 @@ extension LogNormalSampler {
     if let fast = _RoundedLogNormal.fastMilliseconds(median: median, sigma: sigma, r1, r2) {
       return SimDuration(milliseconds: fast)
     }
-    return .saturating(value(r1, r2))
+    return .saturating(value(r1, r2))  // the definition, for these two numbers
   }
 }
 
@@ -159,7 +168,7 @@ enum _RoundedLogNormal {
 /// Immutable after `init`, so sharing it across threads is safe. Every
 /// index is masked to its table's size by the accessors' callers.
 @usableFromInline
-final class _LogNormalTables: @unchecked Sendable {
+final class _LogNormalTables: Sendable {
   /// The bits of sqrt(1/2), where `log`'s subintervals start.
   @usableFromInline static let sqrtHalfBits: UInt64 = 0x3FE6_A09E_667F_3BCD
   @usableFromInline static let shared = _LogNormalTables()
@@ -167,10 +176,10 @@ final class _LogNormalTables: @unchecked Sendable {
   /// `[0, 128)`: `1/c` of `log`'s subintervals; `[128, 256)`: `log c`;
   /// `[256, 320)`: `2^(j/64)`; `[320, 576)`: `cos(2 pi j/256)`;
   /// `[576, 832)`: `sin(2 pi j/256)`.
-  @usableFromInline let values: UnsafeMutablePointer<Double>
+  @usableFromInline let values: _SamplerTable<Double>
 
   init() {
-    values = .allocate(capacity: 832)
+    var values = [Double](repeating: 0, count: 832)
     for i in 0..<128 {
       // The midpoint of subinterval i of [sqrt(1/2), sqrt(2)); the one
       // holding 1 uses 1 itself.
@@ -185,6 +194,7 @@ final class _LogNormalTables: @unchecked Sendable {
       values[320 + j] = _cos(2 * Double.pi * Double(j) / 256)
       values[576 + j] = _sin(2 * Double.pi * Double(j) / 256)
     }
+    self.values = _SamplerTable(values)
   }
 
   deinit { values.deallocate() }
