@@ -20,7 +20,7 @@ extension DeviceWidgets {
   mutating func policyRequest(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
     if rules.params.reload.whileAsleep == .deferToWake && !env.isAwake(at: t) {
       // The user wakes some time in their first awake hour.
-      let wake = env.nextAwakeTime(atOrAfter: t) + .milliseconds(Int64(latenessRNG.nextUnit() * 3_600_000))
+      let wake = env.nextAwakeTime(atOrAfter: t) + .hour.scaled(by: latenessRNG.nextUnit())
       if wake < context.end { pending.set(w, .policyRequest, at: wake, cause: .policy, on: &context.queue) }
       return
     }
@@ -131,7 +131,7 @@ extension DeviceWidgets {
       let wake = env.nextAwakeTime(atOrAfter: at)
       if wake == .never { return }
       // The user wakes some time in their first awake hour (as for policy reloads).
-      at = wake + .milliseconds(Int64(appReloadRNG.nextUnit() * 3_600_000))
+      at = wake + .hour.scaled(by: appReloadRNG.nextUnit())
     }
     if at == t {
       budgetedRequest(w, at: t, late: false, cause: cause, env)

@@ -57,9 +57,10 @@ struct GlanceCursors {
   /// The first local hour boundary strictly after `t`.
   @inline(__always)
   static func nextLocalHour(after t: SimTime, _ env: DeviceEnvironment) -> SimTime {
-    var local = (t.milliseconds &+ env.utcOffset.milliseconds) % 3_600_000
-    if local < 0 { local &+= 3_600_000 }
-    return SimTime(milliseconds: t.milliseconds &- local &+ 3_600_000)
+    let hour = SimDuration.hour.milliseconds
+    var local = (t.milliseconds &+ env.utcOffset.milliseconds) % hour
+    if local < 0 { local &+= hour }
+    return SimTime(milliseconds: t.milliseconds &- local &+ hour)
   }
 }
 

@@ -145,7 +145,7 @@ struct SilentPushThrottle {
   }
 
   private mutating func refill(at t: SimTime) {
-    let rate = parameters.ratePerHour / 3_600_000
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
     let dt = Double(t.milliseconds - tokensAt.milliseconds)
     if dt > 0 {
       tokens = min(parameters.burst, tokens + dt * rate)
@@ -175,7 +175,7 @@ struct SilentPushThrottle {
 
   /// When the next token arrives after `t`, if before `end`.
   func nextRelease(after t: SimTime, end: SimTime) -> SimTime? {
-    let rate = parameters.ratePerHour / 3_600_000
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
     guard rate > 0 else { return nil }
     let wait = max(0, (1 - tokens) / rate).rounded(.up)
     // Compared as a Double first: a tiny rate gives a wait past Int64.

@@ -82,7 +82,8 @@ struct WidgetPushBudget {
   /// A push for kind `k` at `t` is accepted (spending a token) if one is left.
   func admit(kind k: Int, at t: SimTime) -> Bool {
     let dt = Double(t.milliseconds - tokensAt[k].milliseconds)
-    tokens[k] = min(parameters.burst, tokens[k] + dt * parameters.ratePerHour / 3_600_000)
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
+    tokens[k] = min(parameters.burst, tokens[k] + dt * rate)
     tokensAt[k] = t
     guard tokens[k] >= 1 else { return false }
     tokens[k] -= 1
