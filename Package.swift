@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // ReloadBench: a discrete-event simulator of WidgetKit timeline reloads.
 //
@@ -7,12 +7,19 @@
 //
 //   ReloadEngine   -> (none)          ReloadMetrics -> (none)
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
-//   ReloadStrategies -> WidgetModel
+//   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
-//   ReloadCalibration -> (none)       (reload logs and the fit of `calibrate`)
+//   ReloadCalibration -> ReloadEngine, WidgetModel, ReloadReports  (reload logs and the fit of `calibrate`: fields
+//                        named by the model's parameter catalogue, the fit a typed model patch; its
+//                        page drawn by ReloadReports' CalibrationPage, which knows nothing of the fit)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
+//
+// Platforms: macOS 15 (Sequoia) and later, Linux with Swift 6.2 and later (README.md,
+// "Requirements"): macOS 15 is the first with Synchronization's Mutex and Atomic and
+// the standard library's UInt128; 6.2 is the Swift of Xcode 26, the oldest that CI
+// (.github/workflows/ci.yml) builds and tests with.
 //
 // Internal consistency checks (heap order, ring invariants) are compiled in
 // only when RELOADBENCH_INTERNAL_CHECKS is defined; uncomment the define below
@@ -26,6 +33,7 @@ let checks: [SwiftSetting] = [
 
 let package = Package(
   name: "ReloadBench",
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "reloadbench", targets: ["reloadbench"]),
     .library(
@@ -44,9 +52,10 @@ let package = Package(
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
-    .target(name: "ReloadStrategies", dependencies: ["WidgetModel"], swiftSettings: checks),
+    .target(name: "ReloadStrategies", dependencies: ["WidgetModel", "ReloadEngine"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
-    .target(name: "ReloadCalibration", swiftSettings: checks),
+    .target(
+      name: "ReloadCalibration", dependencies: ["ReloadEngine", "WidgetModel", "ReloadReports"], swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [
@@ -73,7 +82,7 @@ let package = Package(
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadCalibrationTests",
-      dependencies: ["ReloadCalibration"]),
+      dependencies: ["ReloadCalibration", "WidgetModel", "ReloadEngine"]),
     .testTarget(
       name: "ReloadBenchCLITests", dependencies: ["ReloadBenchCLI", "reloadbench", "WidgetModel", "ReloadEngine"],
       exclude: ["Fixtures"]),

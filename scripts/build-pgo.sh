@@ -33,7 +33,7 @@ fail() { echo "build-pgo: $1" >&2; exit "$2"; }
 # The toolchain's own llvm-profdata and clang profile runtime (the ones that
 # match its LLVM), found from the compiler's resource folder (usr/lib/swift),
 # which also works when swiftc on PATH is a proxy (swiftly).
-command -v swiftc >/dev/null || fail "no swiftc on PATH: install Swift 6 (swift.org) and put its usr/bin on PATH" 2
+command -v swiftc >/dev/null || fail "no swiftc on PATH: install Swift 6.2 or newer (swift.org) and put its usr/bin on PATH" 2
 resources="$(swiftc -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": *"\([^"]*\)".*/\1/p' || true)"
 usr="$(cd "$resources/../.." 2>/dev/null && pwd || true)"
 [ -n "$resources" ] && [ -n "$usr" ] || fail "swiftc -print-target-info names no runtimeResourcePath: use a Swift 6 toolchain from swift.org" 2

@@ -65,7 +65,7 @@ sha256() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 25
 cache_key() {
   local swift_line sources
   swift_line="$(swift --version 2>/dev/null | grep -m1 -o 'Swift version [^ ]*')" ||
-    fail 3 "no Swift toolchain on PATH (install Swift 6, e.g. run in the swift:6 image)"
+    fail 3 "no Swift toolchain on PATH (install Swift 6.2 or newer, e.g. run in the swift:6.3 image)"
   test -f "$src/Package.swift" || fail 2 "$src is not a ReloadBench checkout (no Package.swift; fix: RELOADBENCH_SRC)"
   sources="$(cd "$src" && find Package.swift Sources -type f | LC_ALL=C sort | while read -r f; do
     printf '%s ' "$f"; sha256 <"$f"; done | sha256)"

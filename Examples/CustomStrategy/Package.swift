@@ -18,6 +18,8 @@ let reloadBench = Target.Dependency.product(name: "ReloadBench", package: reposi
 
 let package = Package(
   name: "CustomStrategy",
+  // A package that depends on ReloadBench's library declares at least its platforms.
+  platforms: [.macOS(.v15)],
   dependencies: [.package(path: "../..")],
   targets: [
     .executableTarget(name: "electricity-prices", dependencies: [reloadBench]),

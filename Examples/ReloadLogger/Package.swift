@@ -8,6 +8,9 @@ import PackageDescription
 
 let package = Package(
   name: "ReloadLogger",
+  // On a Mac the WidgetKit lines compile too (WidgetKit: macOS 11; ProcessInfo's
+  // isLowPowerModeEnabled: macOS 12); ReloadBench's own platforms, for one rule.
+  platforms: [.macOS(.v15)],
   products: [.library(name: "ReloadLogger", targets: ["ReloadLogger"])],
   targets: [
     .target(name: "ReloadLogger"),

@@ -32,9 +32,12 @@ struct CalibrateCommand: Command {
     exitStatus: "0 success; 2 bad input (a malformed line: file, line and column; an empty log; flags; paths).")
 
   static let options: [OptionSpec] = [
-    OptionSpec("--scenario", "FILE", "Simulate this scenario with the fitted model for the observed-vs-simulated charts."),
+    OptionSpec(
+      "--scenario", "FILE", "Simulate this scenario with the fitted model for the observed-vs-simulated charts."),
     OptionSpec("--out", "DIR", "Write the three files here (default Reports/calibration)."),
-    OptionSpec("--max-bad-lines", "N", "Skip up to N malformed lines (counted in the report) instead of stopping at the first."),
+    OptionSpec(
+      "--max-bad-lines", "N",
+      "Skip up to N malformed lines (counted in the report) instead of stopping at the first."),
     OptionSpec("--seed", "N", "Seed of the bootstrap (default 1); the same seed gives the same intervals."),
     OptionSpec("--quiet", nil, "Print nothing but errors."),
   ]
@@ -59,7 +62,9 @@ struct CalibrateCommand: Command {
 
   func validate() throws(CLIError) {
     guard !logs.isEmpty else {
-      throw .badInput("calibrate needs at least one log file (fix: reloadbench calibrate LOG.csv; see 'reloadbench calibrate --help')")
+      throw .badInput(
+        "calibrate needs at least one log file "
+          + "(fix: reloadbench calibrate LOG.csv; see 'reloadbench calibrate --help')")
     }
   }
 
@@ -67,14 +72,16 @@ struct CalibrateCommand: Command {
     let pipeline = Pipeline(options: CommonOptions(), strategies: strategies)
     var uses: [Pipeline.PathUse] = logs.map { .read($0, as: "the log") }
     if let scenario { uses.append(.read(scenario, as: "the scenario")) }
-    uses.append(.folder(out, as: "the --out folder", files: CalibrationReport.files, fix: "pass --out with another folder"))
+    uses.append(
+      .folder(out, as: "the --out folder", files: CalibrationReport.files, fix: "pass --out with another folder"))
     try pipeline.validate(paths: uses)
     let loaded = try scenario.map { (p: String) throws(CLIError) in try pipeline.load(p) }
 
     var log = ReloadLog()
     for path in logs { try Self.read(path, into: &log, maxBadLines: maxBadLines) }
     guard log.count > 0 else {
-      throw .badInput("\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
+      throw .badInput(
+        "\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
     }
     let calibration = Calibration.fit(log, seed: seed)
     guard calibration.devices > 0 else {
@@ -82,19 +89,22 @@ struct CalibrateCommand: Command {
         "\(logs.joined(separator: ", ")): no device has a complete day (a day with lines between two days with lines) "
           + "(fix: collect at least three consecutive days per device)")
     }
-    let model = FittedModel(calibration)
     var simulated: Calibration.Curves? = nil
     if let loaded {
-      simulated = try Self.simulate(loaded.scenario, with: model)
+      simulated = try Self.simulate(loaded.scenario, with: calibration.model)
     }
     try pipeline.prepare(out, files: CalibrationReport.files)
     try pipeline.write(
       [
-        ("calibration.json", CalibrationReport.json(calibration, model: model, simulated: simulated)),
+        ("calibration.json", CalibrationReport.json(calibration, simulated: simulated)),
         ("calibration.csv", CalibrationReport.csv(calibration)),
-        ("calibration.html", CalibrationReport.html(calibration, model: model, simulated: simulated, scenario: scenario)),
+        (
+          "calibration.html",
+          CalibrationReport.html(
+            calibration, simulated: simulated, scenario: scenario, toolVersion: ReloadBenchCLI.version)
+        ),
       ], to: out)
-    if !quiet { Terminal.out(Self.summary(calibration, model: model, out: out)) }
+    if !quiet { Terminal.out(Self.summary(calibration, out: out)) }
     return ExitStatus.success
   }
 
@@ -114,7 +124,9 @@ struct CalibrateCommand: Command {
     while true {
       if filled == block.count { block += [UInt8](repeating: 0, count: block.count) }  // a line longer than the block
       let got = block.withUnsafeMutableBytes { fread($0.baseAddress! + filled, 1, $0.count - filled, file) }
-      if got == 0 && ferror(file) != 0 { throw .badInput("cannot read \(path) (fix: check the path and its permissions)") }
+      if got == 0 && ferror(file) != 0 {
+        throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
+      }
       filled += got
       let end = got == 0
       do throws(LogParser.Failure) {
@@ -138,31 +150,10 @@ struct CalibrateCommand: Command {
     }
   }
 
-  /// The scenario's model with the fitted parameters laid over it.
-  static func apply(_ m: FittedModel, to scenario: inout Scenario) {
-    var p = scenario.model
-    if let a = m.accrual, let v = BudgetParameters.Accrual(rawValue: a) { p.budget.accrual = v }
-    if let v = m.maxPerDay { p.budget.maxPerDay = v }
-    if let v = m.burstFraction { p.budget.tokenBucketBurstFraction = v }
-    if let v = m.lowPowerMultiplier { p.budget.lowPowerMultiplier = v }
-    if let v = m.minIntervalS { p.budget.minInterval = .milliseconds(Int64(v * 1000)) }
-    if let a = m.asap, let v = ReloadTiming.Asap(rawValue: a) { p.reload.asap = v }
-    if let a = m.latenessPressure, let v = ReloadTiming.LatenessPressure(rawValue: a) { p.reload.latenessPressure = v }
-    if let v = m.latenessPressureExponent { p.reload.latenessPressureExponent = v }
-    if let med = m.latenessMedianS, let s = m.latenessSigma {
-      p.reload.lateness = .logNormal(median: .milliseconds(Int64(med * 1000)), sigma: s)
-    }
-    if let med = m.backgroundLatencyMedianS, let s = m.backgroundLatencySigma {
-      p.appReload.backgroundLatency = .logNormal(median: .milliseconds(Int64(med * 1000)), sigma: s)
-    }
-    if let a = m.burst, let v = AppReloadParameters.Burst(rawValue: a) { p.appReload.burst = v }
-    scenario.model = p
-  }
-
   /// The curves of the scenario's log simulated with the fitted model.
-  static func simulate(_ original: Scenario, with model: FittedModel) throws(CLIError) -> Calibration.Curves {
+  static func simulate(_ original: Scenario, with model: ModelPatch) throws(CLIError) -> Calibration.Curves {
     var scenario = original
-    apply(model, to: &scenario)
+    scenario.model = model.applied(to: scenario.model)
     // The charts show distributions: 200 devices draw them as well as a fleet.
     scenario.devices = min(scenario.devices, 200)
     var log = ReloadLog()
@@ -181,7 +172,7 @@ struct CalibrateCommand: Command {
     return Calibration.fit(log, replicates: 0).curves
   }
 
-  static func summary(_ c: Calibration, model: FittedModel, out: String) -> String {
+  static func summary(_ c: Calibration, out: String) -> String {
     var s = "Calibrated from \(NumberFormat.count(c.lines, "line")): \(NumberFormat.count(c.devices, "device")), "
       + "\(NumberFormat.count(c.deviceDays, "complete device-day")).\n"
     for d in c.dropped where d.count > 0 { s += "  dropped: \(d.count) \(d.what)\n" }
@@ -191,12 +182,12 @@ struct CalibrateCommand: Command {
       case .identified, .observed:
         let e = p.estimate.map { String(format: "%.4g", $0) } ?? "?"
         let ci = p.low.map { String(format: " [%.4g, %.4g]", $0, p.high ?? .nan) } ?? ""
-        let choice = p.choice.flatMap { $0.hasPrefix("sigma=") ? nil : $0 + " " } ?? ""
+        let choice = p.choice.map { $0 + " " } ?? ""
         value = "\(choice)\(e)\(ci) \(p.unit)"
       case .tooFewData: value = "too few data"
       case .notIdentifiable: value = "not identifiable from this log"
       }
-      s += "  \(p.field): \(value)\n"
+      s += "  \(p.field.path): \(value)\n"
     }
     s += "Wrote \(out)/{\(CalibrationReport.files.joined(separator: ", "))}\n"
     return s

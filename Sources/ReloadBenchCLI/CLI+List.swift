@@ -1,5 +1,6 @@
 import Foundation
 import ReloadStrategies
+import WidgetModel
 
 /// `reloadbench list`: the strategy presets, the strategies registered in
 /// Swift (none in `reloadbench` itself) and the scenario files.
@@ -7,18 +8,32 @@ struct ListCommand: Command {
   static let configuration = CommandConfiguration(
     name: "list",
     abstract: "List the strategy presets and the scenarios in Scenarios/.",
-    usage: "",
+    usage: "[--assumptions]",
     discussion: """
       Lists the strategy presets (usable by name in a scenario's "strategies"), the
       strategies this executable registered in Swift (a team's own executable; see
-      Examples/CustomStrategy) and the scenario files in Scenarios/.
+      Examples/CustomStrategy) and the scenario files in Scenarios/. With --assumptions,
+      lists instead the model's assumptions (docs/model.md#assumptions), each with its
+      parameters and the named alternatives the sources allow.
       """)
 
-  let strategies: StrategyRegistry
+  static let options = [
+    OptionSpec("--assumptions", nil, "List the model's assumptions and their named alternatives instead.")
+  ]
 
-  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) { self.strategies = strategies }
+  let strategies: StrategyRegistry
+  let assumptions: Bool
+
+  init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
+    self.strategies = strategies
+    assumptions = parsed.has("--assumptions")
+  }
 
   func run() throws(CLIError) -> Int32 {
+    if assumptions {
+      Terminal.out(Self.assumptionList())
+      return ExitStatus.success
+    }
     var out = "Strategy presets:\n"
     let width = (strategies.names.map(\.count).max() ?? 0) + 2
     for p in StrategyCatalog.presets {
@@ -38,5 +53,23 @@ struct ListCommand: Command {
     }
     Terminal.out(out)
     return ExitStatus.success
+  }
+
+  /// The assumptions, their parameters and their alternatives, as text.
+  static func assumptionList() -> String {
+    var out = ""
+    for a in Assumption.allCases {
+      out += "\(a.number). \(a.summary) (docs/model.md#\(a.anchors.joined(separator: ", #")))\n"
+      for p in a.parameters {
+        out += "     model.\(p.path) = \(AssumptionReference.text(p.defaultValue, of: p)) (default)\n"
+      }
+      for alt in a.alternatives {
+        out += "   \(alt.name): \(alt.summary) [\(alt.source)]\n"
+        out += "     sets " + alt.patch.settings.map {
+          "model.\($0.parameter.path) = \(AssumptionReference.text($0.value, of: $0.parameter))"
+        }.joined(separator: ", ") + "\n"
+      }
+    }
+    return out
   }
 }

@@ -8,16 +8,19 @@ enum SchemaCommand {
   static let options: [OptionSpec] = [
     OptionSpec("--dir", "DIR", "The Scenarios folder (default: Scenarios)."),
     OptionSpec("--reports-dir", "DIR", "The Reports folder (default: Reports)."),
+    OptionSpec("--docs-dir", "DIR", "The docs folder (default: docs)."),
     OptionSpec("--check", nil, "Write nothing; exit 1 if any of the files is out of date."),
   ]
 
   static let help = """
-    USAGE: reloadbench schema [--dir DIR] [--reports-dir DIR] [--check]
+    USAGE: reloadbench schema [--dir DIR] [--reports-dir DIR] [--docs-dir DIR] [--check]
 
     Writes DIR/scenario.schema.json and the field reference between the markers in
     DIR/README.md, both generated from the table the scenario decoder validates with,
-    and the metric table between the markers in the reports folder's README.md,
-    generated from the metric catalogue.
+    the metric table between the markers in the reports folder's README.md,
+    generated from the metric catalogue, and the assumption table between the
+    markers in the docs folder's model.md, generated from the model's parameter
+    catalogue and its assumptions.
 
     OPTIONS:
     \(ArgumentParser.describe(options))
@@ -49,6 +52,14 @@ enum SchemaCommand {
       throw .badInput(
         "\(reportsReadmePath) has no metric table markers (fix: add the BEGIN/END METRIC TABLE lines)")
     }
+    let docsDir = parsed.value("--docs-dir") ?? "docs"
+    let modelDocPath = (docsDir as NSString).appendingPathComponent("model.md")
+    guard let modelDocData = FileManager.default.contents(atPath: modelDocPath),
+      let modelDoc = String(data: modelDocData, encoding: .utf8)
+    else { throw .badInput("cannot read \(modelDocPath) (fix: run from the repository root or pass --docs-dir)") }
+    guard let newModelDoc = AssumptionReference.updatingModelDoc(modelDoc) else {
+      throw .badInput("\(modelDocPath) has no assumption table markers (fix: add the BEGIN/END ASSUMPTION TABLE lines)")
+    }
     let schema = SchemaExport.jsonSchema()
     if parsed.has("--check") {
       let current = FileManager.default.contents(atPath: schemaPath).flatMap { String(data: $0, encoding: .utf8) }
@@ -56,8 +67,9 @@ enum SchemaCommand {
       if current != schema { stale.append(schemaPath) }
       if newReadme != readme { stale.append(readmePath) }
       if newReportsReadme != reportsReadme { stale.append(reportsReadmePath) }
+      if newModelDoc != modelDoc { stale.append(modelDocPath) }
       if stale.isEmpty {
-        Terminal.out("schema, field reference and metric table are up to date\n")
+        Terminal.out("schema, field reference, metric table and assumption table are up to date\n")
         return ExitStatus.success
       }
       Terminal.err("error: out of date: \(stale.joined(separator: ", ")) (fix: run 'reloadbench schema')\n")
@@ -66,7 +78,10 @@ enum SchemaCommand {
     try OutputWriter.writeFile(schemaPath, schema)
     try OutputWriter.writeFile(readmePath, newReadme)
     try OutputWriter.writeFile(reportsReadmePath, newReportsReadme)
-    Terminal.out("wrote \(schemaPath), the field reference in \(readmePath) and the metric table in \(reportsReadmePath)\n")
+    try OutputWriter.writeFile(modelDocPath, newModelDoc)
+    Terminal.out(
+      "wrote \(schemaPath), the field reference in \(readmePath), the metric table in \(reportsReadmePath) "
+        + "and the assumption table in \(modelDocPath)\n")
     return ExitStatus.success
   }
 }

@@ -51,7 +51,11 @@ enum ChildProcess {
     }
     unlink(template)  // Still readable through errFD; gone when closed.
     defer { close(errFD) }
-    var actions = posix_spawn_file_actions_t()
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil  // an opaque pointer on Darwin, a struct on Linux
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
@@ -60,10 +64,12 @@ enum ChildProcess {
     posix_spawn_file_actions_addclose(&actions, fds[1])
     posix_spawn_file_actions_addclose(&actions, errFD)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
+    // This process's environment, as `environ` holds it (which Swift's Darwin module does not declare).
+    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for p in argv + envp { free(p) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    let rc = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+    let rc = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
     close(fds[1])
     guard rc == 0 else {
       close(fds[0])
@@ -92,8 +98,15 @@ enum ChildProcess {
     return Result(
       status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
       stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self),
-      wallSeconds: wall, peakRSSBytes: Double(usage.ru_maxrss) * 1024, signal: exited ? nil : status & 0x7F)
+      wallSeconds: wall, peakRSSBytes: Double(usage.ru_maxrss) * maxRSSUnit, signal: exited ? nil : status & 0x7F)
   }
+
+  /// Bytes per unit of `rusage.ru_maxrss`: Linux counts kilobytes, Darwin bytes.
+  #if canImport(Darwin)
+    static let maxRSSUnit = 1.0
+  #else
+    static let maxRSSUnit = 1024.0
+  #endif
 
   /// Whether `command` names a program that can be started: a path to an
   /// executable file, or a name found on `$PATH`.

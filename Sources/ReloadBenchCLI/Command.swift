@@ -10,7 +10,10 @@ import WidgetModel
 /// `arguments`, `options` and the shared `CommonOptions` it takes), in the
 /// layout of swift-argument-parser, written here since the package takes no
 /// dependencies.
-protocol Command {
+///
+/// Commands are used through their types, and `ReloadBenchCLI.commands` keeps
+/// each one's `main` in a `@Sendable` closure: hence `SendableMetatype`.
+protocol Command: SendableMetatype {
   static var configuration: CommandConfiguration { get }
   /// The command's own options (the common ones are added from `common`).
   static var options: [OptionSpec] { get }

@@ -10,6 +10,32 @@ package enum CLITesting {
   /// `readme` with its generated blocks refreshed (nil without markers).
   package static func refreshedReadme(_ readme: String) -> String? { SchemaExport.updatingReadme(readme) }
 
+  /// `doc` (docs/model.md) with its assumption table refreshed (nil without markers).
+  package static func refreshedModelDoc(_ doc: String) -> String? { AssumptionReference.updatingModelDoc(doc) }
+
+  /// `patch` as a scenario's `model` block (JSON text): each value as the
+  /// format writes it, grouped as the format nests them.
+  package static func modelBlock(_ patch: ModelPatch) -> String {
+    var groups: [String: [String: JSONValue]] = [:]
+    for s in patch.settings {
+      groups[s.parameter.declaration.group.path, default: [:]][s.parameter.declaration.key] =
+        ScenarioSchema.json(s.value, of: s.parameter)
+    }
+    var model: [String: JSONValue] = [:]
+    for (path, fields) in groups {
+      let parts = path.split(separator: ".").map(String.init)
+      if parts.count == 1 {
+        model[parts[0]] = .object(fields)
+      } else {
+        var parent: [String: JSONValue] = [:]
+        if case .object(let o)? = model[parts[0]] { parent = o }
+        parent[parts[1]] = .object(fields)
+        model[parts[0]] = .object(parent)
+      }
+    }
+    return JSONValue.object(model).jsonText
+  }
+
   /// Every field of the format, as `Object.key`.
   package static var allFields: Set<String> {
     Set(allObjects(ScenarioSchema.root).flatMap { o in o.fields.map { "\(o.title).\($0.key)" } })

@@ -31,7 +31,7 @@ struct DeviceSummary {
   /// Intervals after a request shorter than the interval itself, seconds (min interval).
   var shortRequestIntervals: [Double] = []
   var shortRequests = 0
-  /// Policy lateness: (lateness s, requested interval s, request time, instance, line) for later pressure replay.
+  /// Policy lateness, for the replay of the budget spent at each request.
   var lateness: [LatenessSample] = []
   /// The requests `lateness` reads, and those the app's reload (foreground,
   /// a push) answered first, whose lateness the log never shows: their
@@ -52,12 +52,14 @@ struct DeviceSummary {
   var intervals: [Double] = []
 }
 
+/// A policy request answered by a reload of the system's: how late it came.
 struct LatenessSample {
-  var lateness: Double  // seconds
-  var used: Double  // share of the budget spent at the request (filled after B is known)
+  /// Seconds after the requested date (negative: early).
+  var lateness: Double
+  /// The requested date, ms since 1970.
   var requestTime: Int64
-  var requested: Double  // seconds asked ahead
-  var instance: Int  // index into the device's `budgetTimes`
+  /// Its instance: an index into the device's `budgetTimes`.
+  var instance: Int
 }
 
 /// Reads a sorted, de-duplicated log into device summaries.
@@ -98,9 +100,28 @@ struct Summarizer {
     return log.foreground[i] != 1 && t != "foreground" && t != "tap"
   }
 
+  /// The figures of one device whose lines are `lines` (in time order).
   mutating func summarize(_ log: ReloadLog, lines: [Int]) -> DeviceSummary {
     var s = DeviceSummary()
-    // De-duplicate (a logger that wrote a line twice, a file merged twice).
+    let ls = deduplicated(log, lines)
+    guard let first = ls.first else { return s }
+    s.name = log.devices[log.device[first]]
+    let days = DeviceDays(log, ls)
+    if !days.offsetLogged { dropped.unknownOffsetDevices += 1 }
+    dropped.edgeDays += days.partial
+    s.days = days.completeCount
+    s.hasLowPower = ls.contains { log.lowPower[$0] == 1 }
+    let sorted = SortedLines(log, ls, days: days, into: &s)
+    for (_, instanceLines) in sorted.byInstance.sorted(by: { $0.key < $1.key }) {
+      Self.summarizeInstance(log, instanceLines, days: days, into: &s)
+    }
+    Self.summarizeCalls(log, sorted.calls, timelinesByKind: sorted.timelinesByKind, into: &s)
+    return s
+  }
+
+  /// `lines` without exact repeats (a logger that wrote a line twice, a
+  /// file merged twice), counted in `dropped`.
+  mutating func deduplicated(_ log: ReloadLog, _ lines: [Int]) -> [Int] {
     var ls: [Int] = []
     ls.reserveCapacity(lines.count)
     for i in lines {
@@ -110,156 +131,147 @@ struct Summarizer {
       }
       ls.append(i)
     }
-    guard let first = ls.first else { return s }
-    s.name = log.devices[log.device[first]]
-    // Local days when the offset is logged, else UTC days.
-    var offset: Int64 = 0
-    if let o = ls.lazy.map({ log.utcOffset[$0] }).first(where: { $0 != ReloadLog.noOffset }) {
-      offset = Int64(o) * 60_000
-    } else {
-      dropped.unknownOffsetDevices += 1
-    }
-    func day(_ t: Int64) -> Int64 { Int64((Double(t + offset) / Double(Self.dayMs)).rounded(.down)) }
-    let firstDay = day(log.time[first]), lastDay = day(log.time[ls.last!])
-    let nDays = Int(lastDay - firstDay + 1)
-    var present = Array(repeating: false, count: nDays)
-    for i in ls { present[Int(day(log.time[i]) - firstDay)] = true }
-    // A complete day has lines, and so do the days either side: the first and
-    // last days (install, uninstall, the log's cut) and days next to a gap
-    // are partial.
-    var complete = Array(repeating: false, count: nDays)
-    for d in 0..<nDays where present[d] {
-      complete[d] = d > 0 && d < nDays - 1 && present[d - 1] && present[d + 1]
-      if !complete[d] { dropped.edgeDays += 1 }
-    }
-    s.days = complete.filter { $0 }.count
-    for i in ls where log.lowPower[i] == 1 {
-      s.hasLowPower = true
-      break
-    }
+    return ls
+  }
 
-    // App events and calls.
-    var calls: [Int] = []
-    var timelinesByKind: [Int32: [Int]] = [:]
-    var byInstance: [Int32: [Int]] = [:]
-    for i in ls {
-      switch log.type[i] {
-      case .timeline:
-        byInstance[log.instance[i], default: []].append(i)
-        timelinesByKind[log.kind[i], default: []].append(i)
-      case .reloadCall: calls.append(i)
-      case .silentPush: if complete[Int(day(log.time[i]) - firstDay)] { s.silentPushes += 1 }
-      case .bgRefresh: if complete[Int(day(log.time[i]) - firstDay)] { s.bgRefreshes += 1 }
-      default: break
+  /// One instance's figures: its budgeted reloads (for the budget
+  /// replay and the interval chart), its days and what it asked against
+  /// what came.
+  static func summarizeInstance(_ log: ReloadLog, _ lines: [Int], days: DeviceDays, into s: inout DeviceSummary) {
+    let budgetedLines = lines.filter { budgeted(log, $0) }
+    let instance = s.budgetTimes.count
+    s.budgetTimes.append(budgetedLines.map { log.time[$0] })
+    let request = InstanceRequests(log, lines)
+    summarizeDays(log, budgetedLines, request: request, family: log.family[lines[0]], days: days, into: &s)
+    summarizePairs(log, lines, saturated: request.saturated, instance: instance, days: days, into: &s)
+    for k in 1..<max(1, budgetedLines.count) {
+      let gap = log.time[budgetedLines[k]] - log.time[budgetedLines[k - 1]]
+      s.intervals.append(Double(gap) / 60_000)
+    }
+  }
+
+  /// Per complete day of an instance: its budgeted reloads, and for a
+  /// saturated instance the figures of the budget (`saturatedDay`).
+  static func summarizeDays(
+    _ log: ReloadLog, _ budgetedLines: [Int], request: InstanceRequests, family: Int32, days: DeviceDays,
+    into s: inout DeviceSummary
+  ) {
+    let (perDay, busiest) = budgetedDays(log, budgetedLines, days: days)
+    for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where days.isComplete(d) {
+      s.reloadsPerDay.append(Double(dl.count))
+      guard request.saturated else { continue }
+      let lpm = dl.contains { log.lowPower[$0] == 1 }
+      // A widget asking at once is paced under `asap: paced`: under a window
+      // it never reaches its budget, so its count says nothing of B.
+      if !lpm && request.median > 1000 {
+        // Not the day's count: a held request runs late after its slot
+        // frees, so a saturated widget makes a little under B a calendar day.
+        let n = Double(busiest[d] ?? dl.count)
+        s.saturatedDayCounts.append(n)
+        s.familyCounts[family, default: []].append(n)
+      }
+      saturatedDay(log, dl, lowPower: lpm, family: family, into: &s)
+    }
+  }
+
+  /// An instance's budgeted reloads per day, and per day the most of them
+  /// in a 24 h ending at one of the day's reloads: a sliding window never
+  /// lets that exceed B (docs/model.md#budget-accrual).
+  static func budgetedDays(_ log: ReloadLog, _ budgetedLines: [Int], days: DeviceDays)
+    -> (perDay: [Int64: [Int]], busiest: [Int64: Int])
+  {
+    var perDay: [Int64: [Int]] = [:]
+    var busiest: [Int64: Int] = [:]
+    var oldest = 0, today = Int64.min, most = 0
+    for (k, i) in budgetedLines.enumerated() {
+      let t = log.time[i], d = days.day(t)
+      perDay[d, default: []].append(i)
+      while log.time[budgetedLines[oldest]] <= t - dayMs { oldest += 1 }
+      if d != today {
+        if today != .min { busiest[today] = most }
+        today = d
+        most = 0
+      }
+      most = max(most, k + 1 - oldest)
+    }
+    if today != .min { busiest[today] = most }
+    return (perDay, busiest)
+  }
+
+  /// The pace of a saturated instance over one complete day `dl` (its
+  /// budgeted reloads): early and late intervals, the span, Low Power
+  /// Mode's intervals.
+  static func saturatedDay(
+    _ log: ReloadLog, _ dl: [Int], lowPower lpm: Bool, family: Int32, into s: inout DeviceSummary
+  ) {
+    // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
+    var iv: [Double] = []
+    for k in 1..<max(1, dl.count) {
+      let a = dl[k - 1], b = dl[k]
+      let gap = log.time[b] - log.time[a]
+      if gap > nightGapMs { continue }
+      if log.lowPower[a] == 1 || log.lowPower[b] == 1 {
+        if log.lowPower[a] == 1 && log.lowPower[b] == 1 { s.lowPowerIntervals.append(Double(gap) / 60_000) }
+        continue
+      }
+      iv.append(Double(gap) / 60_000)
+    }
+    // Days with Low Power Mode end early in the day's pace: only whole ordinary days show the steady state.
+    guard iv.count >= 10 && !lpm, let first = dl.first, let last = dl.last else { return }
+    let fifth = max(2, iv.count / 5)
+    // Means, not medians: the pace is reloads over time, and the
+    // intervals of a held widget are skewed (a lateness draw, a background reload between).
+    let early = Stats.mean(Array(iv.prefix(fifth)))
+    let late = Stats.mean(Array(iv.suffix(fifth)))
+    s.earlyIntervals.append(early)
+    s.lateIntervals.append(late)
+    s.familyLate[family, default: []].append(late)
+    s.normalLateIntervals.append(contentsOf: iv.suffix(fifth))
+    let span = Double(log.time[last] - log.time[first]) / Double(dayMs)
+    s.spans.append((Double(dl.count - 1), span))
+  }
+
+  /// Consecutive lines of an instance: what was asked, and what came
+  /// (asap spacing, short requests for the minimum interval, lateness and
+  /// the requests the app's own reloads cut short).
+  static func summarizePairs(
+    _ log: ReloadLog, _ lines: [Int], saturated: Bool, instance: Int, days: DeviceDays,
+    into s: inout DeviceSummary
+  ) {
+    for k in 1..<max(1, lines.count) {
+      let a = lines[k - 1], b = lines[k]
+      guard log.policy[a] != .never else { continue }
+      let gap = log.time[b] - log.time[a]
+      if gap <= 0 { continue }
+      let asked = log.next[a] - log.time[a]
+      guard days.isComplete(days.day(log.time[b])) else { continue }
+      if gap > nightGapMs { continue }
+      let latenessPair = asked >= 300_000 && !saturated && log.lowPower[b] != 1
+      if latenessPair { s.latenessWaitS += Double(gap) / 1000 }
+      if log.trigger[b] != 0 {
+        if latenessPair { s.latenessCut += 1 }
+        continue
+      }
+      if asked <= 1000 {
+        // Asked at once: the spacing the system chose (early in the day: budget not binding).
+        s.asapSpacing.append(Double(gap) / 60_000)
+      } else if asked < 300_000 {
+        s.shortRequests += 1
+        if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
+      } else if latenessPair {
+        s.lateness.append(
+          LatenessSample(
+            lateness: Double(log.time[b] - log.next[a]) / 1000, requestTime: log.next[a], instance: instance))
       }
     }
+  }
 
-    // Per instance.
-    for (_, lines) in byInstance.sorted(by: { $0.key < $1.key }) {
-      let budgetedLines = lines.filter { Self.budgeted(log, $0) }
-      let inst = s.budgetTimes.count
-      s.budgetTimes.append(budgetedLines.map { log.time[$0] })
-      // Requests: asap counts as 0.
-      var requests: [Int64] = []
-      for i in lines where log.policy[i] != .never { requests.append(max(0, log.next[i] - log.time[i])) }
-      requests.sort()
-      let medianRequest = requests.isEmpty ? Int64.max : requests[requests.count / 2]
-      let saturated = medianRequest <= Self.saturatedRequestMs
-      let family = log.family[lines[0]]
-      // Per-day counts and intervals of budgeted reloads, and per day the
-      // most budgeted reloads in a 24 h ending at one of them: a sliding
-      // window never lets that exceed B (docs/model.md#budget-accrual).
-      var perDay: [Int64: [Int]] = [:]
-      var busiest: [Int64: Int] = [:]
-      var oldest = 0, today = Int64.min, most = 0
-      for (k, i) in budgetedLines.enumerated() {
-        let t = log.time[i], d = day(t)
-        perDay[d, default: []].append(i)
-        while log.time[budgetedLines[oldest]] <= t - Self.dayMs { oldest += 1 }
-        if d != today {
-          if today != .min { busiest[today] = most }
-          today = d
-          most = 0
-        }
-        most = max(most, k + 1 - oldest)
-      }
-      if today != .min { busiest[today] = most }
-      for (d, dl) in perDay.sorted(by: { $0.key < $1.key }) where complete[Int(d - firstDay)] {
-        s.reloadsPerDay.append(Double(dl.count))
-        guard saturated else { continue }
-        let lpm = dl.contains { log.lowPower[$0] == 1 }
-        // A widget asking at once is paced under `asap: paced`: under a window
-        // it never reaches its budget, so its count says nothing of B.
-        if !lpm && medianRequest > 1000 {
-          // Not the day's count: a held request runs late after its slot
-          // frees, so a saturated widget makes a little under B a calendar day.
-          let n = Double(busiest[d] ?? dl.count)
-          s.saturatedDayCounts.append(n)
-          s.familyCounts[family, default: []].append(n)
-        }
-        // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
-        var iv: [Double] = []
-        for k in 1..<max(1, dl.count) {
-          let a = dl[k - 1], b = dl[k]
-          let gap = log.time[b] - log.time[a]
-          if gap > Self.nightGapMs { continue }
-          if log.lowPower[a] == 1 || log.lowPower[b] == 1 {
-            if log.lowPower[a] == 1 && log.lowPower[b] == 1 { s.lowPowerIntervals.append(Double(gap) / 60_000) }
-            continue
-          }
-          iv.append(Double(gap) / 60_000)
-        }
-        // Days with Low Power Mode end early in the day's pace: only whole ordinary days show the steady state.
-        if iv.count >= 10 && !lpm {
-          let fifth = max(2, iv.count / 5)
-          // Means, not medians: the pace is reloads over time, and the
-          // intervals of a held widget are skewed (a lateness draw, a background reload between).
-          let early = Stats.mean(Array(iv.prefix(fifth)))
-          let late = Stats.mean(Array(iv.suffix(fifth)))
-          s.earlyIntervals.append(early)
-          s.lateIntervals.append(late)
-          s.familyLate[family, default: []].append(late)
-          s.normalLateIntervals.append(contentsOf: iv.suffix(fifth))
-          let span = Double(log.time[dl.last!] - log.time[dl.first!]) / Double(Self.dayMs)
-          s.spans.append((Double(dl.count - 1), span))
-        }
-      }
-      // Consecutive pairs of the instance: what was asked, what came.
-      for k in 1..<max(1, lines.count) {
-        let a = lines[k - 1], b = lines[k]
-        guard log.policy[a] != .never else { continue }
-        let gap = log.time[b] - log.time[a]
-        if gap <= 0 { continue }
-        let asked = log.next[a] - log.time[a]
-        let dayB = Int(day(log.time[b]) - firstDay)
-        guard complete[dayB] else { continue }
-        if gap > Self.nightGapMs { continue }
-        let latenessPair = asked >= 300_000 && !saturated && log.lowPower[b] != 1
-        if latenessPair { s.latenessWaitS += Double(gap) / 1000 }
-        if log.trigger[b] != 0 {
-          if latenessPair { s.latenessCut += 1 }
-          continue
-        }
-        if asked <= 1000 {
-          // Asked at once: the spacing the system chose (early in the day: budget not binding).
-          s.asapSpacing.append(Double(gap) / 60_000)
-        } else if asked < 300_000 {
-          s.shortRequests += 1
-          if gap > asked + 1000 { s.shortRequestIntervals.append(Double(gap) / 1000) }
-        } else if latenessPair {
-          s.lateness.append(
-            LatenessSample(
-              lateness: Double(log.time[b] - log.next[a]) / 1000, used: 0, requestTime: log.next[a],
-              requested: Double(asked) / 1000, instance: inst))
-        }
-      }
-      for k in 1..<max(1, budgetedLines.count) {
-        let gap = log.time[budgetedLines[k]] - log.time[budgetedLines[k - 1]]
-        s.intervals.append(Double(gap) / 60_000)
-      }
-    }
-
-    // Background calls: the first reload of the kind with the call's trigger after it.
+  /// The app's calls: for a background call, the latency to the first
+  /// reload of its kind with its trigger; for a burst of calls of one kind
+  /// within 5 s, its calls and reloads.
+  static func summarizeCalls(
+    _ log: ReloadLog, _ calls: [Int], timelinesByKind: [Int32: [Int]], into s: inout DeviceSummary
+  ) {
     var k = 0
     while k < calls.count {
       let c = calls[k]
@@ -277,17 +289,16 @@ struct Summarizer {
         s.callLatency.append(Double(log.time[firstReload] - log.time[c]) / 1000)
       }
       if last > k && background {
-        s.bursts.append((Double(last - k + 1), Double(Set(reloads.map { log.instance[$0] }).isEmpty ? 0 : reloads.count)))
+        s.bursts.append((Double(last - k + 1), Double(reloads.count)))
       }
       k = last + 1
     }
-    return s
   }
 
   /// Reloads with the call's trigger of the call's kind (every kind for
   /// `reloadAllTimelines`) from the call until `until`, one per instance at most
   /// before the next call wave.
-  func reloadsAfter(_ log: ReloadLog, _ byKind: [Int32: [Int]], call c: Int, until: Int64) -> [Int] {
+  static func reloadsAfter(_ log: ReloadLog, _ byKind: [Int32: [Int]], call c: Int, until: Int64) -> [Int] {
     let t0 = log.time[c]
     // (time, line): the sort reads the tuple, not the log (a closure over the log copies it).
     var out: [(Int64, Int)] = []
@@ -308,4 +319,90 @@ struct Summarizer {
     }
     return out.sorted { $0.0 < $1.0 }.map(\.1)
   }
+}
+
+/// A device's days: local days when its lines give the UTC offset (else
+/// UTC days), and which are complete: a day with lines whose neighbours
+/// have lines too. The first and last days (install, uninstall, the log's
+/// cut) and days next to a gap are partial.
+struct DeviceDays {
+  /// The offset of local time, milliseconds east of UTC.
+  let offset: Int64
+  let offsetLogged: Bool
+  /// The first day, in days since 1970-01-01 (local).
+  let first: Int64
+  private let complete: [Bool]
+  /// Days with lines that are not complete.
+  let partial: Int
+
+  /// The days of a device whose lines (in time order) are `lines`; not empty.
+  init(_ log: ReloadLog, _ lines: [Int]) {
+    let logged = lines.lazy.map { log.utcOffset[$0] }.first { $0 != ReloadLog.noOffset }
+    offsetLogged = logged != nil
+    offset = logged.map { Int64($0) * 60_000 } ?? 0
+    first = Self.day(log.time[lines[0]], offset: offset)
+    let n = Int(Self.day(log.time[lines[lines.count - 1]], offset: offset) - first + 1)
+    var present = Array(repeating: false, count: n)
+    for i in lines { present[Int(Self.day(log.time[i], offset: offset) - first)] = true }
+    var complete = Array(repeating: false, count: n)
+    var partial = 0
+    for d in 0..<n where present[d] {
+      complete[d] = d > 0 && d < n - 1 && present[d - 1] && present[d + 1]
+      if !complete[d] { partial += 1 }
+    }
+    self.complete = complete
+    self.partial = partial
+  }
+
+  static func day(_ t: Int64, offset: Int64) -> Int64 {
+    Int64((Double(t + offset) / Double(Summarizer.dayMs)).rounded(.down))
+  }
+
+  /// The local day of time `t` (ms since 1970).
+  func day(_ t: Int64) -> Int64 { Self.day(t, offset: offset) }
+
+  /// Whether local day `d` is complete.
+  func isComplete(_ d: Int64) -> Bool { complete[Int(d - first)] }
+
+  var completeCount: Int { complete.filter { $0 }.count }
+}
+
+/// A device's lines sorted by what they record: timelines per instance and
+/// per kind, the app's calls; silent pushes and BGAppRefresh runs on
+/// complete days are counted as they pass.
+struct SortedLines {
+  var calls: [Int] = []
+  var timelinesByKind: [Int32: [Int]] = [:]
+  var byInstance: [Int32: [Int]] = [:]
+
+  init(_ log: ReloadLog, _ lines: [Int], days: DeviceDays, into s: inout DeviceSummary) {
+    for i in lines {
+      switch log.type[i] {
+      case .timeline:
+        byInstance[log.instance[i], default: []].append(i)
+        timelinesByKind[log.kind[i], default: []].append(i)
+      case .reloadCall: calls.append(i)
+      case .silentPush: if days.isComplete(days.day(log.time[i])) { s.silentPushes += 1 }
+      case .bgRefresh: if days.isComplete(days.day(log.time[i])) { s.bgRefreshes += 1 }
+      default: break
+      }
+    }
+  }
+}
+
+/// How far ahead an instance asks: the median of its requests (a request
+/// due at once counts as 0), and whether that makes it saturated (asking at
+/// least every `Summarizer.saturatedRequestMs`).
+struct InstanceRequests {
+  /// Milliseconds; `Int64.max` for an instance that never asks.
+  let median: Int64
+
+  init(_ log: ReloadLog, _ lines: [Int]) {
+    var requests: [Int64] = []
+    for i in lines where log.policy[i] != .never { requests.append(max(0, log.next[i] - log.time[i])) }
+    requests.sort()
+    median = requests.isEmpty ? Int64.max : requests[requests.count / 2]
+  }
+
+  var saturated: Bool { median <= Summarizer.saturatedRequestMs }
 }

@@ -1,6 +1,6 @@
 /// How many times a bootstrap resample drew each device (1 for every device
 /// in the point estimate).
-typealias Weights = [Int]
+package typealias Weights = [Int]
 
 /// One figure of every device (say its late-day intervals), pooled and
 /// sorted once. A bootstrap resample draws devices with repetition; its

@@ -1,16 +1,9 @@
-// The C math functions the fit needs (no Foundation in this module).
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(ucrt)
-  import ucrt
-#endif
+import ReloadEngine
 
+// The C math functions the fit needs, through ReloadEngine's one bridge to
+// the C library (Glibc, Musl, Darwin or ucrt, whichever the platform has).
 extension Double {
-  static func log(_ x: Double) -> Double { Glibc.log(x) }
-  static func pow(_ x: Double, _ y: Double) -> Double { Glibc.pow(x, y) }
-  static func exp(_ x: Double) -> Double { Glibc.exp(x) }
+  static func log(_ x: Double) -> Double { _log(x) }
+  static func pow(_ x: Double, _ y: Double) -> Double { _pow(x, y) }
+  static func exp(_ x: Double) -> Double { _exp(x) }
 }

@@ -118,7 +118,8 @@ import Testing
       set: "bucket B=70, LPM share 0.4 x0.5, lateness 600 s", seed: seed)
     // The capacity is not identifiable from served timelines (a lower bound in the note), never pasted into the model.
     #expect(f.status("budget.token_bucket_burst_fraction") == "not_identifiable")
-    #expect((f.parameter("budget.token_bucket_burst_fraction")?["note"] as? String ?? "").contains("of B)"))
+    let note = f.parameter("budget.token_bucket_burst_fraction")?["note"] as? String
+    #expect(note?.contains("of B)") == true, "\(note ?? "no note")")
     #expect((f.json["model"] as? [String: [String: Any]])?["budget"]?["token_bucket_burst_fraction"] == nil)
     // A policy of 5 minutes never asks below the minimum interval: not identifiable, and said so.
     #expect(f.status("budget.min_interval_s") == "not_identifiable")

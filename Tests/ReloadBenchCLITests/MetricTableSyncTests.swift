@@ -9,10 +9,10 @@ import Testing
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let fm = FileManager.default
-    for sub in ["Scenarios", "Reports"] {
+    for sub in ["Scenarios", "Reports", "docs"] {
       try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
     }
-    for f in ["Scenarios/README.md", "Scenarios/scenario.schema.json"] {
+    for f in ["Scenarios/README.md", "Scenarios/scenario.schema.json", "docs/model.md"] {
       try fm.copyItem(at: repositoryRoot.appendingPathComponent(f), to: dir.appendingPathComponent(f))
     }
     let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("Reports/README.md"), encoding: .utf8)
@@ -30,6 +30,29 @@ import Testing
     #expect(write.status == 0, "\(write.stderr)")
     #expect(try String(contentsOf: readme, encoding: .utf8) == committed)
     #expect(try Binary.run(["schema", "--check"], in: dir).status == 0)
+  }
+
+  @Test func schemaCheckFailsOnADriftedAssumptionTableAndSchemaRepairsIt() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    for sub in ["Scenarios", "Reports", "docs"] {
+      try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+    }
+    for f in ["Scenarios/README.md", "Scenarios/scenario.schema.json", "Reports/README.md"] {
+      try fm.copyItem(at: repositoryRoot.appendingPathComponent(f), to: dir.appendingPathComponent(f))
+    }
+    let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/model.md"), encoding: .utf8)
+    let drifted = committed.replacingOccurrences(of: "| `sliding_window` |", with: "| `daily_reset` |")
+    #expect(drifted != committed)
+    let doc = dir.appendingPathComponent("docs/model.md")
+    try drifted.write(to: doc, atomically: true, encoding: .utf8)
+
+    let check = try Binary.run(["schema", "--check"], in: dir)
+    #expect(check.status == 1 && check.stderr.contains("docs/model.md"), "\(check.stdout)\(check.stderr)")
+    #expect(try String(contentsOf: doc, encoding: .utf8) == drifted, "--check wrote a file")
+    #expect(try Binary.run(["schema"], in: dir).status == 0)
+    #expect(try String(contentsOf: doc, encoding: .utf8) == committed)
   }
 
   @Test func aReportsReadmeWithoutMarkersIsBadInput() throws {

@@ -60,10 +60,11 @@ import Testing
     #expect(heavy.deviceBytes >= 100_000.0 * 2 * 8 * 2, "\(heavy)")
   }
 
-  /// The id of a process that has exited (a finished `/bin/true`).
+  /// The id of a process that has exited (a finished `/usr/bin/true`: macOS has no
+  /// `/bin/true`).
   static func deadProcessID() throws -> Int32 {
     let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/bin/true")
+    child.executableURL = URL(fileURLWithPath: "/usr/bin/true")
     try child.run()
     child.waitUntilExit()
     return child.processIdentifier

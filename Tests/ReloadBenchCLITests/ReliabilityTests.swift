@@ -17,6 +17,12 @@ import Testing
 
   static func errorLines(_ r: Binary.Result) -> [Substring] { r.stderr.split(separator: "\n") }
 
+  #if os(Linux)
+    static let isLinux = true
+  #else
+    static let isLinux = false
+  #endif
+
   /// Runs and returns the result with its wall time.
   static func timed(_ arguments: [String], in dir: URL, environment: [String: String] = [:]) throws -> (
     Binary.Result, Double
@@ -133,7 +139,7 @@ import Testing
     Int32, String
   ) {
     let errURL = dir.appendingPathComponent("stderr.txt")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    try Data().write(to: errURL)
     let handle = try FileHandle(forWritingTo: errURL)
     defer { try? handle.close() }
     let process = Process()
@@ -207,8 +213,9 @@ import Testing
   }
 
   /// On a terminal (a pseudo-terminal from util-linux's `script`), the
-  /// progress line is drawn in place and names the scenario.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  /// progress line is drawn in place and names the scenario. Linux only:
+  /// macOS's `script` is the BSD one, whose options differ.
+  @Test(.enabled(if: Self.isLinux && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
   func progressLineOnATerminalNamesTheScenario() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -342,12 +349,7 @@ import Testing
       to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
     let out = dir.appendingPathComponent("o")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    // A pid that is not running: a child that has exited.
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/bin/true")
-    try child.run()
-    child.waitUntilExit()
-    let dead = child.processIdentifier
+    let dead = try PipelineTests.deadProcessID()
     let alive = ProcessInfo.processInfo.processIdentifier
     let stale = [".summary.csv.tmp-\(dead)", ".report.html.tmp-\(dead)", ".reloadbench-write-test-\(dead)"]
     let kept = [

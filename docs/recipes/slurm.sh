@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Slurm: a job array of N shards, then the merge as a job that starts when
 # every task of the array has succeeded. Submit from the repository root (a
-# release build in .build/release, parts on a shared file system):
+# release build in .build/release, made with Swift 6.2 or newer, e.g. in the
+# swift:6.3 image; parts on a shared file system):
 #
 #   bash docs/recipes/slurm.sh Scenarios/fleet-1m.json 8 /shared/reloadbench/fleet-1m
 #

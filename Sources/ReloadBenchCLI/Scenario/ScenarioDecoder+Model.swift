@@ -10,7 +10,10 @@ extension ScenarioDecoder {
   ) throws(ScenarioError) -> Strategy {
     if case .string(let name) = v {
       // Validation already checked the name against the registry.
-      return registry.strategy(named: name)!
+      guard let s = registry.strategy(named: name) else {
+        throw ScenarioError(path: path, message: "\(TerminalText.quoted(name)) is not a strategy", fix: hint(name, registry.names))
+      }
+      return s
     }
     let r = SchemaReader(v, ScenarioSchema.strategy, path: path, log: log)
     let base = r.optionalString("preset").flatMap { registry.strategy(named: $0) }
@@ -209,76 +212,49 @@ extension ScenarioDecoder {
     PushTrigger(on: PushTrigger.Changes(rawValue: r.string("on")) ?? .all, coalesce: .minutes(r.number("coalesce_min")))
   }
 
+  /// The `model` block: every parameter of the catalogue (`ModelParameter`)
+  /// read from its group's object, absent ones at their defaults
+  /// (`ModelParameters.standard`, through the schema).
   static func model(_ r: SchemaReader) throws(ScenarioError) -> ModelParameters {
-    let b = r.object("budget", ScenarioSchema.budget)!
-    if b.int("min_per_day") > b.int("max_per_day") {
-      throw ScenarioError(path: "\(b.path).min_per_day", message: "is above max_per_day", fix: "make min_per_day <= max_per_day")
+    var model = ModelParameters.standard
+    for group in ModelParameterGroup.allCases {
+      let g = groupReader(r, group)
+      for p in ModelParameter.parameters(of: group) {
+        let key = p.declaration.key
+        guard p.set(try parameterValue(g, p), in: &model) else {
+          throw ScenarioError(
+            path: "\(g.path).\(key)", message: "is not a value of this parameter",
+            fix: "give \(ScenarioSchema.field(p).type.plainSummary)")
+        }
+      }
+      if group == .budget && model.budget.minPerDay > model.budget.maxPerDay {
+        throw ScenarioError(
+          path: "\(g.path).\(ModelParameter.budgetMinPerDay.declaration.key)", message: "is above max_per_day",
+          fix: "make min_per_day <= max_per_day")
+      }
     }
-    let budget = BudgetParameters(
-      accrual: BudgetParameters.Accrual(rawValue: b.string("accrual")) ?? .slidingWindow,
-      maxPerDay: b.int("max_per_day"), minPerDay: b.int("min_per_day"),
-      fullBudgetViewsPerDay: b.number("full_budget_views_per_day"), viewsExponent: b.number("views_exponent"),
-      tokenBucketBurstFraction: b.number("token_bucket_burst_fraction"),
-      lowPowerMultiplier: b.number("low_power_multiplier"), minInterval: .seconds(b.number("min_interval_s")),
-      whenEmpty: BudgetParameters.WhenEmpty(rawValue: b.string("when_empty")) ?? .withhold,
-      learningDays: b.number("learning_days"), learningMultiplier: b.number("learning_multiplier"),
-      watchComplicationPerDay: b.optionalNumber("watch_complication_per_day").map { Int($0) },
-      standbyPerDay: b.optionalNumber("standby_per_day").map { Int($0) },
-      dryAfter: .minutes(b.number("dry_after_min")))
-    let rl = r.object("reload", ScenarioSchema.reload)!
-    let lateness: DurationDistribution
-    switch rl.value("lateness") {
-    case .string("realistic"): lateness = ReloadTiming.realisticLateness
-    case .string: lateness = ReloadTiming.standard.lateness
-    case let v: lateness = try distribution(v, path: "\(rl.path).lateness", log: rl.log)
+    return model
+  }
+
+  /// The reader of `group`'s object (which the schema defaults to `{}`).
+  static func groupReader(_ model: SchemaReader, _ group: ModelParameterGroup) -> SchemaReader {
+    guard let parent = group.parent else { return model.defaultedObject(group.key, ScenarioSchema.object(group)) }
+    return model.defaultedObject(parent, ScenarioSchema.wakeRules).defaultedObject(group.key, ScenarioSchema.object(group))
+  }
+
+  /// `parameter`'s value in its group's object (validated already).
+  static func parameterValue(_ g: SchemaReader, _ parameter: ModelParameter) throws(ScenarioError) -> ParameterValue {
+    let key = parameter.declaration.key
+    switch parameter.declaration.kind {
+    case .choice: return .choice(g.string(key))
+    case .integer, .number: return .number(g.number(key))
+    case .flag: return .flag(g.bool(key))
+    case .optionalInteger, .optionalNumber: return g.optionalNumber(key).map(ParameterValue.number) ?? .null
+    case .distribution(let named):
+      let v = g.value(key)
+      if case .string(let name) = v, let n = named.first(where: { $0.name == name }) { return .distribution(n.value) }
+      return .distribution(try distribution(v, path: "\(g.path).\(key)", log: g.log))
     }
-    let reload = ReloadTiming(
-      lateness: lateness, whileAsleep: ReloadTiming.WhileAsleep(rawValue: rl.string("while_asleep")) ?? .deferToWake,
-      firstRequestSpread: rl.optionalNumber("first_request_spread_min").map { .minutes($0) },
-      asap: ReloadTiming.Asap(rawValue: rl.string("asap")) ?? .immediate,
-      latenessPressure: ReloadTiming.LatenessPressure(rawValue: rl.string("lateness_pressure")) ?? .none,
-      latenessPressureExponent: rl.number("lateness_pressure_exponent"))
-    let v = r.object("visibility", ScenarioSchema.visibility)!
-    let visibility = Visibility(
-      homeFirstPage: v.number("home_first_page"), homeOtherPage: v.number("home_other_page"),
-      smartStack: v.number("smart_stack"), lockScreen: v.number("lock_screen"),
-      watchComplication: v.number("watch_complication"), standby: v.number("standby"))
-    let sp = r.object("silent_push", ScenarioSchema.silentPush)!
-    let silentPush = SilentPushParameters(
-      ratePerHour: sp.number("rate_per_hour"), burst: sp.number("burst"), holdNewestOnly: sp.bool("hold_newest_only"),
-      deliveryDelay: try distribution(sp.value("delivery_delay"), path: "\(sp.path).delivery_delay", log: sp.log),
-      lowPower: SilentPushParameters.LowPower(rawValue: sp.string("low_power")) ?? .hold)
-    let bg = r.object("background_refresh", ScenarioSchema.backgroundRefresh)!
-    let backgroundRefresh = BackgroundRefreshParameters(
-      medianDelay: .minutes(bg.number("median_delay_min")), sigma: bg.number("sigma"),
-      referenceSessionsPerDay: bg.number("reference_sessions_per_day"), usageElasticity: bg.number("usage_elasticity"),
-      followUsage: bg.bool("follow_usage"))
-    let wp = r.object("widget_push", ScenarioSchema.widgetPush)!
-    let widgetPush = WidgetPushParameters(
-      ratePerHour: wp.number("rate_per_hour"), burst: wp.number("burst"),
-      sharesTimelineBudget: wp.bool("shares_timeline_budget"))
-    let ar = r.object("app_reload", ScenarioSchema.appReload)!
-    let appReload = AppReloadParameters(
-      enterBackground: AppReloadParameters.EnterBackground(rawValue: ar.string("enter_background")) ?? .budgeted,
-      burst: AppReloadParameters.Burst(rawValue: ar.string("burst")) ?? .each, burstWindow: .seconds(ar.number("burst_window_s")),
-      backgroundLatency: try distribution(ar.value("background_latency"), path: "\(ar.path).background_latency", log: ar.log),
-      whileAsleep: AppReloadParameters.WhileAsleep(rawValue: ar.string("while_asleep")) ?? .spend)
-    let ws = r.object("wake_sources", ScenarioSchema.wakeRules)!
-    func rule(_ key: String, _ standard: WakeSourceRules.Rule) -> WakeSourceRules.Rule {
-      guard let spec = ScenarioSchema.wakeRuleObjects.first(where: { $0.key == key }),
-        let o = ws.object(key, spec.object)
-      else { return standard }
-      return WakeSourceRules.Rule(
-        stoppedByForceQuit: o.bool("stopped_by_force_quit"), stoppedByLowPowerMode: o.bool("stopped_by_low_power_mode"),
-        stoppedByBackgroundRefreshOff: o.bool("stopped_by_background_refresh_off"))
-    }
-    let std = WakeSourceRules.standard
-    let wakeSources = WakeSourceRules(
-      location: rule("location", std.location), accessory: rule("accessory", std.accessory),
-      networkExtension: rule("network_extension", std.networkExtension), audio: rule("audio", std.audio))
-    return ModelParameters(
-      budget: budget, reload: reload, visibility: visibility, silentPush: silentPush,
-      backgroundRefresh: backgroundRefresh, widgetPush: widgetPush, appReload: appReload, wakeSources: wakeSources)
   }
 
   static func energy(_ r: SchemaReader) -> EnergyModel {

@@ -124,8 +124,8 @@ enum ScenarioDecoder {
       name: name, description: r.string("description"), seed: UInt64(r.number("seed")), days: days,
       warmupDays: warmup, devices: devices, fleetDevices: r.optionalNumber("fleet_devices"),
       replications: r.int("replications"), segments: segments, kinds: kinds, strategies: strategies,
-      model: try model(r.object("model", ScenarioSchema.model)!),
-      energy: energy(r.object("energy", ScenarioSchema.energy)!),
+      model: try model(r.defaultedObject("model", ScenarioSchema.model)),
+      energy: energy(r.defaultedObject("energy", ScenarioSchema.energy)),
       engine: EngineMode(rawValue: r.string("engine")) ?? .elided,
       startWeekday: Weekday(name: r.string("start_weekday")) ?? .monday)
   }
@@ -255,11 +255,11 @@ enum ScenarioDecoder {
     if perDevice > 64 {
       throw ScenarioError(path: "\(r.path).widgets", message: "up to \(perDevice) widgets per device", fix: "keep the counts' sum at or below 64")
     }
-    let lpm = r.object("low_power_mode", ScenarioSchema.lowPower)!
+    let lpm = r.defaultedObject("low_power_mode", ScenarioSchema.lowPower)
     if lpm.int("to_hour") <= lpm.int("from_hour") {
       throw ScenarioError(path: "\(lpm.path).to_hour", message: "is not after from_hour", fix: "make to_hour greater than from_hour (25 = 01:00 next day)")
     }
-    let sb = r.object("standby", ScenarioSchema.standby)!
+    let sb = r.defaultedObject("standby", ScenarioSchema.standby)
     let standby = StandByHabit(viewsPerDay: sb.number("views_per_day"), fromHour: sb.int("from_hour"), toHour: sb.int("to_hour"))
     if standby.toHour <= standby.fromHour || standby.toHour - standby.fromHour > 24 {
       throw ScenarioError(

@@ -98,109 +98,73 @@ extension ScenarioSchema {
 
   // MARK: - Model
 
-  static let budget = SchemaObject("Budget", doc: "How the reload budget works (docs/model.md#budget-size to #learning-period).", [
-    choice("accrual", "`sliding_window`: at most B budgeted reloads in any 24 h (a ring of reload times); `token_bucket`: tokens refill continuously at B per 24 h up to a burst capacity.", BudgetParameters.Accrual.allCases.map(\.rawValue), default: BudgetParameters.standard.accrual.rawValue, source: "assumed"),
-    integer("max_per_day", "B for a frequently seen widget (Apple: 40-70 a day; Apple staff: about 72).", unit: "reloads per 24 h", default: BudgetParameters.standard.maxPerDay, min: 1, max: 1440, source: "A, S"),
-    integer("min_per_day", "Floor of B for a widget that is almost never seen.", unit: "reloads per 24 h", default: BudgetParameters.standard.minPerDay, min: 1, max: 1440, source: "assumed"),
-    number("full_budget_views_per_day", "Views per day that earn the full budget; 0 gives every widget the full budget.", unit: "views per day", default: BudgetParameters.standard.fullBudgetViewsPerDay, min: 0, source: "A (depends on views), value assumed"),
-    number("views_exponent", "B = max_per_day x (views / full)^exponent, clamped to [min, max].", default: BudgetParameters.standard.viewsExponent, min: 0, max: 4, source: "assumed"),
-    number("token_bucket_burst_fraction", "Token bucket capacity as a share of B.", default: BudgetParameters.standard.tokenBucketBurstFraction, min: 0, max: 1, exclusiveMin: true, source: "assumed"),
-    number("low_power_multiplier", "B is multiplied by this while Low Power Mode is on (developers report fewer reloads).", default: BudgetParameters.standard.lowPowerMultiplier, min: 0, max: 1, source: "M (direction), value assumed"),
-    number("min_interval_s", "Minimum time from a reload to the next budgeted one (.after(+15 s) is never honoured; +15 min is).", unit: "seconds", default: BudgetParameters.standard.minInterval.seconds, min: 0, max: 86_400, source: "A, M"),
-    choice("when_empty", "A request with no budget left is `withhold`-en until budget returns (Apple's wording) or `drop`-ped.", BudgetParameters.WhenEmpty.allCases.map(\.rawValue), default: BudgetParameters.standard.whenEmpty.rawValue, source: "A"),
-    number("dry_after_min", "A widget counts as dry (dry_widget_day_pct, dry_hours_per_widget_day, first_dry_hour_median, the hourly dry share) while a budgeted request is withheld for lack of budget, when the wait lasts longer than this; shorter waits are the ordinary pace of a full budget (docs/model.md#dry-spells).", unit: "minutes", default: BudgetParameters.standard.dryAfter.minutes, min: 0, max: 1440, source: "A (15-60 min between reloads), value reasoned"),
-    number("learning_days", "Days after install with a larger budget (learning period); 0 = off.", unit: "days", default: BudgetParameters.standard.learningDays, min: 0, max: 60, source: "F"),
-    number("learning_multiplier", "B is multiplied by this during the learning period.", default: BudgetParameters.standard.learningMultiplier, min: 1, max: 10, source: "F"),
-    SchemaField("watch_complication_per_day", placementBudget, "B of a watch complication, whatever its views (complications are \"always considered viewed\"); null = from its views like other placements (docs/model.md#watch-complications).", unit: "reloads per 24 h", default: BudgetParameters.standard.watchComplicationPerDay.map { .number(Double($0)) } ?? .null, source: "M (Home Assistant iOS #1046: limited to 50 a day)", placement: Placement.watchComplication.rawValue),
-    SchemaField("standby_per_day", placementBudget, "B of a StandBy widget; null = from its StandBy views like other placements (docs/model.md#standby).", unit: "reloads per 24 h", default: BudgetParameters.standard.standbyPerDay.map { .number(Double($0)) } ?? .null, source: "assumed", placement: Placement.standby.rawValue),
-  ])
+  /// The objects of `model`, one per group of the parameter catalogue
+  /// (`ModelParameter`), in its order: every key, type, range, unit,
+  /// default and source tag comes from the parameter's declaration.
+  static let modelGroups: [ModelParameterGroup: SchemaObject] = Dictionary(
+    uniqueKeysWithValues: ModelParameterGroup.allCases.map { group in
+      (group, SchemaObject(group.title, doc: group.doc, ModelParameter.parameters(of: group).map(field)))
+    })
 
-  /// A placement's own budget, or null for the views-based one.
-  static let placementBudget = SchemaType.anyOf([.integer(min: 1, max: 1440), .null])
-
-  static let reload = SchemaObject("Reload timing", doc: "When policy reloads happen relative to when they are due (docs/model.md#lateness).", [
-    SchemaField("lateness", .anyOf([.string(choices: ["small", "realistic"]), distribution]), "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, sometimes up to 15 min early, as developers measured), or a distribution.", default: .string("small"), source: "A (a request, not a schedule), M (realistic)"),
-    choice("while_asleep", "`defer_to_wake`: policy reloads due while the user sleeps wait for the wake-up hour (the budget follows when the widget is seen); `run`: the night is like the day.", ReloadTiming.WhileAsleep.allCases.map(\.rawValue), default: ReloadTiming.standard.whileAsleep.rawValue, source: "A (depends on when seen), rule assumed"),
-    SchemaField("first_request_spread_min", nullableNumber(0, max: sanityMax("minutes")), "The first policy request of each widget is spread uniformly over this many minutes; null spreads it over the policy's own interval.", unit: "minutes", default: .null, source: "assumed"),
-    choice("asap", "A policy request due at once (`.atEnd` past the last entry, `.after(now)` or a past date): `immediate` asks again at once (only `min_interval_s` and the budget hold it back); `paced` makes the widget only eligible and the system reloads it max(min_interval_s, awake hours / B) later (docs/model.md#asap-reloads).", ReloadTiming.Asap.allCases.map(\.rawValue), default: ReloadTiming.standard.asap.rawValue, source: "T (.atEnd makes a widget eligible; the system picks the time), S (about one per 20 min), formula assumed"),
-    choice("lateness_pressure", "`none`: every policy reload draws the full `lateness`; `budget`: a draw is multiplied by used^`lateness_pressure_exponent`, used the share of the widget's budget spent at the request (docs/model.md#lateness-pressure).", ReloadTiming.LatenessPressure.allCases.map(\.rawValue), default: ReloadTiming.standard.latenessPressure.rawValue, source: "M (late policies; polling limited), rule assumed"),
-    number("lateness_pressure_exponent", "For `lateness_pressure: budget`: lateness x used^exponent (1 = in proportion to the budget spent; larger = late only when nearly empty).", default: ReloadTiming.standard.latenessPressureExponent, min: 0, max: 10, source: "assumed"),
-  ])
-
-  static let visibility = SchemaObject("Visibility", doc: "Share of the device's views each placement gets: a widget on another Home Screen page or deep in a Smart Stack is rarely seen (Apple: rarely seen widgets get fewer reloads).", [
-    number("home_first_page", "Share of Home Screen views.", default: Visibility.standard.homeFirstPage, min: 0, max: 1, source: "assumed"),
-    number("home_other_page", "Share of Home Screen views.", default: Visibility.standard.homeOtherPage, min: 0, max: 1, source: "A (rarely seen), value assumed"),
-    number("smart_stack", "Share of Home Screen views (the widget is on top of its stack).", default: Visibility.standard.smartStack, min: 0, max: 1, source: "assumed"),
-    number("lock_screen", "Share of Lock Screen views.", default: Visibility.standard.lockScreen, min: 0, max: 1, source: "assumed"),
-    SchemaField("watch_complication", .number(min: 0, max: 1, exclusiveMin: false), "Share of the watch face's views (a complication on the active face is seen at every wrist raise) (docs/model.md#watch-complications).", default: .number(Visibility.standard.watchComplication), source: "F (Solstice: \"always considered viewed\"), value assumed", placement: Placement.watchComplication.rawValue),
-    SchemaField("standby", .number(min: 0, max: 1, exclusiveMin: false), "Share of the StandBy views (docs/model.md#standby).", default: .number(Visibility.standard.standby), source: "assumed", placement: Placement.standby.rawValue),
-  ])
-
-  static let silentPush = SchemaObject("Silent push", doc: "How the system treats silent (background, priority 5) pushes (docs/model.md#silent-push-throttle).", [
-    number("rate_per_hour", "Sustained deliveries per hour per device (Apple: \"no more than two or three per hour\").", unit: "per hour", default: SilentPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "A, T"),
-    number("burst", "Deliveries possible back to back before throttling.", default: SilentPushParameters.standard.burst, min: 1, max: 100, source: "assumed"),
-    flag("hold_newest_only", "Pushes over the limit are held and only the newest held push survives.", default: SilentPushParameters.standard.holdNewestOnly, source: "A"),
-    SchemaField("delivery_delay", distribution, "Delay between send and delivery.", default: distributionJSON(SilentPushParameters.standard.deliveryDelay), source: "assumed"),
-    choice("low_power", "In Low Power Mode pushes are `hold`-en until it ends, or `drop`-ped.", SilentPushParameters.LowPower.allCases.map(\.rawValue), default: SilentPushParameters.standard.lowPower.rawValue, source: "T (suppressed), rule assumed"),
-  ])
-
-  static let backgroundRefresh = SchemaObject("Background refresh", doc: "When the system runs a BGAppRefresh task (docs/model.md#background-refresh-delay). Never in Low Power Mode, with Background App Refresh off, or after a force-quit until the next launch.", [
-    number("median_delay_min", "Median delay after the earliest-begin date, for an app used `reference_sessions_per_day` times a day (\"can be many hours\").", unit: "minutes", default: BackgroundRefreshParameters.standard.medianDelay.minutes, min: 0, exclusiveMin: true, source: "A, M"),
-    number("sigma", "Log-standard-deviation of the delay.", default: BackgroundRefreshParameters.standard.sigma, min: 0, max: 5, source: "assumed"),
-    number("reference_sessions_per_day", "App sessions per day at which the median applies.", unit: "per day", default: BackgroundRefreshParameters.standard.referenceSessionsPerDay, min: 0, exclusiveMin: true, source: "assumed"),
-    number("usage_elasticity", "The delay scales as (reference / sessions per day)^elasticity: rarely used apps wait longer.", default: BackgroundRefreshParameters.standard.usageElasticity, min: 0, max: 5, source: "T (follows usage), value assumed"),
-    flag("follow_usage", "Runs due while the user sleeps move to the wake-up hour.", default: BackgroundRefreshParameters.standard.followUsage, source: "T"),
-  ])
-
-  static let widgetPush = SchemaObject("Widget push", doc: "The WidgetKit push budget (iOS 26; Apple publishes no size) (docs/model.md#widget-push).", [
-    number("rate_per_hour", "Accepted pushes per hour per widget kind on a device (folklore: about 5).", unit: "per hour", default: WidgetPushParameters.standard.ratePerHour, min: 0, max: 3600, exclusiveMin: true, source: "F"),
-    number("burst", "Pushes accepted back to back.", default: WidgetPushParameters.standard.burst, min: 1, max: 100, source: "F"),
-    flag("shares_timeline_budget", "A WidgetKit-push reload also spends the timeline budget.", default: WidgetPushParameters.standard.sharesTimelineBudget, source: "A (budgeted), rule assumed"),
-  ])
-
-  static let appReload = SchemaObject("App reload calls", doc: "What WidgetKit does with the app's own reload calls where Apple documents nothing (docs/model.md#app-triggers).", [
-    choice("enter_background", "A call made in `didEnterBackground`: `budgeted` (the app is no longer active) or `free` (as in the foreground).", AppReloadParameters.EnterBackground.allCases.map(\.rawValue), default: AppReloadParameters.standard.enterBackground.rawValue, source: "assumed"),
-    choice("burst", "Several calls for one kind in a row: `each` is a reload request (the minimum interval still applies), or they ride on the `one` made first within `burst_window_s`.", AppReloadParameters.Burst.allCases.map(\.rawValue), default: AppReloadParameters.standard.burst.rawValue, source: "M (each call runs getTimeline), rule assumed"),
-    number("burst_window_s", "For `burst: one`: calls within this long of the first ride on it.", unit: "seconds", default: AppReloadParameters.standard.burstWindow.seconds, min: 0),
-    SchemaField("background_latency", distribution, "From a budgeted (background) `reloadTimelines` call to the reload; the budget is checked when it runs. Measured: seconds to a minute or two (docs/model.md#background-latency).", default: distributionJSON(AppReloadParameters.standard.backgroundLatency), source: "M (WordPress-iOS PR #21535: 27 s, 26 s, 2 s; Home Assistant #3520: 1-2 min)"),
-    choice("while_asleep", "A budgeted (background) call while the user sleeps: `spend` reloads at once; `defer_to_wake` waits for the wake-up hour like policy reloads (docs/model.md#background-while-asleep).", AppReloadParameters.WhileAsleep.allCases.map(\.rawValue), default: AppReloadParameters.standard.whileAsleep.rawValue, source: "A (the budget follows when the widget is seen), rule assumed"),
-  ])
-
-  static func wakeRule(_ title: String, _ r: WakeSourceRules.Rule, _ doc: String) -> SchemaObject {
-    SchemaObject(title, doc: doc, [
-      flag("stopped_by_force_quit", "No wakes after a force-quit until the next launch.", default: r.stoppedByForceQuit, source: "assumed"),
-      flag("stopped_by_low_power_mode", "No wakes while Low Power Mode is on.", default: r.stoppedByLowPowerMode, source: "assumed"),
-      flag("stopped_by_background_refresh_off", "No wakes with Background App Refresh off.", default: r.stoppedByBackgroundRefreshOff, source: "assumed"),
-    ])
+  /// The schema object of `group`.
+  static func object(_ group: ModelParameterGroup) -> SchemaObject {
+    guard let o = modelGroups[group] else { preconditionFailure("every group has an object") }
+    return o
   }
 
-  /// One object per wake source type, with that type's defaults.
-  static let wakeRuleObjects: [(key: String, object: SchemaObject, doc: String)] = [
-    ("location", wakeRule("Location wakes", WakeSourceRules.standard.location, "Region monitoring and significant location changes."), "Location wakes."),
-    ("accessory", wakeRule("Accessory wakes", WakeSourceRules.standard.accessory, "Bluetooth accessories, CGMs, HealthKit background delivery."), "Accessory and health readings."),
-    ("network_extension", wakeRule("Network Extension wakes", WakeSourceRules.standard.networkExtension, "A Network Extension runs in its own process."), "Network Extension status changes."),
-    ("audio", wakeRule("Audio wakes", WakeSourceRules.standard.audio, "Audio and navigation sessions."), "Audio sessions."),
-  ]
+  /// The field of the scenario format that states `parameter`.
+  static func field(_ parameter: ModelParameter) -> SchemaField {
+    let d = parameter.declaration
+    let type: SchemaType
+    switch d.kind {
+    case .choice(let values): type = .string(choices: values)
+    case .integer(let lo, let hi): type = .integer(min: lo, max: hi)
+    case .number(let lo, let hi, let exclusive): type = .number(min: lo, max: hi ?? sanityMax(d.unit), exclusiveMin: exclusive)
+    case .flag: type = .boolean
+    case .optionalInteger(let lo, let hi): type = .anyOf([.integer(min: lo, max: hi), .null])
+    case .optionalNumber(let lo, let hi): type = nullableNumber(lo, max: hi ?? sanityMax(d.unit))
+    case .distribution(let named):
+      type = named.isEmpty ? distribution : .anyOf([.string(choices: named.map(\.name)), distribution])
+    }
+    return SchemaField(
+      d.key, type, d.doc, unit: d.unit, default: json(parameter.defaultValue, of: parameter), source: d.source,
+      placement: d.placement?.rawValue)
+  }
 
-  static let wakeRules = SchemaObject("Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).",
-    wakeRuleObjects.map { SchemaField($0.key, .object($0.object), $0.doc, default: .object([:])) })
+  /// A parameter's value as the scenario format writes it: a distribution
+  /// by its name where it has one (`"small"`).
+  static func json(_ value: ParameterValue, of parameter: ModelParameter) -> JSONValue {
+    switch value {
+    case .number(let x): return .number(x)
+    case .choice(let s): return .string(s)
+    case .flag(let b): return .bool(b)
+    case .null: return .null
+    case .distribution(let d):
+      if case .distribution(let named) = parameter.declaration.kind, let n = named.first(where: { $0.value == d }) {
+        return .string(n.name)
+      }
+      return distributionJSON(d)
+    }
+  }
+
+  static let wakeRules = SchemaObject(
+    "Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).",
+    ModelParameterGroup.allCases.filter { $0.parent == ModelParameterGroup.wakeSourcesKey }.map {
+      SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
+    })
+
+  static let model = SchemaObject(
+    "Model",
+    doc: "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much an answer depends on them.",
+    ModelParameterGroup.allCases.filter { $0.parent == nil }.map {
+      SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
+    } + [SchemaField(ModelParameterGroup.wakeSourcesKey, .object(wakeRules), "What stops wake sources.", default: .object([:]))])
 
   static let fetchFailure = SchemaObject("Fetch failure", doc: "When fetching a kind's data fails (docs/model.md#fetch-failure): at random, and during a daily outage.", [
     number("probability", "Each fetch fails independently with this probability.", default: 0, min: 0, max: 1),
     number("outage_from_hour", "A daily outage starts at this UTC hour (every fetch fails until `outage_to_hour`).", unit: "hour of day", default: 0, min: 0, max: 24),
     number("outage_to_hour", "The outage ends at this UTC hour (may pass 24); equal to `outage_from_hour`: none.", unit: "hour of day", default: 0, min: 0, max: 48),
     flag("when_unpublished", "A fetch fails while the newest scheduled change is not published yet (`scheduled.published_at_utc`): the provider finds no data for today.", default: false),
-  ])
-
-  static let model = SchemaObject("Model", doc: "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much an answer depends on them.", [
-    SchemaField("budget", .object(budget), "The reload budget.", default: .object([:])),
-    SchemaField("reload", .object(reload), "Reload timing.", default: .object([:])),
-    SchemaField("visibility", .object(visibility), "Views per placement.", default: .object([:])),
-    SchemaField("silent_push", .object(silentPush), "Silent push throttling.", default: .object([:])),
-    SchemaField("background_refresh", .object(backgroundRefresh), "BGAppRefresh scheduling.", default: .object([:])),
-    SchemaField("widget_push", .object(widgetPush), "WidgetKit push budget.", default: .object([:])),
-    SchemaField("app_reload", .object(appReload), "The app's own reload calls.", default: .object([:])),
-    SchemaField("wake_sources", .object(wakeRules), "What stops wake sources.", default: .object([:])),
   ])
 
   static let energy = SchemaObject("Energy", doc: "The energy proxy: a cost per unit of work. Orders of magnitude, not measurements; sweep them if energy drives a decision.", [

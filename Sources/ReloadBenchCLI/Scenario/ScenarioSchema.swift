@@ -99,20 +99,12 @@ enum ScenarioSchema {
   ]
   static let distribution = SchemaType.tagged(key: "dist", variants: distributionVariants)
 
+  /// A distribution as the scenario format writes it (`DurationDistribution.scenarioFields`).
   static func distributionJSON(_ d: DurationDistribution) -> JSONValue {
-    switch d {
-    case .constant(let v): return .object(["dist": .string("constant"), "value_s": .number(v.seconds)])
-    case .uniform(let a, let b):
-      return .object(["dist": .string("uniform"), "min_s": .number(a.seconds), "max_s": .number(b.seconds)])
-    case .exponential(let m): return .object(["dist": .string("exponential"), "mean_s": .number(m.seconds)])
-    case .logNormal(let m, let s):
-      return .object(["dist": .string("lognormal"), "median_s": .number(m.seconds), "sigma": .number(s)])
-    case .lateOrEarly(let m, let s, let p, let e):
-      return .object([
-        "dist": .string("late_or_early"), "median_s": .number(m.seconds), "sigma": .number(s),
-        "early_probability": .number(p), "early_max_s": .number(e.seconds),
-      ])
-    }
+    let (dist, fields) = d.scenarioFields
+    var object: [String: JSONValue] = ["dist": .string(dist)]
+    for (key, value) in fields { object[key] = .number(value) }
+    return .object(object)
   }
 
   // MARK: - Content

@@ -70,6 +70,12 @@ struct SchemaReader {
     return []
   }
 
+  /// A nested object whose field defaults to `{}` (so never null after
+  /// validation): its reader, absent keys at their defaults.
+  func defaultedObject(_ key: String, _ nested: SchemaObject) -> SchemaReader {
+    object(key, nested) ?? SchemaReader(.object([:]), nested, path: "\(path).\(key)", log: log)
+  }
+
   /// A nested object (or nil when null / absent without default).
   func object(_ key: String, _ nested: SchemaObject) -> SchemaReader? {
     let v = value(key)

@@ -3,7 +3,7 @@ import ReloadEngine
 /// The model's assumptions (docs/model.md#assumptions), each a parameter with a documented
 /// default. Nothing here is a hidden constant: `Scenarios/README.md` lists
 /// every field with its unit, range and source tag.
-public struct ModelParameters: Sendable {
+public struct ModelParameters: Sendable, Equatable {
   public var budget: BudgetParameters
   public var reload: ReloadTiming
   public var visibility: Visibility
@@ -184,7 +184,7 @@ public struct ReloadTiming: Sendable, Equatable {
   public var latenessPressureExponent: Double
 
   public init(
-    lateness: DurationDistribution = .uniform(.zero, .seconds(10)),
+    lateness: DurationDistribution = smallLateness,
     whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil,
     asap: Asap = .paced, latenessPressure: LatenessPressure = .budget, latenessPressureExponent: Double = 1
   ) {
@@ -205,6 +205,10 @@ public struct ReloadTiming: Sendable, Equatable {
   }
 
   public static let standard = ReloadTiming()
+
+  /// A request, not a schedule, and nothing measured: uniform 0-10 s
+  /// (docs/model.md#lateness, `"lateness": "small"`).
+  public static let smallLateness = DurationDistribution.uniform(.zero, .seconds(10))
 
   /// Developers' measurements: `.after` reloads usually 1-2 h late,
   /// sometimes a little early (docs/model.md#lateness, tag M).

@@ -1,0 +1,247 @@
+import ReloadEngine
+
+/// The sixteen rules the simulator must assume where Apple documents
+/// nothing or the sources disagree (docs/model.md#assumptions), each with
+/// its parameters (from the catalogue: a parameter names its assumption)
+/// and its named alternatives: the other readings the sources allow, each a
+/// `ModelPatch` to run beside the default.
+///
+///     for a in Assumption.allCases {
+///       for alt in a.alternatives { run(alt.patch.applied(to: scenario.model)) }
+///     }
+///
+/// Adding an alternative: its entry in `alternatives` below, the code that
+/// implements it if it is a new choice (an enum case in `ModelParameters`
+/// and its owner in `Simulation/`), and its reading in `docs/model.md`;
+/// `reloadbench schema` then regenerates the assumption table.
+public enum Assumption: Int, CaseIterable, Sendable, Hashable {
+  case budgetAccrual = 1
+  case budgetSize
+  case minInterval
+  case whenEmpty
+  case lateness
+  case backgroundRefreshDelay
+  case silentPushThrottle
+  case widgetPushBudget
+  case learningPeriod
+  case appReloadCalls
+  case wakeSources
+  case drySpells
+  case asapReloads
+  case latenessPressure
+  case backgroundLatency
+  case backgroundWhileAsleep
+
+  /// Its number in docs/model.md (1-16).
+  public var number: Int { rawValue }
+
+  /// The parameters that state it, in the catalogue's order.
+  public var parameters: [ModelParameter] { ModelParameter.allCases.filter { $0.declaration.assumption == self } }
+
+  /// The docs/model.md anchors of its rules, in the order its parameters
+  /// cite them.
+  public var anchors: [String] {
+    var out: [String] = []
+    for p in parameters where !out.contains(p.declaration.anchor) { out.append(p.declaration.anchor) }
+    return out
+  }
+
+  /// What is assumed, in a line.
+  public var summary: String {
+    switch self {
+    case .budgetAccrual: return "how the budget accrues: sliding 24 h window or token bucket"
+    case .budgetSize:
+      return "budget as a function of daily views and placement (a watch complication's own budget); "
+        + "Low Power Mode multiplier"
+    case .minInterval: return "the minimum interval between two reloads of one widget"
+    case .whenEmpty: return "a request with no budget: withheld until budget returns, or dropped"
+    case .lateness: return "lateness of policy reloads"
+    case .backgroundRefreshDelay: return "BGAppRefresh launch delay as a function of app usage"
+    case .silentPushThrottle: return "silent-push throttle: rate, burst, hold newest only"
+    case .widgetPushBudget: return "WidgetKit push budget, and whether it shares the timeline budget"
+    case .learningPeriod: return "a learning period with extra reloads (off by default)"
+    case .appReloadCalls: return "a reload call inside `didEnterBackground`; what a burst of calls costs"
+    case .wakeSources: return "what stops each wake source (force-quit, Low Power Mode, Background App Refresh off)"
+    case .drySpells: return "how long a withheld request must wait before the widget counts as dry"
+    case .asapReloads: return "a policy request due at once: made at once, or paced by the budget"
+    case .latenessPressure: return "whether lateness grows with the budget spent"
+    case .backgroundLatency: return "the latency of a background `reloadTimelines` call"
+    case .backgroundWhileAsleep: return "budgeted app calls while the user sleeps: spent, or deferred to waking"
+    }
+  }
+
+  /// The readings the sources allow besides the default, each as the
+  /// parameters it changes (the default itself is `ModelParameters.standard`).
+  public var alternatives: [ModelAlternative] {
+    typealias A = ModelAlternative
+    switch self {
+    case .budgetAccrual:
+      return [
+        A("sliding_window", "at most B budgeted reloads in any 24 h; a spent budget freezes the widget until the "
+          + "oldest reload is 24 h old", source: "seeds 000, 004 (a sliding budget)", [
+            (.budgetAccrual, .choice(BudgetParameters.Accrual.slidingWindow.rawValue))
+          ]),
+        A("small_bucket", "a token bucket that holds a tenth of B", source: "assumed",
+          [(.budgetTokenBucketBurstFraction, .number(0.1))]),
+        A("large_bucket", "a token bucket that holds half of B", source: "assumed",
+          [(.budgetTokenBucketBurstFraction, .number(0.5))]),
+      ]
+    case .budgetSize:
+      return [
+        A("budget_40", "B = 40, the low end of Apple's range", source: "A (40-70 a day)",
+          [(.budgetMaxPerDay, .number(40))]),
+        A("budget_72", "B = 72, as an Apple engineer put it", source: "S (about 72 a day)",
+          [(.budgetMaxPerDay, .number(72))]),
+        A("views_ignored", "every widget gets the full budget whatever its views",
+          source: "seeds 000, 004 (40-70 a day, no curve)", [(.budgetFullBudgetViewsPerDay, .number(0))]),
+        A("low_power_ignored", "Low Power Mode does not shrink the budget", source: "assumed (not documented)",
+          [(.budgetLowPowerMultiplier, .number(1))]),
+      ]
+    case .minInterval:
+      return [
+        A("none", "no minimum between reloads; only the budget holds them back", source: "assumed",
+          [(.budgetMinInterval, .number(0))]),
+        A("five_minutes", "at least 5 minutes between reloads, as Apple asks of timeline entries",
+          source: "A (entries about 5 minutes apart)", [(.budgetMinInterval, .number(300))]),
+      ]
+    case .whenEmpty:
+      return [
+        A("drop", "a request with no budget left is discarded", source: "assumed",
+          [(.budgetWhenEmpty, .choice(BudgetParameters.WhenEmpty.drop.rawValue))])
+      ]
+    case .lateness:
+      return [
+        A("realistic", "policy reloads usually 1-2 h late, sometimes up to 15 min early",
+          source: "M (developers' measurements)",
+          [(.reloadLateness, .distribution(ReloadTiming.realisticLateness))]),
+        A("night_like_day", "policy reloads due at night run at night", source: "assumed",
+          [(.reloadWhileAsleep, .choice(ReloadTiming.WhileAsleep.run.rawValue))]),
+      ]
+    case .backgroundRefreshDelay:
+      return [
+        A("prompt", "a median delay of 10 minutes", source: "assumed",
+          [(.backgroundRefreshMedianDelay, .number(10))]),
+        A("hours", "a median delay of 4 hours", source: "A (\"can be many hours\"), M",
+          [(.backgroundRefreshMedianDelay, .number(240))]),
+        A("usage_blind", "the delay does not depend on how often the app is used", source: "assumed",
+          [(.backgroundRefreshUsageElasticity, .number(0))]),
+      ]
+    case .silentPushThrottle:
+      return [
+        A("two_per_hour", "two deliveries an hour", source: "A (\"two or three per hour\")",
+          [(.silentPushRatePerHour, .number(2))]),
+        A("dropped_in_low_power", "pushes in Low Power Mode are discarded", source: "T (suppressed), assumed",
+          [(.silentPushLowPower, .choice(SilentPushParameters.LowPower.drop.rawValue))]),
+      ]
+    case .widgetPushBudget:
+      return [
+        A("shares_timeline_budget", "a WidgetKit-push reload also spends the timeline budget",
+          source: "A (budgeted)", [(.widgetPushSharesTimelineBudget, .flag(true))]),
+        A("rate_halved", "half the folklore's rate: 2.5 pushes an hour", source: "assumed (unpublished size)",
+          [(.widgetPushRatePerHour, .number(2.5))]),
+        A("rate_doubled", "twice the folklore's rate: 10 pushes an hour", source: "assumed (unpublished size)",
+          [(.widgetPushRatePerHour, .number(10))]),
+      ]
+    case .learningPeriod:
+      return [
+        A("three_days", "1.5 times the budget for the first 3 days after install", source: "F",
+          [(.budgetLearningDays, .number(3))])
+      ]
+    case .appReloadCalls:
+      return [
+        A("enter_background_free", "a call in `didEnterBackground` is free, as in the foreground",
+          source: "assumed", [(.appReloadEnterBackground, .choice(AppReloadParameters.EnterBackground.free.rawValue))]),
+        A("burst_one", "calls for a kind within 5 s of an earlier one ride on it", source: "assumed",
+          [(.appReloadBurst, .choice(AppReloadParameters.Burst.one.rawValue))]),
+      ]
+    case .wakeSources:
+      return [
+        A("low_power_stops_all", "Low Power Mode stops every wake source",
+          source: "T (Low Power Mode suppresses discretionary background work)",
+          Self.stopsAll(.lowPowerMode)),
+        A("refresh_off_stops_all", "Background App Refresh off stops every wake source", source: "assumed",
+          Self.stopsAll(.backgroundRefreshOff)),
+      ]
+    case .drySpells:
+      return [
+        A("every_refusal", "every refused request makes the widget dry", source: "A (\"withheld\")",
+          [(.budgetDryAfter, .number(0))]),
+        A("an_hour", "dry only after an hour's wait", source: "A (15-60 min between reloads)",
+          [(.budgetDryAfter, .number(60))]),
+      ]
+    case .asapReloads:
+      return [
+        A("immediate", "a request due at once is made at once; only the minimum interval and the budget hold it",
+          source: "seed 000 (\"ask immediately\")",
+          [(.reloadAsap, .choice(ReloadTiming.Asap.immediate.rawValue))])
+      ]
+    case .latenessPressure:
+      return [
+        A("none", "every policy reload draws the full lateness", source: "assumed",
+          [(.reloadLatenessPressure, .choice(ReloadTiming.LatenessPressure.none.rawValue))])
+      ]
+    case .backgroundLatency:
+      return [
+        A("at_once", "a background call reloads at once", source: "assumed",
+          [(.appReloadBackgroundLatency, .distribution(.constant(.zero)))]),
+        A("two_minutes", "every background call takes 2 minutes", source: "M (Home Assistant #3520: 1-2 min)",
+          [(.appReloadBackgroundLatency, .distribution(.constant(.seconds(120))))]),
+      ]
+    case .backgroundWhileAsleep:
+      return [
+        A("spend", "a background call at night reloads and spends budget at once", source: "assumed",
+          [(.appReloadWhileAsleep, .choice(AppReloadParameters.WhileAsleep.spend.rawValue))])
+      ]
+    }
+  }
+}
+
+extension Assumption {
+  /// The settings that make `stop` stop every wake source type it does not
+  /// stop by default.
+  static func stopsAll(_ stop: ModelParameterDeclaration.WakeStop) -> [(ModelParameter, ParameterValue)] {
+    WakeSource.SourceType.allCases.map { ModelParameter.wakeStop($0, stop) }
+      .filter { $0.defaultValue != .flag(true) }.map { ($0, .flag(true)) }
+  }
+}
+
+/// One reading of an assumption the sources allow (docs/model.md#assumptions).
+public struct ModelAlternative: Sendable, Equatable {
+  /// Unique within its assumption (`sliding_window`).
+  public let name: String
+  /// What the reading says.
+  public let summary: String
+  /// What it rests on: a source tag (docs/model.md#source-tags) and which source.
+  public let source: String
+  /// The parameters it changes.
+  public let patch: ModelPatch
+
+  init(_ name: String, _ summary: String, source: String, _ settings: [(ModelParameter, ParameterValue)]) {
+    self.name = name
+    self.summary = summary
+    self.source = source
+    self.patch = ModelPatch(settings)
+  }
+}
+
+extension ModelParameter {
+  /// The flag that says whether `stop` stops wake sources of `type`.
+  public static func wakeStop(
+    _ type: WakeSource.SourceType, _ stop: ModelParameterDeclaration.WakeStop
+  ) -> ModelParameter {
+    switch (type, stop) {
+    case (.location, .forceQuit): return .locationWakeStoppedByForceQuit
+    case (.location, .lowPowerMode): return .locationWakeStoppedByLowPowerMode
+    case (.location, .backgroundRefreshOff): return .locationWakeStoppedByBackgroundRefreshOff
+    case (.accessory, .forceQuit): return .accessoryWakeStoppedByForceQuit
+    case (.accessory, .lowPowerMode): return .accessoryWakeStoppedByLowPowerMode
+    case (.accessory, .backgroundRefreshOff): return .accessoryWakeStoppedByBackgroundRefreshOff
+    case (.networkExtension, .forceQuit): return .networkExtensionWakeStoppedByForceQuit
+    case (.networkExtension, .lowPowerMode): return .networkExtensionWakeStoppedByLowPowerMode
+    case (.networkExtension, .backgroundRefreshOff): return .networkExtensionWakeStoppedByBackgroundRefreshOff
+    case (.audio, .forceQuit): return .audioWakeStoppedByForceQuit
+    case (.audio, .lowPowerMode): return .audioWakeStoppedByLowPowerMode
+    case (.audio, .backgroundRefreshOff): return .audioWakeStoppedByBackgroundRefreshOff
+    }
+  }
+}

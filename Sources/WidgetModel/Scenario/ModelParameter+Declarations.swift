@@ -1,0 +1,469 @@
+import ReloadEngine
+
+extension ModelParameter {
+  /// The declarations, one per case (read through `declaration`).
+  var declared: ModelParameterDeclaration {
+    typealias D = ModelParameterDeclaration
+    switch self {
+    // MARK: budget
+    case .budgetAccrual:
+      return D.choice(
+        \.budget.accrual, .budget, "accrual",
+        doc: "`sliding_window`: at most B budgeted reloads in any 24 h (a ring of reload times); `token_bucket`: "
+          + "tokens refill continuously at B per 24 h up to a burst capacity.",
+        source: "assumed", anchor: "budget-accrual", .budgetAccrual)
+    case .budgetMaxPerDay:
+      return D.integer(
+        \.budget.maxPerDay, .budget, "max_per_day", min: 1, max: 1440, unit: "reloads per 24 h",
+        doc: "B for a frequently seen widget (Apple: 40-70 a day; Apple staff: about 72).",
+        source: "A, S", anchor: "budget-size", .budgetSize)
+    case .budgetMinPerDay:
+      return D.integer(
+        \.budget.minPerDay, .budget, "min_per_day", min: 1, max: 1440, unit: "reloads per 24 h",
+        doc: "Floor of B for a widget that is almost never seen.",
+        source: "assumed", anchor: "budget-size", .budgetSize)
+    case .budgetFullBudgetViewsPerDay:
+      return D.number(
+        \.budget.fullBudgetViewsPerDay, .budget, "full_budget_views_per_day", min: 0, unit: "views per day",
+        doc: "Views per day that earn the full budget; 0 gives every widget the full budget.",
+        source: "A (depends on views), value assumed", anchor: "budget-size", .budgetSize)
+    case .budgetViewsExponent:
+      return D.number(
+        \.budget.viewsExponent, .budget, "views_exponent", min: 0, max: 4,
+        doc: "B = max_per_day x (views / full)^exponent, clamped to [min, max].",
+        source: "assumed", anchor: "budget-size", .budgetSize)
+    case .budgetTokenBucketBurstFraction:
+      return D.number(
+        \.budget.tokenBucketBurstFraction, .budget, "token_bucket_burst_fraction", min: 0, max: 1, exclusiveMin: true,
+        doc: "Token bucket capacity as a share of B.",
+        source: "assumed", anchor: "budget-accrual", .budgetAccrual)
+    case .budgetLowPowerMultiplier:
+      return D.number(
+        \.budget.lowPowerMultiplier, .budget, "low_power_multiplier", min: 0, max: 1,
+        doc: "B is multiplied by this while Low Power Mode is on (developers report fewer reloads).",
+        source: "M (direction), value assumed", anchor: "low-power-budget", .budgetSize)
+    case .budgetMinInterval:
+      return D.duration(
+        \.budget.minInterval, .budget, "min_interval_s", in: .seconds, min: 0, max: 86_400,
+        doc: "Minimum time from a reload to the next budgeted one (.after(+15 s) is never honoured; +15 min is).",
+        source: "A, M", anchor: "min-interval", .minInterval)
+    case .budgetWhenEmpty:
+      return D.choice(
+        \.budget.whenEmpty, .budget, "when_empty",
+        doc: "A request with no budget left is `withhold`-en until budget returns (Apple's wording) or `drop`-ped.",
+        source: "A", anchor: "when-empty", .whenEmpty)
+    case .budgetDryAfter:
+      return D.duration(
+        \.budget.dryAfter, .budget, "dry_after_min", in: .minutes, min: 0, max: 1440,
+        doc: "A widget counts as dry (dry_widget_day_pct, dry_hours_per_widget_day, first_dry_hour_median, the "
+          + "hourly dry share) while a budgeted request is withheld for lack of budget, when the wait lasts longer "
+          + "than this; shorter waits are the ordinary pace of a full budget (docs/model.md#dry-spells).",
+        source: "A (15-60 min between reloads), value reasoned", anchor: "dry-spells", .drySpells)
+    case .budgetLearningDays:
+      return D.number(
+        \.budget.learningDays, .budget, "learning_days", min: 0, max: 60, unit: "days",
+        doc: "Days after install with a larger budget (learning period); 0 = off.",
+        source: "F", anchor: "learning-period", .learningPeriod)
+    case .budgetLearningMultiplier:
+      return D.number(
+        \.budget.learningMultiplier, .budget, "learning_multiplier", min: 1, max: 10,
+        doc: "B is multiplied by this during the learning period.",
+        source: "F", anchor: "learning-period", .learningPeriod)
+    case .budgetWatchComplicationPerDay:
+      return D.optionalInteger(
+        \.budget.watchComplicationPerDay, .budget, "watch_complication_per_day", min: 1, max: 1440,
+        unit: "reloads per 24 h",
+        doc: "B of a watch complication, whatever its views (complications are \"always considered viewed\"); "
+          + "null = from its views like other placements (docs/model.md#watch-complications).",
+        source: "M (Home Assistant iOS #1046: limited to 50 a day)", anchor: "watch-complications", .budgetSize,
+        placement: .watchComplication)
+    case .budgetStandbyPerDay:
+      return D.optionalInteger(
+        \.budget.standbyPerDay, .budget, "standby_per_day", min: 1, max: 1440, unit: "reloads per 24 h",
+        doc: "B of a StandBy widget; null = from its StandBy views like other placements (docs/model.md#standby).",
+        source: "assumed", anchor: "standby", .budgetSize, placement: .standby)
+
+    // MARK: reload
+    case .reloadLateness:
+      return D.distribution(
+        \.reload.lateness, .reload, "lateness",
+        named: [
+          NamedDistribution("small", ReloadTiming.smallLateness),
+          NamedDistribution("realistic", ReloadTiming.realisticLateness),
+        ],
+        doc: "Lateness of `.atEnd` / `.after` reloads: `small` (uniform 0-10 s), `realistic` (usually 1-2 h late, "
+          + "sometimes up to 15 min early, as developers measured), or a distribution.",
+        source: "A (a request, not a schedule), M (realistic)", anchor: "lateness", .lateness)
+    case .reloadWhileAsleep:
+      return D.choice(
+        \.reload.whileAsleep, .reload, "while_asleep",
+        doc: "`defer_to_wake`: policy reloads due while the user sleeps wait for the wake-up hour (the budget "
+          + "follows when the widget is seen); `run`: the night is like the day.",
+        source: "A (depends on when seen), rule assumed", anchor: "while-asleep", .lateness)
+    case .reloadFirstRequestSpread:
+      return D.optionalDuration(
+        \.reload.firstRequestSpread, .reload, "first_request_spread_min", in: .minutes, min: 0,
+        doc: "The first policy request of each widget is spread uniformly over this many minutes; null spreads it "
+          + "over the policy's own interval.",
+        source: "assumed", anchor: "first-request", .lateness)
+    case .reloadAsap:
+      return D.choice(
+        \.reload.asap, .reload, "asap",
+        doc: "A policy request due at once (`.atEnd` past the last entry, `.after(now)` or a past date): "
+          + "`immediate` asks again at once (only `min_interval_s` and the budget hold it back); `paced` makes the "
+          + "widget only eligible and the system reloads it max(min_interval_s, awake hours / B) later "
+          + "(docs/model.md#asap-reloads).",
+        source: "T (.atEnd makes a widget eligible; the system picks the time), S (about one per 20 min), "
+          + "formula assumed",
+        anchor: "asap-reloads", .asapReloads)
+    case .reloadLatenessPressure:
+      return D.choice(
+        \.reload.latenessPressure, .reload, "lateness_pressure",
+        doc: "`none`: every policy reload draws the full `lateness`; `budget`: a draw is multiplied by "
+          + "used^`lateness_pressure_exponent`, used the share of the widget's budget spent at the request "
+          + "(docs/model.md#lateness-pressure).",
+        source: "M (late policies; polling limited), rule assumed", anchor: "lateness-pressure", .latenessPressure)
+    case .reloadLatenessPressureExponent:
+      return D.number(
+        \.reload.latenessPressureExponent, .reload, "lateness_pressure_exponent", min: 0, max: 10,
+        doc: "For `lateness_pressure: budget`: lateness x used^exponent (1 = in proportion to the budget spent; "
+          + "larger = late only when nearly empty).",
+        source: "assumed", anchor: "lateness-pressure", .latenessPressure)
+
+    // MARK: visibility
+    case .visibilityHomeFirstPage:
+      return D.share(
+        \.visibility.homeFirstPage, "home_first_page", doc: "Share of Home Screen views.", source: "assumed")
+    case .visibilityHomeOtherPage:
+      return D.share(
+        \.visibility.homeOtherPage, "home_other_page", doc: "Share of Home Screen views.",
+        source: "A (rarely seen), value assumed")
+    case .visibilitySmartStack:
+      return D.share(
+        \.visibility.smartStack, "smart_stack", doc: "Share of Home Screen views (the widget is on top of its stack).",
+        source: "assumed")
+    case .visibilityLockScreen:
+      return D.share(\.visibility.lockScreen, "lock_screen", doc: "Share of Lock Screen views.", source: "assumed")
+    case .visibilityWatchComplication:
+      return D.share(
+        \.visibility.watchComplication, "watch_complication",
+        doc: "Share of the watch face's views (a complication on the active face is seen at every wrist raise) "
+          + "(docs/model.md#watch-complications).",
+        source: "F (Solstice: \"always considered viewed\"), value assumed", anchor: "watch-complications",
+        placement: .watchComplication)
+    case .visibilityStandby:
+      return D.share(
+        \.visibility.standby, "standby", doc: "Share of the StandBy views (docs/model.md#standby).",
+        source: "assumed", anchor: "standby", placement: .standby)
+
+    // MARK: silent_push
+    case .silentPushRatePerHour:
+      return D.number(
+        \.silentPush.ratePerHour, .silentPush, "rate_per_hour", min: 0, max: 3600, exclusiveMin: true,
+        unit: "per hour",
+        doc: "Sustained deliveries per hour per device (Apple: \"no more than two or three per hour\").",
+        source: "A, T", anchor: "silent-push-throttle", .silentPushThrottle)
+    case .silentPushBurst:
+      return D.number(
+        \.silentPush.burst, .silentPush, "burst", min: 1, max: 100,
+        doc: "Deliveries possible back to back before throttling.",
+        source: "assumed", anchor: "silent-push-throttle", .silentPushThrottle)
+    case .silentPushHoldNewestOnly:
+      return D.flag(
+        \.silentPush.holdNewestOnly, .silentPush, "hold_newest_only",
+        doc: "Pushes over the limit are held and only the newest held push survives.",
+        source: "A", anchor: "silent-push-throttle", .silentPushThrottle)
+    case .silentPushDeliveryDelay:
+      return D.distribution(
+        \.silentPush.deliveryDelay, .silentPush, "delivery_delay", named: [],
+        doc: "Delay between send and delivery.",
+        source: "assumed", anchor: "silent-push-delivery", .silentPushThrottle)
+    case .silentPushLowPower:
+      return D.choice(
+        \.silentPush.lowPower, .silentPush, "low_power",
+        doc: "In Low Power Mode pushes are `hold`-en until it ends, or `drop`-ped.",
+        source: "T (suppressed), rule assumed", anchor: "silent-push-low-power", .silentPushThrottle)
+
+    // MARK: background_refresh
+    case .backgroundRefreshMedianDelay:
+      return D.duration(
+        \.backgroundRefresh.medianDelay, .backgroundRefresh, "median_delay_min", in: .minutes, min: 0,
+        exclusiveMin: true,
+        doc: "Median delay after the earliest-begin date, for an app used `reference_sessions_per_day` times a day "
+          + "(\"can be many hours\").",
+        source: "A, M", anchor: "background-refresh-delay", .backgroundRefreshDelay)
+    case .backgroundRefreshSigma:
+      return D.number(
+        \.backgroundRefresh.sigma, .backgroundRefresh, "sigma", min: 0, max: 5,
+        doc: "Log-standard-deviation of the delay.",
+        source: "assumed", anchor: "background-refresh-delay", .backgroundRefreshDelay)
+    case .backgroundRefreshReferenceSessionsPerDay:
+      return D.number(
+        \.backgroundRefresh.referenceSessionsPerDay, .backgroundRefresh, "reference_sessions_per_day", min: 0,
+        exclusiveMin: true, unit: "per day", doc: "App sessions per day at which the median applies.",
+        source: "assumed", anchor: "background-refresh-delay", .backgroundRefreshDelay)
+    case .backgroundRefreshUsageElasticity:
+      return D.number(
+        \.backgroundRefresh.usageElasticity, .backgroundRefresh, "usage_elasticity", min: 0, max: 5,
+        doc: "The delay scales as (reference / sessions per day)^elasticity: rarely used apps wait longer.",
+        source: "T (follows usage), value assumed", anchor: "background-refresh-delay", .backgroundRefreshDelay)
+    case .backgroundRefreshFollowUsage:
+      return D.flag(
+        \.backgroundRefresh.followUsage, .backgroundRefresh, "follow_usage",
+        doc: "Runs due while the user sleeps move to the wake-up hour.",
+        source: "T", anchor: "background-refresh-delay", .backgroundRefreshDelay)
+
+    // MARK: widget_push
+    case .widgetPushRatePerHour:
+      return D.number(
+        \.widgetPush.ratePerHour, .widgetPush, "rate_per_hour", min: 0, max: 3600, exclusiveMin: true,
+        unit: "per hour", doc: "Accepted pushes per hour per widget kind on a device (folklore: about 5).",
+        source: "F", anchor: "widget-push", .widgetPushBudget)
+    case .widgetPushBurst:
+      return D.number(
+        \.widgetPush.burst, .widgetPush, "burst", min: 1, max: 100, doc: "Pushes accepted back to back.",
+        source: "F", anchor: "widget-push", .widgetPushBudget)
+    case .widgetPushSharesTimelineBudget:
+      return D.flag(
+        \.widgetPush.sharesTimelineBudget, .widgetPush, "shares_timeline_budget",
+        doc: "A WidgetKit-push reload also spends the timeline budget.",
+        source: "A (budgeted), rule assumed", anchor: "widget-push", .widgetPushBudget)
+
+    // MARK: app_reload
+    case .appReloadEnterBackground:
+      return D.choice(
+        \.appReload.enterBackground, .appReload, "enter_background",
+        doc: "A call made in `didEnterBackground`: `budgeted` (the app is no longer active) or `free` (as in the "
+          + "foreground).",
+        source: "assumed", anchor: "app-triggers", .appReloadCalls)
+    case .appReloadBurst:
+      return D.choice(
+        \.appReload.burst, .appReload, "burst",
+        doc: "Several calls for one kind in a row: `each` is a reload request (the minimum interval still applies), "
+          + "or they ride on the `one` made first within `burst_window_s`.",
+        source: "M (each call runs getTimeline), rule assumed", anchor: "app-triggers", .appReloadCalls)
+    case .appReloadBurstWindow:
+      return D.duration(
+        \.appReload.burstWindow, .appReload, "burst_window_s", in: .seconds, min: 0,
+        doc: "For `burst: one`: calls within this long of the first ride on it.",
+        source: nil, anchor: "app-triggers", .appReloadCalls)
+    case .appReloadBackgroundLatency:
+      return D.distribution(
+        \.appReload.backgroundLatency, .appReload, "background_latency", named: [],
+        doc: "From a budgeted (background) `reloadTimelines` call to the reload; the budget is checked when it "
+          + "runs. Measured: seconds to a minute or two (docs/model.md#background-latency).",
+        source: "M (WordPress-iOS PR #21535: 27 s, 26 s, 2 s; Home Assistant #3520: 1-2 min)",
+        anchor: "background-latency", .backgroundLatency)
+    case .appReloadWhileAsleep:
+      return D.choice(
+        \.appReload.whileAsleep, .appReload, "while_asleep",
+        doc: "A budgeted (background) call while the user sleeps: `spend` reloads at once; `defer_to_wake` waits for "
+          + "the wake-up hour like policy reloads (docs/model.md#background-while-asleep).",
+        source: "A (the budget follows when the widget is seen), rule assumed", anchor: "background-while-asleep",
+        .backgroundWhileAsleep)
+
+    // MARK: wake_sources
+    case .locationWakeStoppedByForceQuit:
+      return D.wakeStop(\.wakeSources.location.stoppedByForceQuit, .location, .forceQuit)
+    case .locationWakeStoppedByLowPowerMode:
+      return D.wakeStop(\.wakeSources.location.stoppedByLowPowerMode, .location, .lowPowerMode)
+    case .locationWakeStoppedByBackgroundRefreshOff:
+      return D.wakeStop(\.wakeSources.location.stoppedByBackgroundRefreshOff, .location, .backgroundRefreshOff)
+    case .accessoryWakeStoppedByForceQuit:
+      return D.wakeStop(\.wakeSources.accessory.stoppedByForceQuit, .accessory, .forceQuit)
+    case .accessoryWakeStoppedByLowPowerMode:
+      return D.wakeStop(\.wakeSources.accessory.stoppedByLowPowerMode, .accessory, .lowPowerMode)
+    case .accessoryWakeStoppedByBackgroundRefreshOff:
+      return D.wakeStop(\.wakeSources.accessory.stoppedByBackgroundRefreshOff, .accessory, .backgroundRefreshOff)
+    case .networkExtensionWakeStoppedByForceQuit:
+      return D.wakeStop(\.wakeSources.networkExtension.stoppedByForceQuit, .networkExtension, .forceQuit)
+    case .networkExtensionWakeStoppedByLowPowerMode:
+      return D.wakeStop(\.wakeSources.networkExtension.stoppedByLowPowerMode, .networkExtension, .lowPowerMode)
+    case .networkExtensionWakeStoppedByBackgroundRefreshOff:
+      return D.wakeStop(\.wakeSources.networkExtension.stoppedByBackgroundRefreshOff, .networkExtension, .backgroundRefreshOff)
+    case .audioWakeStoppedByForceQuit:
+      return D.wakeStop(\.wakeSources.audio.stoppedByForceQuit, .audio, .forceQuit)
+    case .audioWakeStoppedByLowPowerMode:
+      return D.wakeStop(\.wakeSources.audio.stoppedByLowPowerMode, .audio, .lowPowerMode)
+    case .audioWakeStoppedByBackgroundRefreshOff:
+      return D.wakeStop(\.wakeSources.audio.stoppedByBackgroundRefreshOff, .audio, .backgroundRefreshOff)
+    }
+  }
+}
+
+// MARK: - The shapes of declaration
+
+extension ModelParameterDeclaration {
+  typealias Path<Value> = WritableKeyPath<ModelParameters, Value> & Sendable
+
+  /// The unit a duration is written in.
+  enum DurationUnit {
+    case seconds, minutes
+
+    var name: String { self == .seconds ? "seconds" : "minutes" }
+    func number(_ d: SimDuration) -> Double { self == .seconds ? d.seconds : d.minutes }
+    func duration(_ x: Double) -> SimDuration { self == .seconds ? .seconds(x) : .minutes(x) }
+  }
+
+  static func choice<E: RawRepresentable & CaseIterable & Sendable>(
+    _ path: Path<E>, _ group: ModelParameterGroup, _ key: String, doc: String, source: String?, anchor: String,
+    _ assumption: Assumption
+  ) -> Self where E.RawValue == String {
+    Self(
+      group: group, key: key, kind: .choice(E.allCases.map(\.rawValue)), unit: nil, doc: doc, source: source,
+      anchor: anchor, placement: nil, assumption: assumption,
+      read: { .choice($0[keyPath: path].rawValue) },
+      write: { model, value in
+        guard case .choice(let s) = value, let e = E(rawValue: s) else { return false }
+        model[keyPath: path] = e
+        return true
+      })
+  }
+
+  static func integer(
+    _ path: Path<Int>, _ group: ModelParameterGroup, _ key: String, min: Double, max: Double, unit: String?,
+    doc: String, source: String?, anchor: String, _ assumption: Assumption
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .integer(min: min, max: max), unit: unit, doc: doc, source: source,
+      anchor: anchor, placement: nil, assumption: assumption,
+      read: { .number(Double($0[keyPath: path])) },
+      write: { model, value in
+        guard case .number(let x) = value else { return false }
+        model[keyPath: path] = Int(x)
+        return true
+      })
+  }
+
+  static func optionalInteger(
+    _ path: Path<Int?>, _ group: ModelParameterGroup, _ key: String, min: Double, max: Double, unit: String?,
+    doc: String, source: String?, anchor: String, _ assumption: Assumption, placement: Placement?
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .optionalInteger(min: min, max: max), unit: unit, doc: doc, source: source,
+      anchor: anchor, placement: placement, assumption: assumption,
+      read: { model in model[keyPath: path].map { .number(Double($0)) } ?? .null },
+      write: { model, value in
+        switch value {
+        case .number(let x): model[keyPath: path] = Int(x)
+        case .null: model[keyPath: path] = nil
+        default: return false
+        }
+        return true
+      })
+  }
+
+  static func number(
+    _ path: Path<Double>, _ group: ModelParameterGroup, _ key: String, min: Double, max: Double? = nil,
+    exclusiveMin: Bool = false, unit: String? = nil, doc: String, source: String?, anchor: String,
+    _ assumption: Assumption, placement: Placement? = nil
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .number(min: min, max: max, exclusiveMin: exclusiveMin), unit: unit, doc: doc,
+      source: source, anchor: anchor, placement: placement, assumption: assumption,
+      read: { .number($0[keyPath: path]) },
+      write: { model, value in
+        guard case .number(let x) = value else { return false }
+        model[keyPath: path] = x
+        return true
+      })
+  }
+
+  /// A share of a surface's views (`model.visibility`, docs/model.md#visibility).
+  static func share(
+    _ path: Path<Double>, _ key: String, doc: String, source: String, anchor: String = "visibility",
+    placement: Placement? = nil
+  ) -> Self {
+    number(
+      path, .visibility, key, min: 0, max: 1, doc: doc, source: source, anchor: anchor, .budgetSize,
+      placement: placement)
+  }
+
+  static func duration(
+    _ path: Path<SimDuration>, _ group: ModelParameterGroup, _ key: String, in unit: DurationUnit, min: Double,
+    max: Double? = nil, exclusiveMin: Bool = false, doc: String, source: String?, anchor: String,
+    _ assumption: Assumption
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .number(min: min, max: max, exclusiveMin: exclusiveMin), unit: unit.name,
+      doc: doc, source: source, anchor: anchor, placement: nil, assumption: assumption,
+      read: { .number(unit.number($0[keyPath: path])) },
+      write: { model, value in
+        guard case .number(let x) = value else { return false }
+        model[keyPath: path] = unit.duration(x)
+        return true
+      })
+  }
+
+  static func optionalDuration(
+    _ path: Path<SimDuration?>, _ group: ModelParameterGroup, _ key: String, in unit: DurationUnit, min: Double,
+    doc: String, source: String?, anchor: String, _ assumption: Assumption
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .optionalNumber(min: min, max: nil), unit: unit.name, doc: doc, source: source,
+      anchor: anchor, placement: nil, assumption: assumption,
+      read: { model in model[keyPath: path].map { .number(unit.number($0)) } ?? .null },
+      write: { model, value in
+        switch value {
+        case .number(let x): model[keyPath: path] = unit.duration(x)
+        case .null: model[keyPath: path] = nil
+        default: return false
+        }
+        return true
+      })
+  }
+
+  static func flag(
+    _ path: Path<Bool>, _ group: ModelParameterGroup, _ key: String, doc: String, source: String?,
+    anchor: String, _ assumption: Assumption
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .flag, unit: nil, doc: doc, source: source, anchor: anchor, placement: nil,
+      assumption: assumption,
+      read: { .flag($0[keyPath: path]) },
+      write: { model, value in
+        guard case .flag(let b) = value else { return false }
+        model[keyPath: path] = b
+        return true
+      })
+  }
+
+  static func distribution(
+    _ path: Path<DurationDistribution>, _ group: ModelParameterGroup, _ key: String, named: [NamedDistribution],
+    doc: String, source: String?, anchor: String, _ assumption: Assumption
+  ) -> Self {
+    Self(
+      group: group, key: key, kind: .distribution(named: named), unit: nil, doc: doc, source: source,
+      anchor: anchor, placement: nil, assumption: assumption,
+      read: { .distribution($0[keyPath: path]) },
+      write: { model, value in
+        guard case .distribution(let d) = value else { return false }
+        model[keyPath: path] = d
+        return true
+      })
+  }
+
+  /// What stops a wake source (docs/model.md#wake-sources).
+  public enum WakeStop: CaseIterable, Sendable {
+    case forceQuit, lowPowerMode, backgroundRefreshOff
+  }
+
+  static func wakeStop(_ path: Path<Bool>, _ type: WakeSource.SourceType, _ stop: WakeStop) -> Self {
+    let group: ModelParameterGroup
+    switch type {
+    case .location: group = .locationWakes
+    case .accessory: group = .accessoryWakes
+    case .networkExtension: group = .networkExtensionWakes
+    case .audio: group = .audioWakes
+    }
+    let key: String
+    let doc: String
+    switch stop {
+    case .forceQuit: (key, doc) = ("stopped_by_force_quit", "No wakes after a force-quit until the next launch.")
+    case .lowPowerMode: (key, doc) = ("stopped_by_low_power_mode", "No wakes while Low Power Mode is on.")
+    case .backgroundRefreshOff:
+      (key, doc) = ("stopped_by_background_refresh_off", "No wakes with Background App Refresh off.")
+    }
+    return flag(path, group, key, doc: doc, source: "assumed", anchor: "wake-sources", .wakeSources)
+  }
+}
