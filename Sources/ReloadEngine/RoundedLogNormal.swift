@@ -14,8 +14,17 @@
 // million.
 
 extension LogNormalSampler {
-  /// `SimDuration.saturating(sample(using:))`: the same two random numbers
-  /// and the same millisecond, for every draw.
+  /// The definition of a log-normal duration: the C library's draw
+  /// (`sample(using:)`) rounded to the millisecond. Clear and slow; the
+  /// simulation draws with `sampleRounded(using:)`, which gives exactly
+  /// this value from the same two random numbers (tested draw by draw).
+  @inlinable
+  public func sampleRoundedDefinition<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
+    .saturating(sample(using: &rng))
+  }
+
+  /// `sampleRoundedDefinition(using:)`, mostly without the C library: the
+  /// same two random numbers and the same millisecond, for every draw.
   @inlinable @inline(__always)
   public func sampleRounded<G: RandomNumberGenerator>(using rng: inout G) -> SimDuration {
     let r1 = rng.next()
@@ -23,32 +32,7 @@ extension LogNormalSampler {
     if let fast = _RoundedLogNormal.fastMilliseconds(median: median, sigma: sigma, r1, r2) {
       return SimDuration(milliseconds: fast)
     }
-    return .saturating(value(r1, r2))
-  }
-
-  /// Eight `sampleRounded` draws in a row, in milliseconds: the same
-  /// random numbers and the same values, computed stage by stage so that
-  /// the eight chains of `log`, `cos` and `exp` overlap (NOTE: for
-  /// performance: one draw is a chain of about 150 cycles; see
-  /// `DurationStream`).
-  @inlinable
-  public func fillRounded<G: RandomNumberGenerator>(_ out: inout InlineArray<8, Int64>, using rng: inout G) {
-    var r1 = InlineArray<8, UInt64>(repeating: 0)
-    var r2 = InlineArray<8, UInt64>(repeating: 0)
-    for k in 0..<8 {
-      r1[k] = rng.next()
-      r2[k] = rng.next()
-    }
-    let tables = _LogNormalTables.shared
-    var x = InlineArray<8, Double>(repeating: 0)
-    for k in 0..<8 { x[k] = _RoundedLogNormal.exponent(sigma: sigma, r1[k], r2[k], tables) }
-    for k in 0..<8 {
-      if let fast = _RoundedLogNormal.rounded(median: median, sigma: sigma, exponent: x[k], tables) {
-        out[k] = fast
-      } else {
-        out[k] = SimDuration.saturating(value(r1[k], r2[k])).milliseconds
-      }
-    }
+    return .saturating(value(r1, r2))  // the definition, for these two numbers
   }
 }
 
@@ -98,20 +82,8 @@ enum _RoundedLogNormal {
   @inlinable @inline(__always)
   static func fastMilliseconds(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Int64? {
     let tables = _LogNormalTables.shared
-    return rounded(median: median, sigma: sigma, exponent: exponent(sigma: sigma, r1, r2, tables), tables)
-  }
-
-  /// `sigma` times the Box–Muller normal of `r1` and `r2`.
-  @inlinable @inline(__always)
-  static func exponent(sigma: Double, _ r1: UInt64, _ r2: UInt64, _ tables: _LogNormalTables) -> Double {
     let radius = (-2 * log(_unitPositive(r1), tables)).squareRoot()
-    return sigma * (radius * cos2pi(k: r2 &>> 11, tables))
-  }
-
-  /// `median * exp(x)` rounded to the millisecond, or `nil` as for
-  /// `fastMilliseconds`.
-  @inlinable @inline(__always)
-  static func rounded(median: Double, sigma: Double, exponent x: Double, _ tables: _LogNormalTables) -> Int64? {
+    let x = sigma * (radius * cos2pi(k: r2 &>> 11, tables))
     guard x > -700 && x < 700 else { return nil }
     let v = median * exp(x, tables)
     // Far below `SimDuration.max` (2^61 ms), where the truncation is exact.
@@ -196,7 +168,7 @@ enum _RoundedLogNormal {
 /// Immutable after `init`, so sharing it across threads is safe. Every
 /// index is masked to its table's size by the accessors' callers.
 @usableFromInline
-final class _LogNormalTables: @unchecked Sendable {
+final class _LogNormalTables: Sendable {
   /// The bits of sqrt(1/2), where `log`'s subintervals start.
   @usableFromInline static let sqrtHalfBits: UInt64 = 0x3FE6_A09E_667F_3BCD
   @usableFromInline static let shared = _LogNormalTables()
@@ -204,10 +176,10 @@ final class _LogNormalTables: @unchecked Sendable {
   /// `[0, 128)`: `1/c` of `log`'s subintervals; `[128, 256)`: `log c`;
   /// `[256, 320)`: `2^(j/64)`; `[320, 576)`: `cos(2 pi j/256)`;
   /// `[576, 832)`: `sin(2 pi j/256)`.
-  @usableFromInline let values: UnsafeMutablePointer<Double>
+  @usableFromInline let values: _SamplerTable<Double>
 
   init() {
-    values = .allocate(capacity: 832)
+    var values = [Double](repeating: 0, count: 832)
     for i in 0..<128 {
       // The midpoint of subinterval i of [sqrt(1/2), sqrt(2)); the one
       // holding 1 uses 1 itself.
@@ -222,6 +194,7 @@ final class _LogNormalTables: @unchecked Sendable {
       values[320 + j] = _cos(2 * Double.pi * Double(j) / 256)
       values[576 + j] = _sin(2 * Double.pi * Double(j) / 256)
     }
+    self.values = _SamplerTable(values)
   }
 
   deinit { values.deallocate() }

@@ -43,15 +43,15 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   public static func += (a: inout SimTime, d: SimDuration) { a = a + d }
 
   /// The time as hours since the start of the run (for reports only).
-  public var hours: Double { Double(milliseconds) / 3_600_000 }
+  public var hours: Double { Double(milliseconds) / Double(SimDuration.hour.milliseconds) }
 
   public var description: String {
     let ms = milliseconds
     if ms >= SimTime.never.milliseconds { return "never" }
-    let day = ms / 86_400_000
-    let rem = ms % 86_400_000
-    let h = rem / 3_600_000
-    let m = (rem / 60_000) % 60
+    let day = ms / SimDuration.day.milliseconds
+    let rem = ms % SimDuration.day.milliseconds
+    let h = rem / SimDuration.hour.milliseconds
+    let m = (rem / SimDuration.minute.milliseconds) % 60
     let s = (rem / 1000) % 60
     let frac = rem % 1000
     func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
@@ -90,11 +90,11 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   @inlinable
   public static func seconds(_ s: Double) -> SimDuration { .saturating(s * 1_000) }
   @inlinable
-  public static func minutes(_ m: Double) -> SimDuration { .saturating(m * 60_000) }
+  public static func minutes(_ m: Double) -> SimDuration { .saturating(m * Double(minute.milliseconds)) }
   @inlinable
-  public static func hours(_ h: Double) -> SimDuration { .saturating(h * 3_600_000) }
+  public static func hours(_ h: Double) -> SimDuration { .saturating(h * Double(hour.milliseconds)) }
   @inlinable
-  public static func days(_ d: Double) -> SimDuration { .saturating(d * 86_400_000) }
+  public static func days(_ d: Double) -> SimDuration { .saturating(d * Double(day.milliseconds)) }
 
   /// Rounds `ms` to the nearest millisecond, clamping to `±max`; NaN is zero.
   @inlinable
@@ -122,22 +122,33 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   }
 
   public var seconds: Double { Double(milliseconds) / 1_000 }
-  public var minutes: Double { Double(milliseconds) / 60_000 }
-  public var hours: Double { Double(milliseconds) / 3_600_000 }
+  public var minutes: Double { Double(milliseconds) / Double(SimDuration.minute.milliseconds) }
+  public var hours: Double { Double(milliseconds) / Double(SimDuration.hour.milliseconds) }
 
   public var description: String {
     let ms = milliseconds
-    if ms % 3_600_000 == 0 { return "\(ms / 3_600_000)h" }
-    if ms % 60_000 == 0 { return "\(ms / 60_000)min" }
+    let hour = SimDuration.hour.milliseconds
+    let minute = SimDuration.minute.milliseconds
+    if ms % hour == 0 { return "\(ms / hour)h" }
+    if ms % minute == 0 { return "\(ms / minute)min" }
     if ms % 1_000 == 0 { return "\(ms / 1_000)s" }
     return "\(ms)ms"
   }
 }
 
 extension SimDuration {
-  /// One second, minute, hour and day, for index arithmetic on time.
+  /// One second, minute, hour and day, for index arithmetic on time
+  /// (`.day.milliseconds`, `.hour * 3`): the only place their lengths in
+  /// milliseconds are written.
   @inlinable public static var second: SimDuration { SimDuration(milliseconds: 1_000) }
   @inlinable public static var minute: SimDuration { SimDuration(milliseconds: 60_000) }
   @inlinable public static var hour: SimDuration { SimDuration(milliseconds: 3_600_000) }
   @inlinable public static var day: SimDuration { SimDuration(milliseconds: 86_400_000) }
+
+  /// `fraction` of this span, truncated to the millisecond: with a uniform
+  /// draw in [0, 1), a point in the span (`.hour.scaled(by: rng.nextUnit())`).
+  @inlinable @inline(__always)
+  public func scaled(by fraction: Double) -> SimDuration {
+    SimDuration(milliseconds: Int64(fraction * Double(milliseconds)))
+  }
 }

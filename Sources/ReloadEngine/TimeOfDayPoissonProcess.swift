@@ -68,15 +68,16 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
     after time: SimTime, ratesPerHour rates: UnsafeBufferPointer<Double>, utcOffset: SimDuration,
     using rng: inout G
   ) -> SimTime {
-    let hourMs: Int64 = 3_600_000
+    let hourMs = SimDuration.hour.milliseconds
+    let dayMs = SimDuration.day.milliseconds
     var mass = rng.nextStandardExponential()
     var t = time.milliseconds
     // The local hour is found once; every later step starts on a local
     // hour boundary, so the next hour and its end follow by addition
     // (NOTE: for performance: the walk through a night's empty hours did
     // two divisions an hour). The rates' arithmetic is unchanged.
-    var local = (t &+ utcOffset.milliseconds) % 86_400_000
-    if local < 0 { local += 86_400_000 }
+    var local = (t &+ utcOffset.milliseconds) % dayMs
+    if local < 0 { local += dayMs }
     var hour = Int(local / hourMs)
     var hourEnd = t &+ (hourMs &- local % hourMs)
     var steps = 0
@@ -90,7 +91,7 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
         let days = (mass / daily).rounded(.down) - 1
         if days > 1_000_000 { return .never }
         if days > 0 {
-          let skip = Int64(days) &* 86_400_000
+          let skip = Int64(days) &* dayMs
           t = t &+ skip
           hourEnd = hourEnd &+ skip
           mass -= days * daily
@@ -122,7 +123,8 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
     from start: SimTime, until end: SimTime, ratesPerHour rates: UnsafeBufferPointer<Double>,
     utcOffset: SimDuration, using rng: inout G, into out: inout [SimTime]
   ) {
-    let hourMs: Int64 = 3_600_000
+    let hourMs = SimDuration.hour.milliseconds
+    let dayMs = SimDuration.day.milliseconds
     // Arrivals are collected 64 at a time and appended in bulk: one
     // copy-on-write and capacity check per batch instead of per arrival.
     withUnsafeTemporaryAllocation(of: SimTime.self, capacity: 64) { batch in
@@ -137,8 +139,8 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
         defer { out.append(contentsOf: UnsafeBufferPointer(rebasing: batch[0..<filled])) }
         var t = start.milliseconds
         let stop = end.milliseconds
-        var local = (t &+ utcOffset.milliseconds) % 86_400_000
-        if local < 0 { local &+= 86_400_000 }
+        var local = (t &+ utcOffset.milliseconds) % dayMs
+        if local < 0 { local &+= dayMs }
         var hour = Int(local / hourMs)
         var hourEnd = t &+ (hourMs &- local % hourMs)
         var perMs = table[hour]
@@ -174,12 +176,13 @@ public struct TimeOfDayPoissonProcess: Sendable, Equatable {
   /// The expected number of arrivals in `[start, end)`.
   public func expectedCount(from start: SimTime, to end: SimTime) -> Double {
     if end <= start { return 0 }
-    let hourMs: Int64 = 3_600_000
+    let hourMs = SimDuration.hour.milliseconds
+    let dayMs = SimDuration.day.milliseconds
     var total = 0.0
     var t = start.milliseconds
     while t < end.milliseconds {
-      var local = (t + utcOffset.milliseconds) % 86_400_000
-      if local < 0 { local += 86_400_000 }
+      var local = (t + utcOffset.milliseconds) % dayMs
+      if local < 0 { local += dayMs }
       let hour = Int(local / hourMs)
       let hourEnd = min(end.milliseconds, t + (hourMs - local % hourMs))
       total += ratesPerHour[hour] * Double(hourEnd - t) / Double(hourMs)

@@ -11,13 +11,13 @@
 /// NOTE: replaces `-log(u)` in the hot path (about 40 % fewer instructions
 /// for glance and data-change generation), for performance.
 @usableFromInline
-final class _ExponentialZiggurat: @unchecked Sendable {
+final class _ExponentialZiggurat: Sendable {
   /// `k[i]`: the acceptance threshold of layer `i` in units of 2^-53.
-  @usableFromInline let k: UnsafeMutablePointer<UInt64>
+  @usableFromInline let k: _SamplerTable<UInt64>
   /// `w[i]`: layer `i`'s width per unit of a 53-bit random number.
-  @usableFromInline let w: UnsafeMutablePointer<Double>
+  @usableFromInline let w: _SamplerTable<Double>
   /// `f[i] = exp(-x[i])`.
-  @usableFromInline let f: UnsafeMutablePointer<Double>
+  @usableFromInline let f: _SamplerTable<Double>
   /// The start of the tail.
   @usableFromInline static let r = 7.69711747013104972
 
@@ -25,9 +25,9 @@ final class _ExponentialZiggurat: @unchecked Sendable {
 
   init() {
     let n = 256
-    k = .allocate(capacity: n)
-    w = .allocate(capacity: n)
-    f = .allocate(capacity: n)
+    var k = [UInt64](repeating: 0, count: n)
+    var w = [Double](repeating: 0, count: n)
+    var f = [Double](repeating: 0, count: n)
     let m = 9007199254740992.0  // 2^53
     let v = 3.949659822581572e-3  // area of each layer
     var de = Self.r
@@ -46,6 +46,9 @@ final class _ExponentialZiggurat: @unchecked Sendable {
       f[i] = _exp(-de)
       w[i] = de / m
     }
+    self.k = _SamplerTable(k)
+    self.w = _SamplerTable(w)
+    self.f = _SamplerTable(f)
   }
 
   deinit {

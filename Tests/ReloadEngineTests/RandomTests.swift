@@ -286,6 +286,16 @@ private func moments(_ n: Int, _ draw: () -> Double) -> (mean: Double, variance:
     #expect((SimTime.zero + .days(1)).milliseconds == 86_400_000)
     #expect(SimTime(milliseconds: 90_061_001).description == "d1+01:01:01.001")
   }
+
+  /// The named spans are the factories' whole units, and a span scaled by
+  /// a fraction truncates (a uniform draw in [0, 1) stays inside the span).
+  @Test func namedSpansAndScaling() {
+    #expect(SimDuration.day == .hours(24) && SimDuration.hour == .minutes(60) && SimDuration.minute == .seconds(60))
+    #expect(SimDuration.day == SimDuration.hour * 24)
+    #expect(SimDuration.hour.scaled(by: 0.5) == .minutes(30))
+    #expect(SimDuration.hour.scaled(by: 0.999_999_999_9).milliseconds == 3_599_999)
+    #expect(SimDuration.hour.scaled(by: 0) == .zero)
+  }
 }
 
 @Suite struct BulkArrivalTests {

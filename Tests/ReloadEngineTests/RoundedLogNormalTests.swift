@@ -99,7 +99,7 @@ import Testing
     var b = a
     for _ in 0..<200_000 {
       let fast = sampler.sampleRounded(using: &a)
-      let exact = SimDuration.saturating(sampler.sample(using: &b))
+      let exact = sampler.sampleRoundedDefinition(using: &b)
       if fast != exact {
         Issue.record("median \(median), sigma \(sigma): \(fast.milliseconds) against \(exact.milliseconds)")
         return

@@ -53,8 +53,8 @@ public struct ChangeSchedule: Sendable, Equatable {
   init(_ spec: ScheduledChanges, calendar: ScheduleCalendar?, clockOffset: SimDuration) {
     every = max(1, spec.every.milliseconds)
     offset = spec.offset.milliseconds
-    fromMs = Int64(spec.fromHour) * 3_600_000
-    toMs = Int64(spec.toHour) * 3_600_000
+    fromMs = Int64(spec.fromHour) * SimDuration.hour.milliseconds
+    toMs = Int64(spec.toHour) * SimDuration.hour.milliseconds
     self.clockOffset = clockOffset.milliseconds
     allDay = spec.fromHour <= 0 && spec.toHour >= 24
     self.calendar = calendar.map { Unmanaged.passUnretained($0) }
@@ -74,7 +74,7 @@ public struct ChangeSchedule: Sendable, Equatable {
     var k = ChangeSchedule.floorDiv(local &- offset, every) &+ 1
     var candidate = offset &+ k &* every
     if allDay { return SimTime(milliseconds: candidate &- clockOffset) }
-    let day: Int64 = 86_400_000
+    let day = SimDuration.day.milliseconds
     for _ in 0..<64 {
       let dayStart = ChangeSchedule.floorDiv(candidate, day) &* day
       let tod = candidate &- dayStart

@@ -26,7 +26,7 @@ final class ScheduleCalendar: Sendable, Hashable {
     var every: Int64 = 1
     var offset: Int64 = 0
     var fromMs: Int64 = 0
-    var toMs: Int64 = 86_400_000
+    var toMs = SimDuration.day.milliseconds
     var first = 0
     var end = 0
 
@@ -43,7 +43,7 @@ final class ScheduleCalendar: Sendable, Hashable {
   /// The data of local date D is published at UTC `D * day + publicationMs`.
   let publicationMs: Int64
 
-  static let dayMs: Int64 = 86_400_000
+  static var dayMs: Int64 { SimDuration.day.milliseconds }
 
   init(weekday: Day, weekend: Day, times: [Int64], driftMs: Int64, week: WeekCalendar, publication: Publication?) {
     self.weekday = weekday
@@ -67,7 +67,7 @@ final class ScheduleCalendar: Sendable, Hashable {
       if at.isEmpty {
         return Day(
           shape: .grid, every: max(1, every.milliseconds), offset: offset.milliseconds,
-          fromMs: Int64(from) * 3_600_000, toMs: Int64(to) * 3_600_000)
+          fromMs: Int64(from) * SimDuration.hour.milliseconds, toMs: Int64(to) * SimDuration.hour.milliseconds)
       }
       let first = times.count
       times.append(contentsOf: at.map(\.milliseconds).sorted())

@@ -231,8 +231,9 @@ extension DeviceEnvironment {
     for d in firstDay...lastDay {
       guard lpm.nextUnit() < habit.dailyProbability else { continue }
       let localMidnight = Int64(d) * day - utcOffset.milliseconds
-      var s = SimTime(milliseconds: max(0, localMidnight + Int64(habit.fromHour) * 3_600_000))
-      let e = SimTime(milliseconds: min(end.milliseconds, localMidnight + Int64(habit.toHour) * 3_600_000))
+      let hour = SimDuration.hour.milliseconds
+      var s = SimTime(milliseconds: max(0, localMidnight + Int64(habit.fromHour) * hour))
+      let e = SimTime(milliseconds: min(end.milliseconds, localMidnight + Int64(habit.toHour) * hour))
       if let last = lowPowerEnd.last, s <= last {
         s = last
         lowPowerEnd[lowPowerEnd.count - 1] = max(last, e)

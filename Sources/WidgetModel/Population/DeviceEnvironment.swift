@@ -71,16 +71,17 @@ public struct DeviceEnvironment: Sendable {
   /// The local hour of day (0...23) at `time`.
   @inlinable @inline(__always)
   public func localHour(of time: SimTime) -> Int {
-    var local = (time.milliseconds &+ utcOffset.milliseconds) % 86_400_000
-    if local < 0 { local &+= 86_400_000 }
-    return Int(local / 3_600_000)
+    let day = SimDuration.day.milliseconds
+    var local = (time.milliseconds &+ utcOffset.milliseconds) % day
+    if local < 0 { local &+= day }
+    return Int(local / SimDuration.hour.milliseconds)
   }
 
   /// The local day index at `time` (day 0 starts at local midnight before UTC 0 or after).
   @inlinable @inline(__always)
   public func localDay(of time: SimTime) -> Int {
     let local = time.milliseconds &+ utcOffset.milliseconds
-    return Int(ChangeSchedule.floorDiv(local, 86_400_000))
+    return Int(ChangeSchedule.floorDiv(local, SimDuration.day.milliseconds))
   }
 
   /// The next time at or after `time` when the user is awake (`time` if awake).
@@ -94,9 +95,10 @@ public struct DeviceEnvironment: Sendable {
     // night; NOTE: for performance).
     let twoDays = UInt64(awakeHours) | UInt64(awakeHours) << 24
     let k = (twoDays >> UInt64(h + 1)).trailingZeroBitCount + 1
-    var local = (time.milliseconds + utcOffset.milliseconds) % 3_600_000
-    if local < 0 { local += 3_600_000 }
-    return SimTime(milliseconds: time.milliseconds - local + Int64(k) * 3_600_000)
+    let hour = SimDuration.hour.milliseconds
+    var local = (time.milliseconds + utcOffset.milliseconds) % hour
+    if local < 0 { local += hour }
+    return SimTime(milliseconds: time.milliseconds - local + Int64(k) * hour)
   }
 
   /// The end of the low-power interval containing `time`, or nil when off.

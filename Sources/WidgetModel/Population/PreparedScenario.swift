@@ -140,15 +140,16 @@ public enum UnpredictableChangeGenerator {
     guard let bursts = spec.bursts, bursts.perHour > 0, bursts.dailyProbability > 0 else { return }
     let baseEnd = out.count
     let day = SimDuration.day.milliseconds
+    let hour = SimDuration.hour.milliseconds
     let days = Int((end.milliseconds + day - 1) / day) + 1
     for d in -1..<days {
       guard rng.nextUnit() < bursts.dailyProbability else { continue }
       let windowHours = Double(max(0, bursts.toHour - bursts.fromHour))
-      let startLocal = Int64(d) * day + Int64(bursts.fromHour) * 3_600_000
-        + Int64(rng.nextUnit() * windowHours * 3_600_000)
+      let startLocal = Int64(d) * day + Int64(bursts.fromHour) * hour
+        + Int64(rng.nextUnit() * windowHours * Double(hour))
       let start = startLocal - clockOffset.milliseconds
       let stop = start + bursts.duration.milliseconds
-      let mean = burstScale == 1 ? 3_600_000 / bursts.perHour : 3_600_000 / (bursts.perHour * burstScale)
+      let mean = burstScale == 1 ? Double(hour) / bursts.perHour : Double(hour) / (bursts.perHour * burstScale)
       var t = Double(start)
       while true {
         t += rng.nextStandardExponential() * mean

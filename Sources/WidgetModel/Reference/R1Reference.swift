@@ -19,7 +19,7 @@ public enum R1Reference {
     /// Mean staleness of stale glances, in minutes.
     public var meanStalenessMinutes: Double {
       let stale = glances - freshGlances
-      return stale == 0 ? 0 : Double(stalenessSumMs) / Double(stale) / 60_000
+      return stale == 0 ? 0 : Double(stalenessSumMs) / Double(stale) / Double(SimDuration.minute.milliseconds)
     }
   }
 
@@ -27,7 +27,7 @@ public enum R1Reference {
   static let period: Int64 = 900_000
   static let jitter: Int64 = 120_000
   static let budget = 50
-  static let day: Int64 = 86_400_000
+  static var day: Int64 { SimDuration.day.milliseconds }
 
   enum Kind: UInt32 { case reload = 0, deferral, data, glance }
 

@@ -48,7 +48,7 @@ public struct WeekCalendar: Sendable, Equatable {
   /// clock) of `time` on a clock `clockOffset` east of UTC.
   @inlinable @inline(__always)
   public static func localDay(of time: SimTime, clockOffset: SimDuration) -> Int64 {
-    ChangeSchedule.floorDiv(time.milliseconds &+ clockOffset.milliseconds, 86_400_000)
+    ChangeSchedule.floorDiv(time.milliseconds &+ clockOffset.milliseconds, SimDuration.day.milliseconds)
   }
 
   @inlinable @inline(__always)

@@ -58,9 +58,10 @@ public struct FetchFailure: Sendable, Equatable {
   @inlinable
   public func inOutage(_ t: SimTime) -> Bool {
     guard outageToHour > outageFromHour else { return false }
-    var ms = t.milliseconds % 86_400_000
-    if ms < 0 { ms += 86_400_000 }
-    let h = Double(ms) / 3_600_000
+    let day = SimDuration.day.milliseconds
+    var ms = t.milliseconds % day
+    if ms < 0 { ms += day }
+    let h = Double(ms) / Double(SimDuration.hour.milliseconds)
     return (h >= outageFromHour && h < outageToHour) || (h + 24 >= outageFromHour && h + 24 < outageToHour)
   }
 }
@@ -104,7 +105,7 @@ public struct ScheduledChanges: Sendable, Equatable {
 
   public init(
     every: SimDuration, offset: SimDuration = .zero, fromHour: Int = 0, toHour: Int = 24,
-    horizon: SimDuration = .hours(24), sharedUTCOffsetHours: Double = 0, at: [SimDuration] = [],
+    horizon: SimDuration = .day, sharedUTCOffsetHours: Double = 0, at: [SimDuration] = [],
     driftPerDay: SimDuration = .zero, days: ScheduleDays = .everyDay, weekend: WeekendSchedule? = nil,
     publication: Publication? = nil
   ) {
@@ -123,7 +124,7 @@ public struct ScheduledChanges: Sendable, Equatable {
 
   /// Changes at the clock times `at` (time since local midnight) each day.
   public static func clockTimes(
-    _ at: [SimDuration], driftPerDay: SimDuration = .zero, horizon: SimDuration = .hours(24),
+    _ at: [SimDuration], driftPerDay: SimDuration = .zero, horizon: SimDuration = .day,
     sharedUTCOffsetHours: Double = 0, days: ScheduleDays = .everyDay, weekend: WeekendSchedule? = nil,
     publication: Publication? = nil
   ) -> ScheduledChanges {

@@ -94,6 +94,16 @@ enum ReloadCause: UInt8 {
   case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added, appTrigger
 }
 
+/// Who pays for a reload (docs/model.md#exempt-reloads, #budgeted-reloads, #widget-push).
+enum Charge {
+  /// Exempt from the budget: the app runs, a tap, a new widget, a settings change.
+  case free
+  /// Budgeted, and spent from the widget's timeline budget.
+  case budget
+  /// Budgeted, and paid from the kind's WidgetKit-push budget, which admitted the push.
+  case pushBudget
+}
+
 extension Simulator {
   /// Schedules a model event of `kind` for widget or kind `index`.
   @inline(__always)

@@ -7,10 +7,12 @@ import ReloadMetrics
 ///
 /// It is a dispatcher: each event goes to the owner of the mechanism it
 /// belongs to. `DeviceWidgets` owns the widgets and WidgetKit's reload
-/// machinery (pending reloads, budgets, dry spells, timelines, glances,
-/// counters, the app's state); `DeviceSources` holds the triggers and wake
+/// machinery (pending reloads, budgets, dry spells, timelines, glances)
+/// around the state every part shares (`DeviceContext`: the queue, the
+/// app's state, the counters); `DeviceSources` holds the triggers and wake
 /// sources (foreground reloads, BGAppRefresh, silent and WidgetKit pushes,
-/// taps, ...), each owning its own state.
+/// taps, ...), each owning its own state and seeing the device as a
+/// `ReloadingDevice`.
 ///
 /// Each device has its own small event queue: the devices of a fleet do
 /// not interact (shared content and backend load are functions of time that
@@ -56,7 +58,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   }
 
   /// What this simulator has counted so far (its blocks are its own).
-  public var tally: StrategyTally { device.counts.tally }
+  public var tally: StrategyTally { device.context.counts.tally }
 
   /// Simulates the strategy on `env`'s device and adds what happened to
   /// `tally` (backend requests may wait in a buffer: `flush()` before
@@ -69,7 +71,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
       // reload or a lifecycle's next change.
       let pending = device.pending.next
       let slot = Event.precedes(pending, lifecycle.next) ? pending : lifecycle.next
-      guard let event = device.queue.step(before: device.end, or: slot) else { break }
+      guard let event = device.context.queue.step(before: device.context.end, or: slot) else { break }
       handle(event, env)
     }
     device.finish(env)
@@ -77,14 +79,14 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
 
   /// The reload log of the last device run (`recordLog` only), in time
   /// order, and whether some of it did not fit.
-  public var logRecords: (count: Int, overflowed: Bool) { (device.log.count, device.log.overflowed) }
+  public var logRecords: (count: Int, overflowed: Bool) { (device.context.log.count, device.context.log.overflowed) }
 
   /// Line `i` of the last device's reload log.
-  public func logRecord(_ i: Int) -> LogRecord { device.log[i] }
+  public func logRecord(_ i: Int) -> LogRecord { device.context.log[i] }
 
   /// Adds buffered backend requests to the per-second tallies.
   public mutating func flush() {
-    device.counts.flush()
+    device.context.counts.flush()
   }
 
   /// Resets every owner for `env`'s device and schedules its first events.
@@ -101,14 +103,18 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
       sources.start(widget: w, &device, env)
       device.scheduleFirstGlance(w, env)
     }
-    if !env.sessionStart.isEmpty { lifecycle.set(.session, .sessionStart, at: env.sessionStart[0], on: &device.queue) }
-    if !env.audioStart.isEmpty { lifecycle.set(.audio, .audioStart, at: env.audioStart[0], on: &device.queue) }
-    if !env.lowPowerStart.isEmpty { lifecycle.set(.lowPower, .lowPowerStart, at: env.lowPowerStart[0], on: &device.queue) }
-    sources.startDevice(&device, env)
-    if device.app.learning {
-      device.queue.schedule(.learningEnd, 0, at: .zero + .days(device.params.budget.learningDays))
+    if let first = env.sessionStart.first {
+      lifecycle.set(.session, .sessionStart, at: first, on: &device.context.queue)
     }
-    for k in 0..<device.kindCount where env.hasKind[k] {
+    if let first = env.audioStart.first { lifecycle.set(.audio, .audioStart, at: first, on: &device.context.queue) }
+    if let first = env.lowPowerStart.first {
+      lifecycle.set(.lowPower, .lowPowerStart, at: first, on: &device.context.queue)
+    }
+    sources.startDevice(&device, env)
+    if device.context.app.learning {
+      device.context.queue.schedule(.learningEnd, 0, at: .zero + .days(device.rules.params.budget.learningDays))
+    }
+    for k in 0..<device.context.kindCount where env.hasKind[k] {
       sources.start(kind: k, &device, env)
       device.scheduleFirstChange(kind: k, env)
     }
@@ -134,23 +140,29 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
       sources.triggers.tapped(at: t, &device, env)
     case .widgetAdded: sources.adds.added(index, at: t, &device, env)
     case .settingsChange: sources.settings.changed(at: t, &device, env)
-    case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device, env)
+    case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device.context, env)
     case .silentPushDeliver:
       if sources.silentPush.delivered(kind: index, at: t, &device, env) {
-        if device.log.enabled { device.log.event(.silentPush, at: t, widgetKind: index, cause: .silentPush, device.app) }
+        if device.context.log.enabled {
+          device.context.log.event(.silentPush, at: t, widgetKind: index, cause: .silentPush, device.context.app)
+        }
         sources.triggers.woke(.silentPush, at: t, &device, env)
       }
-    case .silentPushRelease: sources.silentPush.release(at: t, &device, env)
+    case .silentPushRelease: sources.silentPush.release(at: t, &device.context, env)
     case .widgetPushSend: sources.widgetPush.sent(kind: index, at: t, &device, env)
     case .backgroundRefreshRun:
       if sources.backgroundRefresh.ran(generation: generation, at: t, &device, env) {
-        if device.log.enabled { device.log.event(.backgroundRefresh, at: t, cause: .backgroundRefresh, device.app) }
+        if device.context.log.enabled {
+          device.context.log.event(.backgroundRefresh, at: t, cause: .backgroundRefresh, device.context.app)
+        }
         sources.triggers.woke(.backgroundRefresh, at: t, &device, env)
       }
     case .inAppEvent: sources.triggers.inAppEvent(index, generation: generation, at: t, &device, env)
     case .reloadCall: sources.triggers.slotFired(index, at: t, &device, env)
     case .wake:
-      if sources.wakes.fired(index, at: t, &device, env) { sources.triggers.woke(.wake, source: index, at: t, &device, env) }
+      if sources.wakes.fired(index, at: t, &device.context, env) {
+        sources.triggers.woke(.wake, source: index, at: t, &device, env)
+      }
     case .changeWhileRunning: sources.dataChanges.changed(kind: index, generation: generation, at: t, &device, env)
     case .glance: device.glanced(index, at: t, env)
     case .change: device.changeHappened(kind: index, at: t, env)
@@ -160,60 +172,66 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   // MARK: - The app's lifecycle, played back from the environment
 
   mutating func sessionStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
-    device.app.foreground = true
-    device.app.forceQuit = false  // launching the app undoes a force-quit
-    if device.log.enabled { device.log.event(.foreground, at: t, cause: .foreground, device.app) }
+    device.context.countEvent(at: t)
+    device.context.app.foreground = true
+    device.context.app.forceQuit = false  // launching the app undoes a force-quit
+    if device.context.log.enabled {
+      device.context.log.event(.foreground, at: t, cause: .foreground, device.context.app)
+    }
     sources.appDidBecomeActive(at: t, &device, env)
-    lifecycle.set(.session, .sessionEnd, at: env.sessionEnd[device.app.sessionCursor], on: &device.queue)
+    let end = env.sessionEnd[device.context.app.sessionCursor]
+    lifecycle.set(.session, .sessionEnd, at: end, on: &device.context.queue)
   }
 
   mutating func sessionEnded(at t: SimTime, _ env: DeviceEnvironment) {
-    device.app.foreground = false
-    device.app.forceQuit = env.sessionForceQuit[device.app.sessionCursor]
-    if device.log.enabled { device.log.event(.background, at: t, cause: .foreground, device.app) }
+    device.context.app.foreground = false
+    device.context.app.forceQuit = env.sessionForceQuit[device.context.app.sessionCursor]
+    if device.context.log.enabled {
+      device.context.log.event(.background, at: t, cause: .foreground, device.context.app)
+    }
     sources.appDidEnterBackground(at: t, &device, env)
-    device.app.sessionCursor += 1
-    let next = device.app.sessionCursor
+    device.context.app.sessionCursor += 1
+    let next = device.context.app.sessionCursor
     if next < env.sessionStart.count {
-      lifecycle.set(.session, .sessionStart, at: env.sessionStart[next], on: &device.queue)
+      lifecycle.set(.session, .sessionStart, at: env.sessionStart[next], on: &device.context.queue)
     } else {
       lifecycle.end(.session)
     }
   }
 
   mutating func audioStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
-    device.app.audio = true
+    device.context.countEvent(at: t)
+    device.context.app.audio = true
     sources.audioSessionChanged(at: t, &device, env)
-    lifecycle.set(.audio, .audioEnd, at: env.audioEnd[device.app.audioCursor], on: &device.queue)
+    lifecycle.set(.audio, .audioEnd, at: env.audioEnd[device.context.app.audioCursor], on: &device.context.queue)
   }
 
   mutating func audioEnded(at t: SimTime, _ env: DeviceEnvironment) {
-    device.app.audio = false
+    device.context.app.audio = false
     sources.audioSessionChanged(at: t, &device, env)
-    device.app.audioCursor += 1
-    let next = device.app.audioCursor
+    device.context.app.audioCursor += 1
+    let next = device.context.app.audioCursor
     if next < env.audioStart.count {
-      lifecycle.set(.audio, .audioStart, at: env.audioStart[next], on: &device.queue)
+      lifecycle.set(.audio, .audioStart, at: env.audioStart[next], on: &device.context.queue)
     } else {
       lifecycle.end(.audio)
     }
   }
 
   mutating func lowPowerStarted(at t: SimTime, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
+    device.context.countEvent(at: t)
     device.lowPowerStarted(at: t, env)
-    lifecycle.set(.lowPower, .lowPowerEnd, at: env.lowPowerEnd[device.app.lowPowerCursor], on: &device.queue)
+    let end = env.lowPowerEnd[device.context.app.lowPowerCursor]
+    lifecycle.set(.lowPower, .lowPowerEnd, at: end, on: &device.context.queue)
   }
 
   mutating func lowPowerEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.lowPowerEnded(at: t, env)
     sources.lowPowerModeEnded(at: t, &device, env)
-    device.app.lowPowerCursor += 1
-    let next = device.app.lowPowerCursor
+    device.context.app.lowPowerCursor += 1
+    let next = device.context.app.lowPowerCursor
     if next < env.lowPowerStart.count {
-      lifecycle.set(.lowPower, .lowPowerStart, at: env.lowPowerStart[next], on: &device.queue)
+      lifecycle.set(.lowPower, .lowPowerStart, at: env.lowPowerStart[next], on: &device.context.queue)
     } else {
       lifecycle.end(.lowPower)
     }

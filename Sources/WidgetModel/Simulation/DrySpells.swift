@@ -66,7 +66,7 @@ struct DrySpells {
     // Local days the spell runs into after its first are dry from midnight.
     var day = env.localDay(of: start) + 1
     while true {
-      let midnight = SimTime(milliseconds: Int64(day) * 86_400_000 - env.utcOffset.milliseconds)
+      let midnight = SimTime.zero + .day * Int64(day) - env.utcOffset
       if midnight >= stop { break }
       markDryDay(w, at: midnight, episodeStart: false, env, counts)
       day += 1
@@ -75,7 +75,7 @@ struct DrySpells {
     var a = max(start, measureStart)
     while a < stop {
       let hour = counts.hourIndex(a)
-      let hourEnd = SimTime(milliseconds: measureStart.milliseconds + Int64(hour + 1) * 3_600_000)
+      let hourEnd = measureStart + .hour * Int64(hour + 1)
       let b = min(stop, hourEnd)
       let ms = UInt64(b.milliseconds - a.milliseconds)
       counts.count(.dryMs, ms)
@@ -102,16 +102,17 @@ struct DrySpells {
     guard Self.localDayIsMeasured(day, env, from: counts.measureStart, to: end) else { return }
     if newDay { counts.count(.dryWidgetDays) }
     if firstEpisodeToday {
-      var local = (t.milliseconds + env.utcOffset.milliseconds) % 86_400_000
-      if local < 0 { local += 86_400_000 }
-      counts.recordFirstDry(tenth: min(239, Int(local / 360_000)))
+      let day = SimDuration.day.milliseconds
+      var local = (t.milliseconds + env.utcOffset.milliseconds) % day
+      if local < 0 { local += day }
+      counts.recordFirstDry(tenth: min(239, Int(local / (SimDuration.hour.milliseconds / 10))))
     }
   }
 
   /// `true` when local day `day` lies wholly inside the measured window.
   @inline(__always)
   static func localDayIsMeasured(_ day: Int, _ env: DeviceEnvironment, from measureStart: SimTime, to end: SimTime) -> Bool {
-    let start = Int64(day) * 86_400_000 - env.utcOffset.milliseconds
-    return start >= measureStart.milliseconds && start + 86_400_000 <= end.milliseconds
+    let start = SimTime.zero + .day * Int64(day) - env.utcOffset
+    return start >= measureStart && start + .day <= end
   }
 }

@@ -57,9 +57,10 @@ struct GlanceCursors {
   /// The first local hour boundary strictly after `t`.
   @inline(__always)
   static func nextLocalHour(after t: SimTime, _ env: DeviceEnvironment) -> SimTime {
-    var local = (t.milliseconds &+ env.utcOffset.milliseconds) % 3_600_000
-    if local < 0 { local &+= 3_600_000 }
-    return SimTime(milliseconds: t.milliseconds &- local &+ 3_600_000)
+    let hour = SimDuration.hour.milliseconds
+    var local = (t.milliseconds &+ env.utcOffset.milliseconds) % hour
+    if local < 0 { local &+= hour }
+    return SimTime(milliseconds: t.milliseconds &- local &+ hour)
   }
 }
 
@@ -69,17 +70,17 @@ extension DeviceWidgets {
   /// state, so each glance sees exactly what an event-by-event run shows.
   @inline(__always)
   mutating func catchUp(_ w: Int, before t: SimTime, _ env: DeviceEnvironment) {
-    if !eventMode {
+    if !rules.eventMode {
       let i = glances.cursor[w]
       if i < env.glanceStart[w &+ 1] && env.glances[i] < t { accountGlances(w, from: i, before: t, env) }
     }
     guard glances.nextTick[w] < t else { return }
-    let rate = ReloadBudget.SampleRate(cap: budget.cap(w, app), budget)
+    let rate = ReloadBudget.SampleRate(cap: budget.cap(w, context.app), budget)
     while glances.nextTick[w] < t {
       let tick = glances.nextTick[w]
       let hour = glances.tickHour[w]
       let left = min(budget.ringCapacity, budget.sampledLeft(w, at: tick, rate))
-      counts.recordBudgetLeft(left, hour: hour)
+      context.counts.recordBudgetLeft(left, hour: hour)
       glances.nextTick[w] = tick + .hour
       // A tick is a local hour boundary and a local day is 24 hours.
       glances.tickHour[w] = hour == 23 ? 0 : hour &+ 1
@@ -91,21 +92,20 @@ extension DeviceWidgets {
   mutating func catchUpAll(before t: SimTime, _ env: DeviceEnvironment) {
     for w in 0..<count {
       catchUp(w, before: t, env)
-      if budget.isTokenBucket { budget.settle(w, at: t, app) }
+      if budget.isTokenBucket { budget.settle(w, at: t, context.app) }
     }
   }
 
   /// Accounts widget `w`'s glances from its `i`-th to the last before `t`,
   /// all seeing its current state. Consecutive glances mostly share the
   /// first change they do not show (until the timeline's next entry), so
-  /// it is found once per span, not once per glance; their hours are found
-  /// by multiplication, without a branch (NOTE: for performance: the
-  /// most frequent event of a run; the same counts as `accountGlance`
-  /// glance by glance, tested).
+  /// it is found once per span, not once per glance (NOTE: for
+  /// performance: the most frequent event of a run; the same counts as
+  /// `accountGlance` glance by glance, tested).
   @inline(__always)
   mutating func accountGlances(_ w: Int, from start: Int, before t: SimTime, _ env: DeviceEnvironment) {
     let stop = env.glanceStart[w &+ 1]
-    let measureStart = counts.measureStart
+    let measureStart = context.counts.measureStart
     var i = start
     var first = SimTime.never
     var spanEnd = SimTime(milliseconds: .min)
@@ -113,11 +113,7 @@ extension DeviceWidgets {
       let g = env.glances[i]
       if g >= measureStart {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
-        // The hours are found for each glance, by a multiplication: whether
-        // a glance starts a new hour is a branch a predictor often gets wrong.
-        let runHour = counts.measuredHourIndex(g)
-        let hour = glanceHour(g, runHour: runHour, env)
-        account(w, at: g, first: first, runHour: runHour, hour: hour)
+        account(w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g))
       }
       i &+= 1
     } while i < stop && env.glances[i] < t
@@ -128,27 +124,26 @@ extension DeviceWidgets {
   /// change it does not show.
   @inline(__always)
   func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
-    guard g >= counts.measureStart else { return }
+    guard g >= context.counts.measureStart else { return }
     let first = widgets.firstUnshownChange(w, at: g, env)
-    let runHour = counts.hourIndex(g)
-    account(w, at: g, first: first, runHour: runHour, hour: glanceHour(g, runHour: runHour, env))
+    account(w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g))
   }
 
   /// The counts of a measured glance at widget `w` at `g` (run hour
   /// `runHour`, local hour `hour`) whose first unshown change is `first`.
   @inline(__always)
   func account(_ w: Int, at g: SimTime, first: SimTime, runHour: Int, hour: Int) {
-    counts.countHourly(.glances, runHour)
-    if special && widgets.placeholder[w] {
+    context.counts.countHourly(.glances, runHour)
+    if rules.special && widgets.placeholder[w] {
       // No data to see: not fresh, not acceptable, and not stale either
       // (staleness is the age of data shown): counted apart.
-      counts.recordPlaceholder(hour: hour)
+      context.counts.recordPlaceholder(hour: hour)
     } else if first <= g {
       let staleness = UInt64(g.milliseconds &- first.milliseconds)
-      counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)
-      counts.countHourly(.staleGlances, runHour)
+      context.counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)
+      context.counts.countHourly(.staleGlances, runHour)
     } else {
-      counts.recordFresh(hour: hour)
+      context.counts.recordFresh(hour: hour)
     }
   }
 
@@ -157,7 +152,7 @@ extension DeviceWidgets {
     accountGlance(w, at: t, env)
     let next = glances.cursor[w] + 1
     glances.cursor[w] = next
-    if next < env.glanceStart[w + 1] { queue.scheduleGlance(w, at: env.glances[next]) }
+    if next < env.glanceStart[w + 1] { context.queue.scheduleGlance(w, at: env.glances[next]) }
   }
 
   /// Event-by-event mode: an unpredictable change of `kind` at `t`.
@@ -166,8 +161,8 @@ extension DeviceWidgets {
       widgets.unpredictableNext[w] = t
     }
     var c = glances.changeCursor[k]
-    let next = feed.firstUnpredictable(kind: k, after: t, cursor: &c, env)
+    let next = context.feed.firstUnpredictable(kind: k, after: t, cursor: &c, env)
     glances.changeCursor[k] = c
-    if next < end { queue.scheduleChange(kind: k, at: next) }
+    if next < context.end { context.queue.scheduleChange(kind: k, at: next) }
   }
 }

@@ -56,15 +56,7 @@ struct TallyWriter {
   /// The hour of the measured window `t` falls in.
   @inline(__always)
   func hourIndex(_ t: SimTime) -> Int {
-    Int((t.milliseconds &- measureStart.milliseconds) / 3_600_000)
-  }
-
-  /// `hourIndex(t)` for a measured `t` (at or after `measureStart`): an
-  /// unsigned division, a few instructions shorter (NOTE: for performance:
-  /// every measured glance asks it).
-  @inline(__always)
-  func measuredHourIndex(_ t: SimTime) -> Int {
-    Int(UInt64(bitPattern: t.milliseconds &- measureStart.milliseconds) / 3_600_000)
+    Int((t.milliseconds &- measureStart.milliseconds) / SimDuration.hour.milliseconds)
   }
 
   /// Adds `n` to a scalar counter of the current segment.
@@ -84,7 +76,7 @@ struct TallyWriter {
     let offset = t.milliseconds &- measureStart.milliseconds
     count(.backendRequests)
     requests.append(segment: segment, second: offset / 1000, flushingInto: perSecond)
-    countHourly(.backendRequests, Int(offset / 3_600_000))
+    countHourly(.backendRequests, Int(offset / SimDuration.hour.milliseconds))
   }
 
   /// One APNs push sent at measured time `t`: a WidgetKit push if

@@ -177,7 +177,8 @@ public struct StrategyTally: Sendable {
     self.segments = (0..<segments).map { _ in
       SegmentTally(ringCapacity: ringCapacity, measuredSeconds: measuredSeconds)
     }
-    series = SeriesTally(hours: (measuredSeconds + 3599) / 3600)
+    let hour = Int(SimDuration.hour.milliseconds / SimDuration.second.milliseconds)
+    series = SeriesTally(hours: (measuredSeconds + hour - 1) / hour)
     pushesPerSecond = CounterBlock(count: countsPushes ? 2 * max(0, measuredSeconds) : 0)
   }
 

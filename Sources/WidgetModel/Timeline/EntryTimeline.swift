@@ -88,7 +88,7 @@ public struct EntryTimeline: TimelineProvider, Equatable {
       case .offset: return spacing
       default: return spacing * Int64(max(1, entries - 1))
       }
-    case .atLocalTime, .afterDate: return .days(1)
+    case .atLocalTime, .afterDate: return .day
     case .never: return .zero
     }
   }

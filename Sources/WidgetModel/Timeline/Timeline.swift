@@ -116,11 +116,12 @@ public struct TimelineRequest: Sendable {
   /// in it, from `random`): "13:10 today, else tomorrow".
   @inlinable
   public func next(_ window: ClockWindow) -> SimTime {
-    let day: Int64 = 86_400_000
+    let day = SimDuration.day.milliseconds
+    let minute = SimDuration.minute.milliseconds
     let local = now.milliseconds &+ utcOffset.milliseconds
     let midnight = ChangeSchedule.floorDiv(local, day) &* day
-    let span = Int64(window.toMinute - window.fromMinute) * 60_000
-    let offset = Int64(window.fromMinute) * 60_000 &+ Int64(random * Double(span))
+    let span = Int64(window.toMinute - window.fromMinute) * minute
+    let offset = Int64(window.fromMinute) * minute &+ Int64(random * Double(span))
     var at = midnight &+ offset
     if at <= local { at &+= day }
     return SimTime(milliseconds: at &- utcOffset.milliseconds)

@@ -50,74 +50,82 @@ struct AppTriggers: DeviceActivity {
     lastFired = storage.column(max(1, triggers.count), .zero)
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     guard active else { return }
     for s in 0..<Self.slots { slotCalls[s] = 0 }
-    for k in 0..<device.kindCount { lastCall[k] = SimTime(milliseconds: Int64.min / 2) }
+    for k in 0..<device.context.kindCount { lastCall[k] = SimTime(milliseconds: Int64.min / 2) }
     for i in triggers.indices { lastFired[i] = .zero }
     nextSlot = 0
     session = 0
-    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .appTriggers)
+    rng = device.context.stream(.appTriggers, env)
   }
 
-  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func appDidBecomeActive<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard active else { return }
     happened(.foreground, at: t, &device, env)
     happened(.appFetch, at: t, &device, env)
-    scheduleInAppEvents(at: t, &device, env)
+    scheduleInAppEvents(at: t, &device.context, env)
   }
 
-  mutating func appDidEnterBackground<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func appDidEnterBackground<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard active else { return }
     session &+= 1
-    device.app.enteringBackground = parameters.enterBackground == .free
+    device.context.app.enteringBackground = parameters.enterBackground == .free
     happened(.background, at: t, &device, env)
-    device.app.enteringBackground = false
+    device.context.app.enteringBackground = false
   }
 
   /// The app ran in the background for `event` (a BGAppRefresh run, a
   /// silent push, wake source `source`) and fetched its data.
-  mutating func woke<T>(_ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func woke<D: ReloadingDevice>(
+    _ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
     guard active else { return }
     happened(event, source: source, at: t, &device, env)
     happened(.appFetch, at: t, &device, env)
   }
 
   /// A widget button's App Intent ran: its `perform()` code may call too.
-  mutating func tapped<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func tapped<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard active else { return }
     happened(.tap, at: t, &device, env)
   }
 
   /// Every call `event` makes: the declared triggers in order, then the provider's.
-  private mutating func happened<T>(_ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func happened<D: ReloadingDevice>(
+    _ event: AppEvent, source: Int = 0, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
     for i in triggers.indices where triggers[i].event == event && event != .inApp {
       if event == .wake, let only = triggers[i].wakeSource, only != source { continue }
       fire(i, at: t, &device, env)
     }
+    let app = device.context.app
     let snapshot = AppSnapshot(
-      now: t, utcOffset: env.utcOffset, foreground: device.app.foreground, audio: device.app.audio,
-      lowPowerMode: device.app.lowPower, wakeSource: source)
+      now: t, utcOffset: env.utcOffset, foreground: app.foreground, audio: app.audio, lowPowerMode: app.lowPower,
+      wakeSource: source)
     let own = device.provider.reloadCalls(after: event, snapshot)
     if own.calls > 0 && own.kinds.bits != 0 { call(own, at: t, &device, env) }
   }
 
   /// `DeviceEvent.inAppEvent`: trigger `i`'s in-app event (session `g`).
-  mutating func inAppEvent<T>(_ i: Int, generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    guard g == (session & 0x7FFFF), device.app.foreground else { return }
+  mutating func inAppEvent<D: ReloadingDevice>(
+    _ i: Int, generation g: UInt32, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
+    guard g == (session & 0x7FFFF), device.context.app.foreground else { return }
     fire(i, at: t, &device, env)
   }
 
   /// Trigger `i` calls, unless it calls only on changed data and none of
   /// its kinds changed since its last call.
-  private mutating func fire<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func fire<D: ReloadingDevice>(_ i: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     let trigger = triggers[i]
     var calls = trigger.reloadCalls
     if trigger.onlyIfChanged {
       var changed: UInt64 = 0
-      for k in 0..<device.kindCount where trigger.kinds.contains(k) && env.hasKind[k] {
+      for k in 0..<device.context.kindCount where trigger.kinds.contains(k) && env.hasKind[k] {
         var cursor = 0
-        if device.feed.nextChange(kind: k, after: lastFired[i], on: .all, cursor: &cursor, env) <= t { changed |= 1 << UInt64(k) }
+        let next = device.context.feed.nextChange(kind: k, after: lastFired[i], on: .all, cursor: &cursor, env)
+        if next <= t { changed |= 1 << UInt64(k) }
       }
       lastFired[i] = t
       if changed == 0 { return }
@@ -127,19 +135,21 @@ struct AppTriggers: DeviceActivity {
   }
 
   /// `DeviceEvent.reloadCall`: the next call of burst slot `s`.
-  mutating func slotFired<T>(_ s: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func slotFired<D: ReloadingDevice>(_ s: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard slotCalls[s] > 0 else { return }
     let kinds = KindSet(bits: slotKinds[s])
     slotCalls[s] -= 1
     reload(kinds, at: t, &device, env)
     if slotCalls[s] > 0 {
       let next = t + slotSpacing[s]
-      if next < device.end { device.queue.schedule(.reloadCall, s, at: next) } else { slotCalls[s] = 0 }
+      if next < device.context.end { device.context.schedule(.reloadCall, s, at: next) } else { slotCalls[s] = 0 }
     }
   }
 
   /// Makes `calls`: the first now (delay 0) or later, the rest `spacing` apart.
-  private mutating func call<T>(_ calls: ReloadCalls, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func call<D: ReloadingDevice>(
+    _ calls: ReloadCalls, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
     var left = calls.calls
     if calls.delay == .zero && left > 0 {
       reload(calls.kinds, at: t, &device, env)
@@ -147,19 +157,21 @@ struct AppTriggers: DeviceActivity {
       if left == 0 { return }
     }
     let first = calls.delay == .zero ? t + calls.spacing : t + calls.delay
-    guard first < device.end else { return }
+    guard first < device.context.end else { return }
     let s = nextSlot
     nextSlot = (nextSlot + 1) % Self.slots
     slotKinds[s] = calls.kinds.bits
     slotCalls[s] = left
     slotSpacing[s] = calls.spacing
-    device.queue.schedule(.reloadCall, s, at: first)
+    device.context.schedule(.reloadCall, s, at: first)
   }
 
   /// One call for `kinds`: every instance of each reloads (free or budgeted).
-  private mutating func reload<T>(_ kinds: KindSet, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
-    for k in 0..<device.kindCount where kinds.contains(k) && env.hasKind[k] {
+  private mutating func reload<D: ReloadingDevice>(
+    _ kinds: KindSet, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
+    device.context.countEvent(at: t)
+    for k in 0..<device.context.kindCount where kinds.contains(k) && env.hasKind[k] {
       if parameters.burst == .one {
         if t - lastCall[k] < parameters.burstWindow { continue }
         lastCall[k] = t
@@ -169,9 +181,9 @@ struct AppTriggers: DeviceActivity {
   }
 
   /// Draws the in-app events of the session starting at `t`.
-  private mutating func scheduleInAppEvents<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func scheduleInAppEvents(at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) {
     guard !inApp.isEmpty else { return }
-    let end = min(env.sessionEnd[device.app.sessionCursor], device.end)
+    let end = min(env.sessionEnd[context.app.sessionCursor], context.end)
     let length = Double((end - t).milliseconds)
     guard length > 0 else { return }
     let g = session & 0x7FFFF
@@ -181,7 +193,7 @@ struct AppTriggers: DeviceActivity {
         let n = PoissonSampler(lambda: trigger.perSession).sample(using: &rng)
         for _ in 0..<n {
           let at = t + .milliseconds(Int64(rng.nextUnit() * length))
-          device.queue.schedule(.inAppEvent, i, at: at, generation: g)
+          context.schedule(.inAppEvent, i, at: at, generation: g)
         }
       }
       if trigger.perDay > 0 {
@@ -194,7 +206,7 @@ struct AppTriggers: DeviceActivity {
           guard local != .never else { break }
           let next = max(at, local - env.utcOffset)
           if next >= end { break }
-          device.queue.schedule(.inAppEvent, i, at: next, generation: g)
+          context.schedule(.inAppEvent, i, at: next, generation: g)
           at = next
         }
       }

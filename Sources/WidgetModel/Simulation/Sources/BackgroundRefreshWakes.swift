@@ -22,33 +22,37 @@ struct BackgroundRefreshWakes: DeviceActivity {
     self.parameters = parameters
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     generation = 0
     pending = false
-    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .backgroundRefresh)
+    rng = device.context.stream(.backgroundRefresh, env)
   }
 
   /// The installed app submits its first request, spread over one interval.
-  mutating func deviceStarted<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func deviceStarted<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     guard let interval, !env.backgroundRefreshOff else { return }
     let earliest = SimTime(milliseconds: Int64(rng.nextUnit() * Double(interval.milliseconds)))
-    submit(earliest: earliest, now: .zero, &device, env)
+    submit(earliest: earliest, now: .zero, &device.context, env)
   }
 
-  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if let interval, !pending, !env.backgroundRefreshOff { submit(earliest: t + interval, now: t, &device, env) }
+  mutating func appDidBecomeActive<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    if let interval, !pending, !env.backgroundRefreshOff {
+      submit(earliest: t + interval, now: t, &device.context, env)
+    }
   }
 
-  mutating func appDidEnterBackground<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.app.forceQuit {  // the request dies with the app
+  mutating func appDidEnterBackground<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    if device.context.app.forceQuit {  // the request dies with the app
       pending = false
       generation &+= 1
     }
   }
 
   /// The app submits a request; the system picks when it runs.
-  private mutating func submit<T>(earliest: SimTime, now t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.bgRefreshRequested) }
+  private mutating func submit(
+    earliest: SimTime, now t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment
+  ) {
+    if context.measured(t) { context.counts.count(.bgRefreshRequested) }
     let median = parameters.medianDelay(sessionsPerDay: env.appSessionsPerDay)
     let delay = DurationDistribution.logNormal(median: median, sigma: parameters.sigma).sample(using: &rng)
     var run = max(t, earliest + delay)
@@ -57,31 +61,33 @@ struct BackgroundRefreshWakes: DeviceActivity {
     }
     generation &+= 1
     pending = true
-    if run < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: run, generation: generation & 0x7FFFF) }
+    context.schedule(.backgroundRefreshRun, 0, at: run, generation: generation & 0x7FFFF)
   }
 
   /// `DeviceEvent.backgroundRefreshRun` (generation `g`): whether the task ran.
   @discardableResult
-  mutating func ran<T>(generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+  mutating func ran<D: ReloadingDevice>(
+    generation g: UInt32, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) -> Bool {
     guard g == (generation & 0x7FFFF) else { return false }
     pending = false
-    if device.app.forceQuit { return false }  // discarded until the next launch
-    if device.app.lowPower, let until = env.lowPowerEnd(containing: t) {
+    if device.context.app.forceQuit { return false }  // discarded until the next launch
+    if device.context.app.lowPower, let until = env.lowPowerEnd(containing: t) {
       pending = true
       generation &+= 1
       let at = until + .milliseconds(Int64(rng.nextUnit() * 600_000))
-      if at < device.end { device.queue.schedule(.backgroundRefreshRun, 0, at: at, generation: generation & 0x7FFFF) }
+      device.context.schedule(.backgroundRefreshRun, 0, at: at, generation: generation & 0x7FFFF)
       return false
     }
-    if device.measured(t) {
-      device.counts.count(.bgRefreshRuns)
-      device.counts.count(.appWakes)
-      device.counts.count(.events)
+    if device.context.measured(t) {
+      device.context.counts.count(.bgRefreshRuns)
+      device.context.counts.count(.appWakes)
+      device.context.counts.count(.events)
     }
-    device.counts.recordBackendRequest(at: t)
-    device.app.lastFetch = t
+    device.context.counts.recordBackendRequest(at: t)
+    device.context.app.lastFetch = t
     if reloads { device.appReloadAll(at: t, cause: .backgroundRefresh, env) }
-    if let interval { submit(earliest: t + interval, now: t, &device, env) }
+    if let interval { submit(earliest: t + interval, now: t, &device.context, env) }
     return true
   }
 }

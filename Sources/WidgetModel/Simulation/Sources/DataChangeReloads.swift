@@ -15,46 +15,49 @@ struct DataChangeReloads: DeviceActivity {
     cursor = storage.column(max(1, kinds), 0)
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    for k in 0..<device.kindCount { cursor[k] = 0 }
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
+    for k in 0..<device.context.kindCount { cursor[k] = 0 }
     generation = 0
   }
 
-  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if enabled { startWatching(at: t, &device, env) }
+  mutating func appDidBecomeActive<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    if enabled { startWatching(at: t, &device.context, env) }
   }
 
-  mutating func appDidEnterBackground<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func appDidEnterBackground<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     generation &+= 1
-    if device.app.audio && enabled { startWatching(at: t, &device, env) }
+    if device.context.app.audio && enabled { startWatching(at: t, &device.context, env) }
   }
 
-  mutating func audioSessionChanged<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.app.audio {
-      if enabled && !device.app.foreground { startWatching(at: t, &device, env) }
-    } else if !device.app.foreground {
+  mutating func audioSessionChanged<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    let app = device.context.app
+    if app.audio {
+      if enabled && !app.foreground { startWatching(at: t, &device.context, env) }
+    } else if !app.foreground {
       generation &+= 1
     }
   }
 
   /// `DeviceEvent.changeWhileRunning`: kind `k`'s data changed while the app runs.
-  mutating func changed<T>(kind k: Int, generation g: UInt32, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    guard g == (generation & 0x7FFFF), device.app.reloadsAreFree else { return }
-    for w in 0..<device.count where device.widgets.kind[w] == k {
-      device.reload(w, at: t, budgeted: false, chargeTimeline: false, cause: .running, env)
+  mutating func changed<D: ReloadingDevice>(
+    kind k: Int, generation g: UInt32, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) {
+    guard g == (generation & 0x7FFFF), device.context.app.reloadsAreFree else { return }
+    for w in 0..<env.widgetCount where env.widgetKind[w] == k {
+      device.reload(w, at: t, charge: .free, cause: .running, env)
     }
-    scheduleNext(kind: k, after: t, &device, env)
+    scheduleNext(kind: k, after: t, &device.context, env)
   }
 
-  private mutating func startWatching<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func startWatching(at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) {
     generation &+= 1
-    for k in 0..<device.kindCount where env.hasKind[k] { scheduleNext(kind: k, after: t, &device, env) }
+    for k in 0..<context.kindCount where env.hasKind[k] { scheduleNext(kind: k, after: t, &context, env) }
   }
 
-  private func scheduleNext<T>(kind k: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private func scheduleNext(kind k: Int, after t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) {
     var c = cursor[k]
-    let next = device.feed.nextChange(kind: k, after: t, on: .all, cursor: &c, env)
+    let next = context.feed.nextChange(kind: k, after: t, on: .all, cursor: &c, env)
     cursor[k] = c
-    if next < device.end { device.queue.schedule(.changeWhileRunning, k, at: next, generation: generation & 0x7FFFF) }
+    context.schedule(.changeWhileRunning, k, at: next, generation: generation & 0x7FFFF)
   }
 }

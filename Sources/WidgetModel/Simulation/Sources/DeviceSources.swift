@@ -85,7 +85,7 @@ struct DeviceSources {
 
   mutating func audioSessionChanged<T>(at t: SimTime, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     dataChanges.audioSessionChanged(at: t, &d, env)
-    var woke = wakes.audioWakes(at: t, &d, env)
+    var woke = wakes.audioWakes(at: t, &d.context, env)
     while woke != 0 {
       let i = woke.trailingZeroBitCount
       woke &= woke - 1

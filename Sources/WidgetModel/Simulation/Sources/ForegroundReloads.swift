@@ -8,7 +8,7 @@ struct ForegroundReloads: DeviceActivity {
 
   init(_ strategy: Strategy) { enabled = strategy.app.reloadOnForeground }
 
-  mutating func appDidBecomeActive<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func appDidBecomeActive<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard enabled else { return }
     device.reloadAllFree(at: t, cause: .foreground, env)
   }

@@ -5,17 +5,19 @@ import ReloadEngine
 struct SettingsChanges: DeviceActivity {
   private var cursor = 0
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) { cursor = 0 }
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) { cursor = 0 }
 
-  mutating func startDevice<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if !env.settingsChanges.isEmpty { device.queue.schedule(.settingsChange, 0, at: env.settingsChanges[0]) }
+  mutating func startDevice<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
+    if !env.settingsChanges.isEmpty { device.context.schedule(.settingsChange, 0, at: env.settingsChanges[0]) }
   }
 
   /// `DeviceEvent.settingsChange`.
-  mutating func changed<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
+  mutating func changed<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    device.context.countEvent(at: t)
     device.reloadAllFree(at: t, cause: .settings, env)
     cursor += 1
-    if cursor < env.settingsChanges.count { device.queue.schedule(.settingsChange, 0, at: env.settingsChanges[cursor]) }
+    if cursor < env.settingsChanges.count {
+      device.context.schedule(.settingsChange, 0, at: env.settingsChanges[cursor])
+    }
   }
 }

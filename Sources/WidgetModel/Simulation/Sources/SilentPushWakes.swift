@@ -11,107 +11,108 @@ struct SilentPushWakes: DeviceActivity {
   private var throttle: SilentPushThrottle
   /// Each kind's next change the backend pushes for.
   private let cursor: Column<Int>
-  /// The device's push delivery delays.
-  private var deliveryDelays: DurationStream
+  private var rng = Xoshiro256StarStar(seed: 0)
 
   init(_ strategy: Strategy, _ parameters: SilentPushParameters, kinds: Int, storage: _DeviceStorage) {
     trigger = strategy.backend.silentPush
     reloadsOnWake = strategy.app.reloadOnSilentPush
     throttle = SilentPushThrottle(parameters)
-    deliveryDelays = DurationStream(parameters.deliveryDelay, stream: Xoshiro256StarStar(seed: 0))
     cursor = storage.column(max(1, kinds), 0)
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    for k in 0..<device.kindCount { cursor[k] = 0 }
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
+    for k in 0..<device.context.kindCount { cursor[k] = 0 }
     throttle.reset()
-    deliveryDelays.restart(stream: device.prepared.streams.stream(entity: UInt64(env.device), purpose: .pushDelivery))
+    rng = device.context.stream(.pushDelivery, env)
   }
 
-  mutating func start<T>(kind k: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func start<D: ReloadingDevice>(kind k: Int, _ device: inout D, _ env: DeviceEnvironment) {
     guard let trigger else { return }
     var c = cursor[k]
-    let first = device.feed.nextChange(kind: k, after: SimTime(milliseconds: -1), on: trigger.on, cursor: &c, env)
+    let first = device.context.feed.nextChange(
+      kind: k, after: SimTime(milliseconds: -1), on: trigger.on, cursor: &c, env)
     cursor[k] = c
-    if first < device.end { device.queue.schedule(.silentPushSend, k, at: first) }
+    device.context.schedule(.silentPushSend, k, at: first)
   }
 
-  mutating func lowPowerModeEnded<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func lowPowerModeEnded<D: ReloadingDevice>(at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     if throttle.held > 0 && !throttle.releaseScheduled {
       throttle.releaseScheduled = true
-      device.queue.schedule(.silentPushRelease, 0, at: t)
+      device.context.schedule(.silentPushRelease, 0, at: t)
     }
   }
 
   /// `DeviceEvent.silentPushSend`: the backend pushes for kind `k` (coalescing later changes).
-  mutating func sent<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func sent(kind k: Int, at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) {
     guard let trigger else { return }
-    if device.measured(t) {
-      device.counts.count(.silentPushesSent)
-      device.counts.count(.events)
-      device.counts.countHourly(.silentPushesSent, device.counts.hourIndex(t))
-      device.counts.recordPush(at: t, widget: false)
+    if context.measured(t) {
+      context.counts.count(.silentPushesSent)
+      context.counts.count(.events)
+      context.counts.countHourly(.silentPushesSent, context.counts.hourIndex(t))
+      context.counts.recordPush(at: t, widget: false)
     }
-    receive(kind: k, at: t, &device)
+    receive(kind: k, at: t, &context)
     var c = cursor[k]
-    let next = device.feed.nextChange(kind: k, after: t, on: trigger.on, cursor: &c, env)
+    let next = context.feed.nextChange(kind: k, after: t, on: trigger.on, cursor: &c, env)
     cursor[k] = c
-    let at = max(next, t + trigger.coalesce)
-    if next < device.end && at < device.end { device.queue.schedule(.silentPushSend, k, at: at) }
+    // `at` is never before `next`: before the end, both are.
+    context.schedule(.silentPushSend, k, at: max(next, t + trigger.coalesce))
   }
 
   /// The system's throttle: pushes over it are held (only the newest
   /// survives); none reach a force-quit app; Low Power Mode holds or drops them.
-  private mutating func receive<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>) {
-    if device.app.forceQuit { return }
-    if device.app.lowPower {
+  private mutating func receive(kind k: Int, at t: SimTime, _ context: inout DeviceContext) {
+    if context.app.forceQuit { return }
+    if context.app.lowPower {
       if throttle.parameters.lowPower == .hold { throttle.hold(kind: k) }
       return
     }
     if throttle.admit(at: t) {
-      deliverLater(kind: k, at: t, &device)
+      deliverLater(kind: k, at: t, &context)
     } else {
       throttle.hold(kind: k)
-      if !throttle.releaseScheduled { scheduleRelease(at: t, &device) }
+      if !throttle.releaseScheduled { scheduleRelease(at: t, &context) }
     }
   }
 
-  private mutating func scheduleRelease<T>(at t: SimTime, _ device: inout DeviceWidgets<T>) {
-    if let at = throttle.nextRelease(after: t, end: device.end) {
+  private mutating func scheduleRelease(at t: SimTime, _ context: inout DeviceContext) {
+    if let at = throttle.nextRelease(after: t, end: context.end) {
       throttle.releaseScheduled = true
-      device.queue.schedule(.silentPushRelease, 0, at: at)
+      context.schedule(.silentPushRelease, 0, at: at)
     }
   }
 
   /// `DeviceEvent.silentPushRelease`: a held push may go through now.
-  mutating func release<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func release(at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) {
     throttle.releaseScheduled = false
-    guard throttle.held > 0, !device.app.lowPower else { return }
-    if device.app.forceQuit {
+    guard throttle.held > 0, !context.app.lowPower else { return }
+    if context.app.forceQuit {
       throttle.held = 0
       return
     }
-    if let k = throttle.releaseHeld(at: t) { deliverLater(kind: k, at: t, &device) }
-    if throttle.held > 0 { scheduleRelease(at: t, &device) }
+    if let k = throttle.releaseHeld(at: t) { deliverLater(kind: k, at: t, &context) }
+    if throttle.held > 0 { scheduleRelease(at: t, &context) }
   }
 
-  private mutating func deliverLater<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>) {
-    let at = t + max(.zero, deliveryDelays.next())
-    if at < device.end { device.queue.schedule(.silentPushDeliver, k, at: at) }
+  private mutating func deliverLater(kind k: Int, at t: SimTime, _ context: inout DeviceContext) {
+    let at = t + max(.zero, throttle.parameters.deliveryDelay.sample(using: &rng))
+    context.schedule(.silentPushDeliver, k, at: at)
   }
 
   /// `DeviceEvent.silentPushDeliver`: the push wakes the app for ~30 s: it
   /// fetches, then reloads the kind from the background.
   @discardableResult
-  mutating func delivered<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
-    if device.app.forceQuit { return false }
-    if device.measured(t) {
-      device.counts.count(.silentPushesDelivered)
-      device.counts.count(.appWakes)
-      device.counts.countHourly(.silentPushesDelivered, device.counts.hourIndex(t))
+  func delivered<D: ReloadingDevice>(
+    kind k: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment
+  ) -> Bool {
+    if device.context.app.forceQuit { return false }
+    if device.context.measured(t) {
+      device.context.counts.count(.silentPushesDelivered)
+      device.context.counts.count(.appWakes)
+      device.context.counts.countHourly(.silentPushesDelivered, device.context.counts.hourIndex(t))
     }
-    device.counts.recordBackendRequest(at: t)
-    device.app.lastFetch = t
+    device.context.counts.recordBackendRequest(at: t)
+    device.context.app.lastFetch = t
     if reloadsOnWake { device.appReload(kind: k, at: t, cause: .silentPush, env) }
     return true
   }
@@ -144,7 +145,7 @@ struct SilentPushThrottle {
   }
 
   private mutating func refill(at t: SimTime) {
-    let rate = parameters.ratePerHour / 3_600_000
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
     let dt = Double(t.milliseconds - tokensAt.milliseconds)
     if dt > 0 {
       tokens = min(parameters.burst, tokens + dt * rate)
@@ -174,7 +175,7 @@ struct SilentPushThrottle {
 
   /// When the next token arrives after `t`, if before `end`.
   func nextRelease(after t: SimTime, end: SimTime) -> SimTime? {
-    let rate = parameters.ratePerHour / 3_600_000
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
     guard rate > 0 else { return nil }
     let wait = max(0, (1 - tokens) / rate).rounded(.up)
     // Compared as a Double first: a tiny rate gives a wait past Int64.

@@ -27,81 +27,83 @@ struct WakeSources: DeviceActivity {
     }
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     guard !sources.isEmpty else { return }
-    rng = device.prepared.streams.stream(entity: UInt64(env.device), purpose: .wakeSources)
+    rng = device.context.stream(.wakeSources, env)
     for i in sources.indices { changeCursor[i] = 0 }
   }
 
-  mutating func startDevice<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func startDevice<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     for i in sources.indices where sources[i].type != .audio {
       if let k = sources[i].onChangesOf {
-        scheduleChange(i, kind: k, after: SimTime(milliseconds: -1), &device, env)
+        scheduleChange(i, kind: k, after: SimTime(milliseconds: -1), &device.context, env)
       } else if let every = sources[i].every {
         let phase = SimTime(milliseconds: Int64(rng.nextUnit() * Double(every.milliseconds)))
-        if phase < device.end { device.queue.schedule(.wake, i, at: phase) }
+        device.context.schedule(.wake, i, at: phase)
       } else {
-        scheduleNext(i, after: .zero, &device, env)
+        scheduleNext(i, after: .zero, &device.context, env)
       }
     }
   }
 
   /// An audio session starting is a wake of every `audio` source.
   /// Returns the sources that woke the app, as a bit set.
-  mutating func audioWakes<T>(at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> UInt64 {
+  mutating func audioWakes(at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) -> UInt64 {
     var woke: UInt64 = 0
-    guard device.app.audio else { return 0 }
+    guard context.app.audio else { return 0 }
     for i in sources.indices where sources[i].type == .audio {
-      if run(i, at: t, &device, env) { woke |= 1 << UInt64(i) }
+      if run(i, at: t, &context, env) { woke |= 1 << UInt64(i) }
     }
     return woke
   }
 
   /// `DeviceEvent.wake` of source `i`: whether the app ran.
-  mutating func fired<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+  mutating func fired(_ i: Int, at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) -> Bool {
     if let k = sources[i].onChangesOf {
-      scheduleChange(i, kind: k, after: t, &device, env)
+      scheduleChange(i, kind: k, after: t, &context, env)
     } else if let every = sources[i].every {
-      let next = t + every
-      if next < device.end { device.queue.schedule(.wake, i, at: next) }
+      context.schedule(.wake, i, at: t + every)
     } else {
-      scheduleNext(i, after: t, &device, env)
+      scheduleNext(i, after: t, &context, env)
     }
-    return run(i, at: t, &device, env)
+    return run(i, at: t, &context, env)
   }
 
-  private func stopped<T>(_ i: Int, _ device: DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
+  private func stopped(_ i: Int, _ app: AppState, _ env: DeviceEnvironment) -> Bool {
     let rule = rules[i]
-    return (rule.stoppedByForceQuit && device.app.forceQuit) || (rule.stoppedByLowPowerMode && device.app.lowPower)
+    return (rule.stoppedByForceQuit && app.forceQuit) || (rule.stoppedByLowPowerMode && app.lowPower)
       || (rule.stoppedByBackgroundRefreshOff && env.backgroundRefreshOff)
   }
 
-  private func run<T>(_ i: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) -> Bool {
-    if stopped(i, device, env) || device.app.foreground { return false }
-    if device.measured(t) {
-      device.counts.count(.appWakes)
-      device.counts.count(.events)
+  private func run(_ i: Int, at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) -> Bool {
+    if stopped(i, context.app, env) || context.app.foreground { return false }
+    if context.measured(t) {
+      context.counts.count(.appWakes)
+      context.counts.count(.events)
     }
-    if sources[i].fetches { device.counts.recordBackendRequest(at: t) }
-    device.app.lastFetch = t
+    if sources[i].fetches { context.counts.recordBackendRequest(at: t) }
+    context.app.lastFetch = t
     return true
   }
 
   /// The next change of kind `k` after `t` wakes source `i`.
-  private func scheduleChange<T>(_ i: Int, kind k: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private func scheduleChange(
+    _ i: Int, kind k: Int, after t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment
+  ) {
     guard env.hasKind[k] else { return }
     var cursor = changeCursor[i]
-    let next = device.feed.nextChange(kind: k, after: t, on: .all, cursor: &cursor, env)
+    let next = context.feed.nextChange(kind: k, after: t, on: .all, cursor: &cursor, env)
     changeCursor[i] = cursor
-    if next < device.end { device.queue.schedule(.wake, i, at: next) }
+    context.schedule(.wake, i, at: next)
   }
 
-  private mutating func scheduleNext<T>(_ i: Int, after t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  private mutating func scheduleNext(
+    _ i: Int, after t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment
+  ) {
     guard !rates[i].isEmpty else { return }
     // The process is in local time: shift in, draw, shift back.
     let local = rates[i].nextArrival(after: t + env.utcOffset, using: &rng)
     guard local != .never else { return }
-    let at = local - env.utcOffset
-    if at < device.end { device.queue.schedule(.wake, i, at: max(t, at)) }
+    context.schedule(.wake, i, at: max(t, local - env.utcOffset))
   }
 }

@@ -10,16 +10,16 @@ struct WidgetAdds: DeviceActivity {
     cursor = storage.column(widgets, 0)
   }
 
-  mutating func start<T>(widget w: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func start<D: ReloadingDevice>(widget w: Int, _ device: inout D, _ env: DeviceEnvironment) {
     cursor[w] = env.addStart[w]
-    if cursor[w] < env.addStart[w + 1] { device.queue.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
+    if cursor[w] < env.addStart[w + 1] { device.context.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
   }
 
   /// `DeviceEvent.widgetAdded`.
-  func added<T>(_ w: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
-    device.reload(w, at: t, budgeted: false, chargeTimeline: false, cause: .added, env)
+  func added<D: ReloadingDevice>(_ w: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    device.context.countEvent(at: t)
+    device.reload(w, at: t, charge: .free, cause: .added, env)
     cursor[w] += 1
-    if cursor[w] < env.addStart[w + 1] { device.queue.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
+    if cursor[w] < env.addStart[w + 1] { device.context.schedule(.widgetAdded, w, at: env.adds[cursor[w]]) }
   }
 }

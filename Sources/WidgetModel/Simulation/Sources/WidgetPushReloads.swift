@@ -18,44 +18,46 @@ struct WidgetPushReloads: DeviceActivity {
     budget = WidgetPushBudget(parameters, kinds: kinds, storage: storage)
   }
 
-  mutating func reset<T>(_ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    for k in 0..<device.kindCount {
+  mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
+    for k in 0..<device.context.kindCount {
       cursor[k] = 0
       budget.reset(kind: k)
     }
   }
 
-  mutating func start<T>(kind k: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func start<D: ReloadingDevice>(kind k: Int, _ device: inout D, _ env: DeviceEnvironment) {
     guard let trigger else { return }
     var c = cursor[k]
-    let first = device.feed.nextChange(kind: k, after: SimTime(milliseconds: -1), on: trigger.on, cursor: &c, env)
+    let first = device.context.feed.nextChange(
+      kind: k, after: SimTime(milliseconds: -1), on: trigger.on, cursor: &c, env)
     cursor[k] = c
-    if first < device.end { device.queue.schedule(.widgetPushSend, k, at: first) }
+    device.context.schedule(.widgetPushSend, k, at: first)
   }
 
   /// `DeviceEvent.widgetPushSend`: a push for kind `k` arrives.
-  func sent<T>(kind k: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  func sent<D: ReloadingDevice>(kind k: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
     guard let trigger else { return }
-    if device.measured(t) {
-      device.counts.count(.widgetPushesSent)
-      device.counts.count(.events)
-      device.counts.recordPush(at: t, widget: true)
+    let measured = device.context.measured(t)
+    if measured {
+      device.context.counts.count(.widgetPushesSent)
+      device.context.counts.count(.events)
+      device.context.counts.recordPush(at: t, widget: true)
     }
     if budget.admit(kind: k, at: t) {
-      if device.measured(t) { device.counts.count(.widgetPushesAccepted) }
-      for w in 0..<device.count where device.widgets.kind[w] == k {
+      if measured { device.context.counts.count(.widgetPushesAccepted) }
+      for w in 0..<env.widgetCount where env.widgetKind[w] == k {
         if parameters.sharesTimelineBudget {
           device.budgetedRequest(w, at: t, late: false, cause: .widgetPush, env)
         } else {
-          device.reload(w, at: t, budgeted: true, chargeTimeline: false, cause: .widgetPush, env)
+          device.reload(w, at: t, charge: .pushBudget, cause: .widgetPush, env)
         }
       }
     }
     var c = cursor[k]
-    let next = device.feed.nextChange(kind: k, after: t, on: trigger.on, cursor: &c, env)
+    let next = device.context.feed.nextChange(kind: k, after: t, on: trigger.on, cursor: &c, env)
     cursor[k] = c
-    let at = max(next, t + trigger.coalesce)
-    if next < device.end && at < device.end { device.queue.schedule(.widgetPushSend, k, at: at) }
+    // `at` is never before `next`: before the end, both are.
+    device.context.schedule(.widgetPushSend, k, at: max(next, t + trigger.coalesce))
   }
 }
 
@@ -80,7 +82,8 @@ struct WidgetPushBudget {
   /// A push for kind `k` at `t` is accepted (spending a token) if one is left.
   func admit(kind k: Int, at t: SimTime) -> Bool {
     let dt = Double(t.milliseconds - tokensAt[k].milliseconds)
-    tokens[k] = min(parameters.burst, tokens[k] + dt * parameters.ratePerHour / 3_600_000)
+    let rate = parameters.ratePerHour / Double(SimDuration.hour.milliseconds)
+    tokens[k] = min(parameters.burst, tokens[k] + dt * rate)
     tokensAt[k] = t
     guard tokens[k] >= 1 else { return false }
     tokens[k] -= 1

@@ -15,22 +15,22 @@ struct WidgetTaps: DeviceActivity {
     cursor = storage.column(widgets, 0)
   }
 
-  mutating func start<T>(widget w: Int, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
+  mutating func start<D: ReloadingDevice>(widget w: Int, _ device: inout D, _ env: DeviceEnvironment) {
     cursor[w] = env.tapStart[w]
-    if cursor[w] < env.tapStart[w + 1] { device.queue.schedule(.tap, w, at: env.taps[cursor[w]]) }
+    if cursor[w] < env.tapStart[w + 1] { device.context.schedule(.tap, w, at: env.taps[cursor[w]]) }
   }
 
   /// `DeviceEvent.tap`: the user taps widget `w`'s button.
-  func tapped<T>(_ w: Int, at t: SimTime, _ device: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
-    if device.measured(t) { device.counts.count(.events) }
-    device.reload(w, at: t, budgeted: false, chargeTimeline: false, cause: .tap, env)
+  func tapped<D: ReloadingDevice>(_ w: Int, at t: SimTime, _ device: inout D, _ env: DeviceEnvironment) {
+    device.context.countEvent(at: t)
+    device.reload(w, at: t, charge: .free, cause: .tap, env)
     if reloadKind {
-      let k = device.widgets.kind[w]
-      for other in 0..<env.widgetCount where other != w && device.widgets.kind[other] == k {
+      let k = env.widgetKind[w]
+      for other in 0..<env.widgetCount where other != w && env.widgetKind[other] == k {
         device.appReload(other, at: t, cause: .tap, env)
       }
     }
     cursor[w] += 1
-    if cursor[w] < env.tapStart[w + 1] { device.queue.schedule(.tap, w, at: env.taps[cursor[w]]) }
+    if cursor[w] < env.tapStart[w + 1] { device.context.schedule(.tap, w, at: env.taps[cursor[w]]) }
   }
 }

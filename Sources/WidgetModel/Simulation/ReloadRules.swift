@@ -1,0 +1,50 @@
+import ReloadEngine
+
+/// What the scenario and the strategy fix about a device's reloads for the
+/// whole run: the model's parameters, and the flags read from them once so
+/// that a reload tests a `Bool` instead of comparing parameters.
+struct ReloadRules {
+  let params: ModelParameters
+  /// `engine: event_by_event`: glances and unpredictable changes are events in the queue.
+  let eventMode: Bool
+  /// The shortest time from a reload to the next budgeted one.
+  let minInterval: SimDuration
+  /// Per kind: the staleness it tolerates, ms.
+  let tolerance: [Int64]
+  /// Per kind: its reloads re-read the app's cache (docs/model.md#data-source).
+  let readsCache: [Bool]
+  let cacheReaders: Bool
+  /// Per kind: its fetches can fail (docs/model.md#fetch-failure).
+  let failure: [FetchFailure?]
+  /// Some kind's provider may use a reload's random draw or fail.
+  let drawsPerReload: Bool
+  /// Some reload may draw, fail, read a cache or show a placeholder: the
+  /// per-reload bookkeeping for those is skipped when `false`.
+  let special: Bool
+  /// `reload.asap: paced`: a policy request due at once waits for the budget's pace.
+  let pacedAsap: Bool
+  /// `reload.lateness_pressure: budget`: lateness grows with the budget spent.
+  let latenessPressure: Bool
+  /// Some budgeted app call may wait (`app_reload.background_latency`, `while_asleep`).
+  let delaysBackgroundCalls: Bool
+
+  /// `providerDraws`: the strategy's provider uses a reload's random draw.
+  init(_ scenario: Scenario, _ strategy: Strategy, providerDraws: Bool) {
+    params = scenario.model
+    eventMode = scenario.engine == .eventByEvent
+    minInterval = scenario.model.budget.minInterval
+    tolerance = scenario.kinds.map(\.tolerance.milliseconds)
+    readsCache = (0..<scenario.kinds.count).map { strategy.dataSource(kind: $0) == .appCache }
+    cacheReaders = readsCache.contains(true)
+    failure = scenario.kinds.map { kind in
+      kind.fetchFailure.flatMap { f in
+        f.probability > 0 || f.outageToHour > f.outageFromHour || f.whenUnpublished ? f : nil
+      }
+    }
+    drawsPerReload = providerDraws || failure.contains { $0 != nil }
+    special = drawsPerReload || cacheReaders
+    pacedAsap = scenario.model.reload.asap == .paced
+    latenessPressure = scenario.model.reload.latenessPressure == .budget
+    delaysBackgroundCalls = scenario.model.appReload.delaysBackgroundCalls
+  }
+}
