@@ -68,7 +68,7 @@ enum _BoxMuller {
 /// millions of draws and for draws made to land next to a half
 /// millisecond.
 @usableFromInline
-enum _RoundedLogNormal {
+package enum _RoundedLogNormal {
   /// Relative distance from the C library's value that is certain to round
   /// the same way, per unit of `1 + sigma`.
   @usableFromInline static let tolerance = 1e-12
@@ -80,7 +80,7 @@ enum _RoundedLogNormal {
   /// error bound of a half millisecond, is not far below the saturation
   /// limit, or its exponent is outside `exp`'s easy range.
   @inlinable @inline(__always)
-  static func fastMilliseconds(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Int64? {
+  static package func fastMilliseconds(median: Double, sigma: Double, _ r1: UInt64, _ r2: UInt64) -> Int64? {
     let tables = _LogNormalTables.shared
     let radius = (-2 * log(_unitPositive(r1), tables)).squareRoot()
     let x = sigma * (radius * cos2pi(k: r2 &>> 11, tables))
@@ -107,7 +107,7 @@ enum _RoundedLogNormal {
   /// The subinterval holding 1 has `c = 1`, so near `u = 1`, where the
   /// normal's radius is small, `r` is exact and the error relative.
   @inlinable @inline(__always)
-  static func log(_ u: Double, _ tables: _LogNormalTables) -> Double {
+  static package func log(_ u: Double, _ tables: _LogNormalTables) -> Double {
     let bits = u.bitPattern
     let shifted = bits &- _LogNormalTables.sqrtHalfBits
     let i = Int((shifted &>> 45) & 127)
@@ -127,7 +127,7 @@ enum _RoundedLogNormal {
   /// `cos a cos b - sin a sin b` with `cos b`, `sin b` by their series to
   /// `b^6` and `b^5`.
   @inlinable @inline(__always)
-  static func cos2pi(k: UInt64, _ tables: _LogNormalTables) -> Double {
+  static package func cos2pi(k: UInt64, _ tables: _LogNormalTables) -> Double {
     let step = (k &+ (1 << 44)) &>> 45  // 0...256; 256 is a whole turn
     let rest = Int64(bitPattern: k) &- Int64(bitPattern: step &<< 45)  // |rest| <= 2^44
     let b = Double(rest) * (0x1.0p-53 * 2 * Double.pi)
@@ -144,7 +144,7 @@ enum _RoundedLogNormal {
   /// rounding); `exp x = 2^n 2^(j/64) exp(r)`, `exp r` by its series to
   /// `r^5`, `2^n` built from bits.
   @inlinable @inline(__always)
-  static func exp(_ x: Double, _ tables: _LogNormalTables) -> Double {
+  static package func exp(_ x: Double, _ tables: _LogNormalTables) -> Double {
     // Round to the nearest integer by adding and removing 1.5 * 2^52; the
     // integer is then in the low bits of the sum.
     let shifter = 0x1.8p52
@@ -168,10 +168,10 @@ enum _RoundedLogNormal {
 /// Immutable after `init`, so sharing it across threads is safe. Every
 /// index is masked to its table's size by the accessors' callers.
 @usableFromInline
-final class _LogNormalTables: Sendable {
+package final class _LogNormalTables: Sendable {
   /// The bits of sqrt(1/2), where `log`'s subintervals start.
-  @usableFromInline static let sqrtHalfBits: UInt64 = 0x3FE6_A09E_667F_3BCD
-  @usableFromInline static let shared = _LogNormalTables()
+  @usableFromInline static package let sqrtHalfBits: UInt64 = 0x3FE6_A09E_667F_3BCD
+  @usableFromInline static package let shared = _LogNormalTables()
 
   /// `[0, 128)`: `1/c` of `log`'s subintervals; `[128, 256)`: `log c`;
   /// `[256, 320)`: `2^(j/64)`; `[320, 576)`: `cos(2 pi j/256)`;

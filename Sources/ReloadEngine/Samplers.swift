@@ -102,7 +102,7 @@ public struct LogNormalSampler: Sendable, Equatable {
   /// The draw made of the random numbers `r1` and `r2` (those of
   /// `nextStandardNormal`, in its order), with the C library.
   @inlinable @inline(__always)
-  func value(_ r1: UInt64, _ r2: UInt64) -> Double {
+  package func value(_ r1: UInt64, _ r2: UInt64) -> Double {
     median * _exp(sigma * _BoxMuller.standardNormal(u1: _unitPositive(r1), u2: _unit(r2)))
   }
   public var mean: Double { median * _exp(sigma * sigma / 2) }

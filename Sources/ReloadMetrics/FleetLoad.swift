@@ -62,7 +62,7 @@ public struct FleetLoad: Sendable, Equatable {
   /// independent load varies with the hour of the day, not faster).
   public static let maxHalfWidth = 1800
   /// The window half-widths tried, narrowest first (seconds).
-  static let halfWidths = [5, 15, 30, 60, 150, 300, 600, 900, 1800]
+  package static let halfWidths = [5, 15, 30, 60, 150, 300, 600, 900, 1800]
 
   public init(peakSecond: Double, peakSecondLow: Double, peakSecondHigh: Double, peakMinute: Double) {
     self.peakSecond = peakSecond
@@ -141,7 +141,7 @@ public struct FleetLoad: Sendable, Equatable {
 
   /// Window counts below this are tallied per (width, count); the rare
   /// larger ones (bursts in a large sample) are added one by one.
-  static let tableCounts = 1 << 12
+  package static let tableCounts = 1 << 12
 }
 
 /// The seconds' rates of one `FleetLoad.estimate`: a table of whole
@@ -378,12 +378,12 @@ struct SecondTally {
 /// read off the bits: no `log`), from 2^-30 (smaller rates, and 0, fold
 /// into the first bin) to 2^50 requests per second. A bin keeps how many
 /// rates fell in it and their sum, so its mean is exact.
-struct RateHistogram {
+package struct RateHistogram {
   static let mantissaBits: UInt64 = 7
-  static let shift: UInt64 = 52 - mantissaBits
-  static let lowest = 0x1p-30
-  static let firstKey = Int(truncatingIfNeeded: lowest.bitPattern >> shift)
-  static let binCount = 80 << Int(mantissaBits)
+  package static let shift: UInt64 = 52 - mantissaBits
+  package static let lowest = 0x1p-30
+  package static let firstKey = Int(truncatingIfNeeded: lowest.bitPattern >> shift)
+  package static let binCount = 80 << Int(mantissaBits)
 
   /// The weight and the sum of bins `first..<first + bins.count / 2`,
   /// the only ones kept: the window widens to an octave past any rate that
@@ -391,14 +391,16 @@ struct RateHistogram {
   /// `bins[2 * b + 1]`. NOTE: for performance: a sample's rates span a few
   /// of the 80 octaves, and zeroing them all for each histogram cost more
   /// than filling it; one array is one uniqueness check an add.
-  var first = 0
-  var bins: [Double] = []
+  package var first = 0
+  package var bins: [Double] = []
   /// Rates in all (including zeros) and the largest.
   var count = 0.0
   var top = 0.0
 
+  package init() {}
+
   /// Adds `times` seconds at rate `r`.
-  mutating func add(_ r: Double, times: Double) {
+  mutating package func add(_ r: Double, times: Double) {
     count += times
     // A second with no load is never above a level: it only counts.
     guard r > 0 else { return }
@@ -428,7 +430,7 @@ struct RateHistogram {
 
   /// The `q` quantile of the mixture: the count's tail taken as normal with
   /// continuity correction, the level found by bisection.
-  func quantile(seconds: Double, _ q: Double) -> Double {
+  package func quantile(seconds: Double, _ q: Double) -> Double {
     guard top > 0 else { return 0 }
     let target = (1 - q) * count
     // The occupied bins' weights, means and spreads, in increasing mean.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadCalibration
+import ReloadCalibration
 
 @Suite struct LogFormatTests {
   @Test func timestampsRoundTripAndOffsetsConvertToUTC() throws {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadCalibration
+import ReloadCalibration
 
 /// The byte-scanning parser: the same log whichever way a file is cut into
 /// blocks, quoted CSV and JSON strings decoded, names interned once, and the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadEngine
+import ReloadEngine
 
 /// The engine's own roundings equal the standard library's on every kind
 /// of value: halves, values next to halves, negatives, large and tiny ones.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReloadEngine
+import ReloadEngine
 
 /// The polynomial log-normal (`LogNormalSampler.sampleRounded`) gives the
 /// C library's millisecond for every draw: each function stays within the

@@ -1,4 +1,4 @@
-@testable import ReloadMetrics
+import ReloadMetrics
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import ReloadMetrics
 import Testing
 
-@testable import ReloadReports
+import ReloadReports
 
 /// A target's label ("target ≥ 90 %") sits at the end of its dashed line
 /// and must not cover a point or a best point's ring: it moves below the

@@ -1,7 +1,7 @@
 import ReloadEngine
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// `DeviceEnvironment.nextAwakeTime` finds the user's next awake hour from
 /// the day's bit mask; the answer must be the hour-by-hour walk's.

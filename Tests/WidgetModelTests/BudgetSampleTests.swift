@@ -1,7 +1,7 @@
 import ReloadEngine
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// The hourly budget samples read a sliding window with a cursor that only
 /// moves forward (`ReloadBudget.sampledLeft`); the answer must be the

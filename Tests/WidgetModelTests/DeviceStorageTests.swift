@@ -1,7 +1,7 @@
 import ReloadEngine
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// The simulator's one storage type: columns read and write in place, and
 /// an index out of range traps in a debug build instead of corrupting

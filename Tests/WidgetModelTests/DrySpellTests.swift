@@ -2,7 +2,7 @@ import ReloadEngine
 import ReloadMetrics
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// A provider whose next request is the first of `requests` after the
 /// reload: a widget whose reload times the test writes in.

@@ -2,7 +2,7 @@ import ReloadEngine
 import ReloadMetrics
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// Each metric's definition on a hand-built device whose answer is known:
 /// glance and change times are written in, not drawn.

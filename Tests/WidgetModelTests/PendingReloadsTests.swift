@@ -1,7 +1,7 @@
 import ReloadEngine
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// A widget's pending action waits in its slot, not in the device's queue;
 /// `next` must always be the earliest of the slots in the queue's order

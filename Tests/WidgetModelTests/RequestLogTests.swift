@@ -3,7 +3,7 @@ import ReloadMetrics
 import ReloadStrategies
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// `RequestLog` buffers (segment, second) keys and adds them to the
 /// per-second tallies stretch by stretch; the tallies must be those of

@@ -1,7 +1,7 @@
 import ReloadMetrics
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// `ResultsBuilder.SecondStats.compute` reads each series through its
 /// running sums (32 bits, wrapping) and takes shortcuts: a minute as a

@@ -2,7 +2,7 @@ import ReloadEngine
 import ReloadMetrics
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// Each construct of the strategy language (Scenarios/README.md, "Writing
 /// your strategy") run on hand-built devices whose sessions, glances and

@@ -2,7 +2,7 @@ import ReloadEngine
 import ReloadMetrics
 import Testing
 
-@testable import WidgetModel
+import WidgetModel
 
 /// The rules whose structure the evidence questions (issue 14, section 2),
 /// each alternative run on a hand-built device and checked by an effect the

@@ -5,7 +5,7 @@ import ReloadMetrics
 /// Linear scales take their domain and ticks from `NiceTicks`; log scales
 /// map `log10(value)` linearly and clamp values at or below the domain's
 /// low end to it (so a zero sits on the floor instead of disappearing).
-struct ChartScale {
+package struct ChartScale {
   var lo: Double
   var hi: Double
   var ticks: [Double]
@@ -16,7 +16,7 @@ struct ChartScale {
 
   /// A linear scale over `lo ... hi`, widened to nice ticks; `includeZero`
   /// starts it at 0 (bars, counts, percentages).
-  static func linear(_ lo: Double, _ hi: Double, includeZero: Bool = true, maxTicks: Int = 5) -> ChartScale {
+  static package func linear(_ lo: Double, _ hi: Double, includeZero: Bool = true, maxTicks: Int = 5) -> ChartScale {
     var lo = lo.isFinite ? lo : 0
     let hi = hi.isFinite ? hi : 1
     if includeZero { lo = min(lo, 0) }
@@ -41,7 +41,7 @@ struct ChartScale {
   }
 
   /// The pixel position of `value`.
-  func callAsFunction(_ value: Double) -> Double {
+  package func callAsFunction(_ value: Double) -> Double {
     let t: Double
     if isLog {
       let v = max(value, lo)
@@ -58,12 +58,12 @@ struct ChartScale {
 ///
 /// The y axis title sits above the plot, horizontal, where it reads
 /// without turning one's head; the x title sits under the tick labels.
-struct ChartFrame {
-  var plot: SVGChart.Rect
+package struct ChartFrame {
+  package var plot: SVGChart.Rect
   var x: ChartScale
-  var y: ChartScale
+  package var y: ChartScale
 
-  init(plot: SVGChart.Rect, x: ChartScale, y: ChartScale) {
+  package init(plot: SVGChart.Rect, x: ChartScale, y: ChartScale) {
     self.plot = plot
     self.x = x
     self.y = y
@@ -74,7 +74,7 @@ struct ChartFrame {
   }
 
   /// The pixel point of a data point.
-  func point(_ dx: Double, _ dy: Double) -> SVGChart.Point {
+  package func point(_ dx: Double, _ dy: Double) -> SVGChart.Point {
     SVGChart.Point(x: x(dx), y: y(dy))
   }
 
@@ -135,17 +135,17 @@ extension ChartFrame {
 
   /// Where a horizontal target's label is written: its box (for a label
   /// placer to keep clear of) and where its text is anchored.
-  struct TargetLabel {
-    let box: SVGChart.Rect
-    let at: SVGChart.Point
-    let anchor: SVGChart.Anchor
+  package struct TargetLabel {
+    package let box: SVGChart.Rect
+    package let at: SVGChart.Point
+    package let anchor: SVGChart.Anchor
   }
 
   /// The label of horizontal target `b`: above the line at its right end,
   /// unless that box covers one of `markers` (each a circle of `radius`
   /// around a point); then below it there, then above and below at the
   /// line's left end. When none is clear, the right end above.
-  func targetLabel(
+  package func targetLabel(
     _ b: Objective.Bound, unit: MetricUnit, clearOf markers: [SVGChart.Point] = [], radius: Double = 0
   ) -> TargetLabel {
     let w = Self.textWidth(Self.targetText(b, unit: unit), fontSize: 11)
@@ -190,7 +190,7 @@ extension ChartFrame {
   /// `labelAt`: where the label starts instead (a chart whose lines crowd
   /// the line's end).
   /// `label`: where a horizontal target's label goes (`targetLabel`).
-  func target(
+  package func target(
     _ b: Objective.Bound, unit: MetricUnit, horizontal: Bool, text: String? = nil, labelAt: SVGChart.Point? = nil,
     label spot: TargetLabel? = nil
   ) -> [SVGChart.Mark] {

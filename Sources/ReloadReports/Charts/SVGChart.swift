@@ -72,7 +72,7 @@ package struct SVGChart {
   }
 
   /// One thing to draw.
-  enum Mark {
+  package enum Mark {
     /// An open path through the points (a line series, an axis rule).
     case polyline([Point], cls: String)
     /// A closed, filled path (a band between two lines).

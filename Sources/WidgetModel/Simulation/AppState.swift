@@ -7,14 +7,16 @@ import ReloadEngine
 /// Reloads the app asks for are free while it is in the foreground or has
 /// an audio session (#exempt-reloads); budgets shrink in Low Power Mode
 /// (#low-power-budget).
-struct AppState {
+package struct AppState {
+
+  package init() {}
   /// The app is in the foreground.
   var foreground = false
   /// The app has an active audio (or navigation) session.
   var audio = false
   /// The user force-quit the app; it gets no pushes or BGAppRefresh until relaunched.
   var forceQuit = false
-  var lowPower = false
+  package var lowPower = false
   /// The first days after install, with a larger budget (#learning-period).
   var learning = false
   /// The next session, audio session, Low Power Mode spell and settings change to play back.

@@ -3,7 +3,7 @@ import ReloadEngine
 /// The kinds of events a device simulation schedules. Packed with an index
 /// (widget or kind) and a generation into an `Event`'s 32-bit payload.
 @usableFromInline
-enum DeviceEvent: UInt32, CaseIterable {
+package enum DeviceEvent: UInt32, CaseIterable {
   /// A policy reload is due (`.atEnd` / `.after`): budget check, then exec.
   case policyRequest = 0
   /// An app-requested reload that waited for the minimum interval.
@@ -45,14 +45,14 @@ enum DeviceEvent: UInt32, CaseIterable {
   @usableFromInline static let glancePriority: UInt8 = 2
 
   @inlinable @inline(__always)
-  static func pack(_ kind: DeviceEvent, index: Int, generation: UInt32 = 0) -> UInt32 {
+  static package func pack(_ kind: DeviceEvent, index: Int, generation: UInt32 = 0) -> UInt32 {
     kind.rawValue | UInt32(truncatingIfNeeded: index) << 5 | (generation & 0x7FFFF) << 13
   }
 
   /// The case of raw value `raw` (`raw < 32`). Written out so it inlines to
   /// a range check: the synthesised `init?(rawValue:)` is a call per event.
   @inlinable @inline(__always)
-  static func kind(_ raw: UInt32) -> DeviceEvent {
+  static package func kind(_ raw: UInt32) -> DeviceEvent {
     switch raw {
     case 0: return .policyRequest
     case 1: return .appRequest
@@ -83,14 +83,14 @@ enum DeviceEvent: UInt32, CaseIterable {
   }
 
   @inlinable @inline(__always)
-  static func unpack(_ payload: UInt32) -> (kind: DeviceEvent, index: Int, generation: UInt32) {
+  static package func unpack(_ payload: UInt32) -> (kind: DeviceEvent, index: Int, generation: UInt32) {
     (kind(payload & 31), Int((payload >> 5) & 0xFF), payload >> 13)
   }
 }
 
 /// Why a reload happened, for the wake-up funnel.
 @usableFromInline
-enum ReloadCause: UInt8 {
+package enum ReloadCause: UInt8 {
   case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added, appTrigger
 }
 

@@ -12,9 +12,11 @@ import ReloadEngine
 /// NOTE: for performance: on `fleet-1m` these changes are a third of the
 /// device's events, and a slot costs a compare where the queue cost an
 /// insert and a pop.
-struct LifecycleSlots {
+package struct LifecycleSlots {
+
+  package init() {}
   /// The three lifecycles.
-  enum Lifecycle {
+  package enum Lifecycle {
     case session, audio, lowPower
   }
 
@@ -22,10 +24,10 @@ struct LifecycleSlots {
   private var audio = Event.vacant
   private var lowPower = Event.vacant
   /// The earliest of the three (`Event.vacant`: none).
-  private(set) var next = Event.vacant
+  package private(set) var next = Event.vacant
 
   /// No change ahead (a new device).
-  mutating func reset() {
+  mutating package func reset() {
     session = .vacant
     audio = .vacant
     lowPower = .vacant
@@ -35,7 +37,7 @@ struct LifecycleSlots {
   /// `lifecycle`'s next change is `kind` at `t`; it replaces the one that
   /// was just handed out.
   @inline(__always)
-  mutating func set(_ lifecycle: Lifecycle, _ kind: DeviceEvent, at t: SimTime, on queue: inout Simulator<EventQueue>) {
+  mutating package func set(_ lifecycle: Lifecycle, _ kind: DeviceEvent, at t: SimTime, on queue: inout Simulator<EventQueue>) {
     let event = Event(
       time: t, priority: DeviceEvent.modelPriority, seq: queue.sequence(at: t), payload: DeviceEvent.pack(kind, index: 0))
     update(lifecycle, event)
@@ -43,7 +45,7 @@ struct LifecycleSlots {
 
   /// `lifecycle` has no change ahead (its last one was handed out).
   @inline(__always)
-  mutating func end(_ lifecycle: Lifecycle) {
+  mutating package func end(_ lifecycle: Lifecycle) {
     update(lifecycle, .vacant)
   }
 

@@ -13,16 +13,16 @@ import ReloadEngine
 /// it, then leaves nothing behind: a queued event would stay and fire for
 /// nothing (NOTE: for performance: on `fleet-1m` a quarter of all events
 /// were such superseded requests).
-struct PendingReloads {
+package struct PendingReloads {
   /// The pending action as the queue orders it (`Event.vacant`: none).
   private let slot: Column<Event>
   private let reason: Column<ReloadCause>
   /// The pending reload waits for budget to return.
   let withheld: Column<Bool>
   /// When the widget last reloaded.
-  let lastReload: Column<SimTime>
+  package let lastReload: Column<SimTime>
   /// The earliest pending action of the device (`Event.vacant`: none).
-  private(set) var next = Event.vacant
+  package private(set) var next = Event.vacant
   /// Its widget (-1: none). Derivable from `next`'s payload, but kept
   /// apart (NOTE: for performance: reading the payload of `next` just
   /// after it was stored made R1 about 8 % slower, measured).
@@ -30,7 +30,7 @@ struct PendingReloads {
   /// The current device's widgets.
   private var count = 0
 
-  init(widgets: Int, storage: _DeviceStorage) {
+  package init(widgets: Int, storage: _DeviceStorage) {
     slot = storage.column(widgets, .vacant)
     reason = storage.column(widgets, .policy)
     withheld = storage.column(widgets, false)
@@ -38,7 +38,7 @@ struct PendingReloads {
   }
 
   /// Nothing is pending for the device's `widgets` widgets.
-  mutating func reset(widgets: Int) {
+  mutating package func reset(widgets: Int) {
     count = widgets
     for w in 0..<widgets {
       slot[w] = .vacant
@@ -52,7 +52,7 @@ struct PendingReloads {
 
   /// When widget `w`'s pending action is due (`.never` when none is).
   @inline(__always)
-  func time(_ w: Int) -> SimTime { slot[w].isVacant ? .never : slot[w].time }
+  package func time(_ w: Int) -> SimTime { slot[w].isVacant ? .never : slot[w].time }
 
   /// Why widget `w`'s pending action happens.
   @inline(__always)
@@ -62,7 +62,7 @@ struct PendingReloads {
   /// earlier one is already pending (it will capture the same data, or
   /// later data).
   @inline(__always)
-  mutating func set(_ w: Int, _ kind: DeviceEvent, at t: SimTime, cause: ReloadCause, on queue: inout Simulator<EventQueue>) {
+  mutating package func set(_ w: Int, _ kind: DeviceEvent, at t: SimTime, cause: ReloadCause, on queue: inout Simulator<EventQueue>) {
     // (An empty slot's time is later than any event's.)
     if slot[w].time <= t { return }
     let event = Event(
@@ -81,14 +81,14 @@ struct PendingReloads {
   /// Widget `w`'s pending action is taken (it is due) or superseded:
   /// nothing is pending any more.
   @inline(__always)
-  mutating func take(_ w: Int) {
+  mutating package func take(_ w: Int) {
     slot[w] = .vacant
     if w == nextWidget { findNext() }
   }
 
   /// The widget reloaded at `t`: whatever was pending is superseded.
   @inline(__always)
-  mutating func reloaded(_ w: Int, at t: SimTime) {
+  mutating package func reloaded(_ w: Int, at t: SimTime) {
     lastReload[w] = t
     withheld[w] = false
     take(w)

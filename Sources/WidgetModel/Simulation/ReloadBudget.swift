@@ -5,7 +5,7 @@ import ReloadEngine
 /// (docs/model.md#budget-accrual). Both read the same effective daily budget,
 /// scaled in Low Power Mode (#low-power-budget) and during the learning
 /// period (#learning-period).
-struct ReloadBudget {
+package struct ReloadBudget {
   static var window: SimDuration { .day }
 
   private let parameters: BudgetParameters
@@ -23,7 +23,7 @@ struct ReloadBudget {
   private let spent: Column<Int>
   private let sampleCursor: Column<Int>
 
-  init(_ parameters: BudgetParameters, ringCapacity: Int, widgets: Int, storage: _DeviceStorage) {
+  package init(_ parameters: BudgetParameters, ringCapacity: Int, widgets: Int, storage: _DeviceStorage) {
     self.parameters = parameters
     self.ringCapacity = ringCapacity
     base = storage.column(widgets, 1)
@@ -36,12 +36,12 @@ struct ReloadBudget {
   var isTokenBucket: Bool { parameters.accrual == .tokenBucket }
 
   /// Empties every widget's budget for a device of `count` widgets.
-  mutating func reset(widgets count: Int) {
+  mutating package func reset(widgets count: Int) {
     rings.reset(rings: count, capacity: ringCapacity)
   }
 
   /// Sets widget `w`'s daily budget and fills its bucket.
-  mutating func start(_ w: Int, dailyBudget: Int, _ app: AppState) {
+  mutating package func start(_ w: Int, dailyBudget: Int, _ app: AppState) {
     base[w] = dailyBudget
     tokens[w] = 0
     tokensAt[w] = .zero
@@ -52,7 +52,7 @@ struct ReloadBudget {
 
   /// Today's budget of widget `w`, reloads per 24 h.
   @inline(__always)
-  func cap(_ w: Int, _ app: AppState) -> Int {
+  package func cap(_ w: Int, _ app: AppState) -> Int {
     var b = Double(base[w])
     if app.lowPower { b *= parameters.lowPowerMultiplier }
     if app.learning { b *= parameters.learningMultiplier }
@@ -127,7 +127,7 @@ struct ReloadBudget {
 
   /// Widget `w` spends one reload at `t`.
   @inline(__always)
-  mutating func spend(_ w: Int, at t: SimTime, _ app: AppState) {
+  mutating package func spend(_ w: Int, at t: SimTime, _ app: AppState) {
     switch parameters.accrual {
     case .slidingWindow:
       rings.append(t, to: w)
@@ -140,7 +140,7 @@ struct ReloadBudget {
 
   /// Budgeted reloads widget `w` could still make at `t`.
   @inline(__always)
-  func left(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
+  package func left(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
     left(w, at: t, cap: cap(w, app))
   }
 
@@ -151,7 +151,7 @@ struct ReloadBudget {
   /// instead of a binary search over the ring; NOTE: for performance,
   /// a sample is taken every hour of every widget).
   @inline(__always)
-  func sampledLeft(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
+  package func sampledLeft(_ w: Int, at t: SimTime, _ app: AppState) -> Int {
     sampledLeft(w, at: t, SampleRate(cap: cap(w, app), self))
   }
 

@@ -16,7 +16,7 @@ import ReloadMetrics
 /// addition is exact in any order, so results do not change.
 ///
 /// NOTE: a hand-written counting sort over two storage columns, for performance.
-struct RequestLog {
+package struct RequestLog {
   /// Keys the log holds before it is added to the tallies.
   let capacity: Int
 
@@ -30,7 +30,7 @@ struct RequestLog {
   /// `fleet-1m` ran 7 % faster than with a flush after every range of at
   /// most 256 devices; a log 8 times larger bought 1 % more for 85 MB).
   /// Results do not depend on it.
-  static func capacity(devices: Int) -> Int {
+  static package func capacity(devices: Int) -> Int {
     let wanted = max(1, devices).multipliedReportingOverflow(by: 8)
     if wanted.overflow || wanted.partialValue >= 1 << 20 { return 1 << 20 }
     return max(1 << 16, wanted.partialValue)
@@ -40,13 +40,13 @@ struct RequestLog {
   /// `segment << secondBits | second`.
   private var entries: Column<UInt32>
   private var scratch: Column<UInt32>
-  private(set) var count = 0
+  package private(set) var count = 0
   /// Bits of a measured second, and the shift from a key to its stretch.
   private let secondBits: Int
   private let shift: Int
 
   /// A log for `segments` segments of `seconds` measured seconds each.
-  init(_ storage: _DeviceStorage, segments: Int, seconds: Int, capacity: Int) {
+  package init(_ storage: _DeviceStorage, segments: Int, seconds: Int, capacity: Int) {
     self.capacity = capacity
     entries = storage.column(capacity, 0)
     scratch = storage.column(capacity, 0)
@@ -60,14 +60,14 @@ struct RequestLog {
   /// Buffers one request of `segment` at measured second `second`; a full
   /// buffer is added to `perSecond` first.
   @inline(__always)
-  mutating func append(segment: Int, second: Int64, flushingInto perSecond: [CounterBlock<UInt32>]) {
+  mutating package func append(segment: Int, second: Int64, flushingInto perSecond: [CounterBlock<UInt32>]) {
     entries[count] = UInt32(truncatingIfNeeded: segment) << UInt32(secondBits) | UInt32(truncatingIfNeeded: second)
     count &+= 1
     if count == capacity { flush(into: perSecond) }
   }
 
   /// Adds the buffered requests to `perSecond[segment]` and empties the log.
-  mutating func flush(into perSecond: [CounterBlock<UInt32>]) {
+  mutating package func flush(into perSecond: [CounterBlock<UInt32>]) {
     guard count > 0 else { return }
     let source = entries
     let target = scratch

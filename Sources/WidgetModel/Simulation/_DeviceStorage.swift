@@ -18,13 +18,13 @@
 /// - Important: a column lives as long as the storage that made it; the
 ///   simulator owns both and hands neither out.
 @usableFromInline
-final class _DeviceStorage: @unchecked Sendable {
+package final class _DeviceStorage: @unchecked Sendable {
   private var allocations: [UnsafeMutableRawPointer] = []
 
-  init() {}
+  package init() {}
 
   /// A column of `count` values, all `initial`.
-  func column<T>(_ count: Int, _ initial: T) -> Column<T> {
+  package func column<T>(_ count: Int, _ initial: T) -> Column<T> {
     precondition(_isPOD(T.self), "_DeviceStorage holds trivial types only")
     precondition(count >= 0, "a column of \(count) values")
     let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
@@ -34,7 +34,7 @@ final class _DeviceStorage: @unchecked Sendable {
   }
 
   /// A column holding `values`.
-  func column<T>(copying values: [T], filler: T) -> Column<T> {
+  package func column<T>(copying values: [T], filler: T) -> Column<T> {
     let c = column(values.count, filler)
     for (i, v) in values.enumerated() { c[i] = v }
     return c
@@ -50,10 +50,10 @@ final class _DeviceStorage: @unchecked Sendable {
 /// Its subscript reads and writes in place (no copy-on-write check) and
 /// checks the index in debug builds only.
 @usableFromInline
-struct Column<T> {
+package struct Column<T> {
   private let base: UnsafeMutablePointer<T>
   /// The number of values.
-  let count: Int
+  package let count: Int
 
   fileprivate init(base: UnsafeMutablePointer<T>, count: Int) {
     self.base = base
@@ -65,7 +65,7 @@ struct Column<T> {
     assert(UInt(bitPattern: i) < UInt(bitPattern: count), "index \(i) out of a column of \(count)")
   }
 
-  subscript(i: Int) -> T {
+  package subscript(i: Int) -> T {
     @inline(__always) unsafeAddress {
       check(i)
       return UnsafePointer(base + i)

@@ -116,8 +116,10 @@ public enum ResultsBuilder {
   /// handed from one strategy's summary to the next: allocating it afresh
   /// for each would cost page faults and zeroing. Strategies summarised
   /// concurrently take buffers of their own.
-  final class Scratch: Sendable {
+  final package class Scratch: Sendable {
     private let free = Mutex<[Buffer]>([])
+
+    package init() {}
 
     /// Calls `body` with `count` elements of scratch memory, of any content
     /// (`body` writes before it reads).
@@ -352,12 +354,14 @@ public enum ResultsBuilder {
 
   /// Busiest second, busiest minute and busiest second of each hour of a
   /// per-second series.
-  struct SecondStats {
-    var seconds = 0
-    var peak: UInt32 = 0
-    var peakIndex = 0
-    var peakMinuteSum: UInt64 = 0
-    var hourPeaks: [UInt32] = []
+  package struct SecondStats {
+    package var seconds = 0
+    package var peak: UInt32 = 0
+    package var peakIndex = 0
+    package var peakMinuteSum: UInt64 = 0
+    package var hourPeaks: [UInt32] = []
+
+    package init() {}
 
     /// The statistics of each block and, last, of their sum (no merged copy
     /// of the blocks is made). Each series is read through its running
@@ -369,7 +373,7 @@ public enum ResultsBuilder {
     /// one pass over each block writes its running sums and finds each
     /// hour's busiest second; a minute's requests are a difference of two
     /// running sums, and the sum's running sums are the blocks' added up.
-    static func compute(
+    static package func compute(
       _ blocks: [CounterBlock<UInt32>], scratch: Scratch,
       each: (Int, UnsafeBufferPointer<UInt32>) -> Void = { _, _ in }
     ) -> [SecondStats] {
