@@ -40,7 +40,8 @@ struct ParsedArguments {
     let decimal = !text.isEmpty && text.allSatisfy { "0123456789.eE+-".contains($0) }
     guard decimal, let d = Double(text), d.isFinite, range.contains(d) else {
       throw .badInput(
-        "\(name) expects a number in \(SchemaValidator.format(range.lowerBound))...\(SchemaValidator.format(range.upperBound)), "
+        "\(name) expects a number in "
+          + "\(SchemaValidator.format(range.lowerBound))...\(SchemaValidator.format(range.upperBound)), "
           + "got '\(text)' (see 'reloadbench \(command) --help')")
     }
     return d

@@ -100,7 +100,8 @@ struct Baseline: Codable, Equatable {
     case .data(let d): contents = d
     case .tooLarge(let size):
       throw .badInput(
-        "\(path): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxBaselineBytes)) a baseline may have "
+        "\(path): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxBaselineBytes)) a baseline "
+          + "may have "
           + "(fix: pass a baseline file, or re-save it: \(save); see \"Limits\" in Scenarios/README.md)")
     case .unreadable: break
     }
@@ -124,7 +125,8 @@ struct Baseline: Codable, Equatable {
       json = try JSONValue.parse(data)
     } catch {
       switch error.kind {
-      case .duplicateKey(let key): throw corrupt("the key \(TerminalText.quoted(key)) is given twice at \(error.path), \(error.location)")
+      case .duplicateKey(let key):
+        throw corrupt("the key \(TerminalText.quoted(key)) is given twice at \(error.path), \(error.location)")
       case .tooDeep: throw corrupt("arrays and objects nest more than \(JSONLimits.maxDepth) deep at \(error.location)")
       case .syntax, .notRepresentable: throw corrupt("not valid JSON at \(error.location): \(error.detail)")
       }
@@ -136,7 +138,8 @@ struct Baseline: Codable, Equatable {
     // Compared as a Double: Int(1e300) would trap.
     if case .number(let v)? = o["format_version"], v > Double(currentFormatVersion) {
       throw .badInput(
-        "\(path): baseline format \(SchemaValidator.format(v)) is newer than this reloadbench reads (\(currentFormatVersion)) "
+        "\(path): baseline format \(SchemaValidator.format(v)) is newer than this reloadbench reads "
+          + "(\(currentFormatVersion)) "
           + "(fix: use a newer reloadbench, or \(fix))")
     }
     let baseline: Baseline
@@ -154,7 +157,10 @@ struct Baseline: Codable, Equatable {
     var seen: Set<[String]> = []
     for r in baseline.rows {
       if let unknown = r.values.keys.first(where: { !baseline.columns.contains($0) }) {
-        throw corrupt("row \(TerminalText.short(r.policy)) / \(TerminalText.short(r.segment)) has \(TerminalText.quoted(unknown)), which is not in \"columns\"")
+        throw corrupt(
+          "row \(TerminalText.short(r.policy)) / \(TerminalText.short(r.segment)) has "
+            + "\(TerminalText.quoted(unknown)), which is not in \"columns\""
+        )
       }
       if !seen.insert([r.policy, r.segment]).inserted {
         throw corrupt("row \(TerminalText.short(r.policy)) / \(TerminalText.short(r.segment)) is listed twice")

@@ -41,11 +41,13 @@ extension BenchCase {
       if !(1...100_000_000).contains(size) { throw bad("size", size, 1...100_000_000) }
       if !(0...10_000_000_000).contains(holds) { throw bad("holds", holds, 0...10_000_000_000) }
       if arity != 2 && arity != 4 {
-        throw .badInput("--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
+        throw .badInput(
+          "--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
       }
     case .r1Global:
       if arity != 2 && arity != 4 {
-        throw .badInput("--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
+        throw .badInput(
+          "--run-case: \"arity\" must be 2 or 4, got \(arity) (fix: use 4 (quaternary heap) or 2 (binary heap))")
       }
     case .scenario:
       if let d = devices, !(1...10_000_000_000).contains(d) { throw bad("devices", d, 1...10_000_000_000) }
@@ -123,7 +125,8 @@ enum BenchRunner {
       cases.append(BenchCase(name: "r1", kind: .scenario, path: "Scenarios/r1-polling.json", threads: threads))
       cases.append(BenchCase(name: "default", kind: .scenario, path: "Scenarios/default.json", threads: threads))
       cases.append(
-        BenchCase(name: "fleet-50k", kind: .scenario, path: "Scenarios/fleet-1m.json", threads: threads, devices: 50_000))
+        BenchCase(
+          name: "fleet-50k", kind: .scenario, path: "Scenarios/fleet-1m.json", threads: threads, devices: 50_000))
     } else {
       for path in scenarios {
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -139,7 +142,8 @@ enum BenchRunner {
     for size in sizes {
       for arity in [4, 2] {
         let label = size >= 1_000_000 ? "1e6" : size >= 100_000 ? "1e5" : size >= 10_000 ? "1e4" : "1e3"
-        cases.append(BenchCase(name: "hold-\(arity == 4 ? "4ary" : "binary")-\(label)", kind: .hold, arity: arity, size: size))
+        cases.append(
+          BenchCase(name: "hold-\(arity == 4 ? "4ary" : "binary")-\(label)", kind: .hold, arity: arity, size: size))
       }
     }
     return cases

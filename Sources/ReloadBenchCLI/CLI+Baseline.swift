@@ -9,7 +9,8 @@ enum BaselineCommand {
   /// `baseline` has one subcommand, `save`; its help is the group's.
   static func main(_ arguments: [String], strategies: StrategyRegistry) throws(CLIError) -> Int32 {
     guard let sub = arguments.first else {
-      throw .badInput("baseline needs a subcommand: reloadbench baseline save SCENARIO (see 'reloadbench baseline --help')")
+      throw .badInput(
+        "baseline needs a subcommand: reloadbench baseline save SCENARIO (see 'reloadbench baseline --help')")
     }
     if sub == "--help" || sub == "-h" || sub == "help" {
       Terminal.out(BaselineSaveCommand.help + "\n")
@@ -53,7 +54,8 @@ struct BaselineSaveCommand: Command {
     exitStatus: "0 saved; 2 bad input (scenario, flags, unwritable path, a --to that names a scenario).")
 
   static let options: [OptionSpec] = [
-    OptionSpec("--to", "FILE", "Write the baseline to FILE (default Scenarios/baselines/<name>.json; one scenario only).")
+    OptionSpec(
+      "--to", "FILE", "Write the baseline to FILE (default Scenarios/baselines/<name>.json; one scenario only).")
   ]
   static let common: [CommonOptions.Key: String?] = [.threads: nil, .quiet: nil]
 
@@ -75,10 +77,16 @@ struct BaselineSaveCommand: Command {
 
   func validate() throws(CLIError) {
     guard !paths.isEmpty else {
-      throw .badInput("baseline save needs a scenario file: reloadbench baseline save SCENARIO ... (see 'reloadbench baseline --help')")
+      throw .badInput(
+        "baseline save needs a scenario file: reloadbench baseline save SCENARIO ... (see 'reloadbench baseline "
+          + "--help')"
+      )
     }
     if to != nil && paths.count > 1 {
-      throw .badInput("--to names one file, but \(paths.count) scenarios were given (fix: drop --to; each goes to Scenarios/baselines/<name>.json)")
+      throw .badInput(
+        "--to names one file, but \(paths.count) scenarios were given (fix: drop --to; each goes to "
+          + "Scenarios/baselines/<name>.json)"
+      )
     }
     if to == "-" {
       throw .badInput("--to needs a file path; '-' (stdout) is not supported for baselines (fix: pass --to FILE)")

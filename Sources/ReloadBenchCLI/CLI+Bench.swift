@@ -7,13 +7,18 @@ import ReloadReports
 /// with another program (the C++ yardstick).
 struct BenchCommand: Command {
   static let options: [OptionSpec] = [
-    OptionSpec("--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
+    OptionSpec(
+      "--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
     OptionSpec("--repeat", "K", "Repetitions per case (default 5); medians are reported."),
     OptionSpec("--json", "FILE", "Also write the figures as JSON (for CI and --baseline)."),
     OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),
     OptionSpec("--cases", "LIST", "Run only the cases whose names contain one of these comma-separated words."),
     OptionSpec("--hold-ops", "N", "Hold operations per hold-model case (default: max(2e6, 4 x queue size))."),
-    OptionSpec("--yardstick", "CMD", "Also run CMD (a program printing R1 JSON, e.g. the C++ yardstick) alternately with the standard r1-1t case and report the ratio (not with --scenario)."),
+    OptionSpec(
+      "--yardstick", "CMD",
+      "Also run CMD (a program printing R1 JSON, e.g. the C++ yardstick) alternately with the standard r1-1t case "
+        + "and report the ratio (not with --scenario)."
+    ),
     OptionSpec("--baseline", "FILE", "Compare with a stored --json run; exit 1 if a case is slower beyond --noise."),
     OptionSpec("--noise", "PCT", "Slowdown that counts as a regression with --baseline (default 10)."),
     OptionSpec("--run-case", "JSON", "(internal) run one case in this process and print its measurement."),
@@ -90,7 +95,10 @@ struct BenchCommand: Command {
 
   func validate() throws(CLIError) {
     if runCase == nil, jsonPath == "-" {
-      throw .badInput("--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass --json FILE)")
+      throw .badInput(
+        "--json needs a file path; '-' (stdout) is not supported by bench, whose table is on stdout (fix: pass "
+          + "--json FILE)"
+      )
     }
   }
 
@@ -143,7 +151,12 @@ struct BenchCommand: Command {
       return ExitStatus.success
     }
     let pipeline = Pipeline(
-      options: { var o = CommonOptions(); o.threads = threads; o.quiet = true; return o }(), strategies: strategies)
+      options: {
+        var o = CommonOptions()
+        o.threads = threads
+        o.quiet = true
+        return o
+      }(), strategies: strategies)
     for s in scenarios {
       let loaded = try pipeline.load(s)
       try pipeline.validateMemory(loaded.scenario)
@@ -173,7 +186,9 @@ struct BenchCommand: Command {
     if let filter = casesFilter {
       let words = filter.split(separator: ",").map(String.init)
       cases = cases.filter { c in words.contains { c.name.contains($0) } }
-      if cases.isEmpty { throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')") }
+      if cases.isEmpty {
+        throw .badInput("--cases \(filter) matches no case (fix: see the case names in 'reloadbench bench --quick')")
+      }
     }
     let yardstickCommand = yardstick
     if let command = yardstickCommand { try checkYardstick(command, cases: cases) }
@@ -193,7 +208,10 @@ struct BenchCommand: Command {
     // On a terminal, say where this runs while the cases run (the table on
     // stdout names the machine too); in a pipe, stderr is kept for errors.
     if Terminal.stderrIsTerminal {
-      Terminal.err("machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores, \(machine["memory_gb"] ?? "?") GB, \(machine["os"] ?? "?"), \(machine["build"] ?? "?") build\n")
+      Terminal.err(
+        "machine: \(machine["cpu"] ?? "?"), \(machine["cores"] ?? "?") cores, \(machine["memory_gb"] ?? "?") GB, "
+          + "\(machine["os"] ?? "?"), \(machine["build"] ?? "?") build\n"
+      )
     }
     var results: [CaseResult] = []
     var yardstick: Yardstick? = nil
@@ -221,7 +239,9 @@ struct BenchCommand: Command {
             let y = try ChildProcess.run(parts[0], Array(parts.dropFirst()))
             guard y.status == 0 else {
               throw .badInput(
-                "--yardstick \(command) failed (exit \(y.status)): \(y.failureLine) (fix: check that the command runs on its own)")
+                "--yardstick \(command) failed (exit \(y.status)): \(y.failureLine) (fix: check that the command "
+                  + "runs on its own)"
+              )
             }
             guard let obj = try? JSONSerialization.jsonObject(with: Data(y.stdout.utf8)) as? [String: Any],
               let wdps = obj["widget_days_per_s"] as? Double, let wall = obj["wall_s"] as? Double
@@ -246,11 +266,13 @@ struct BenchCommand: Command {
     if Terminal.stderrIsTerminal { Terminal.errControl("\r\u{1B}[2K") }
     if let command = yardstickCommand, !ratios.isEmpty {
       yardstick = Yardstick(
-        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios, medianRatio: Self.median(ratios),
+        command: command, widgetDaysPerSecond: yWdps, wallSeconds: yWall, ratios: ratios,
+        medianRatio: Self.median(ratios),
         wholeProcessRatios: wholeRatios, medianWholeProcessRatio: Self.median(wholeRatios))
     }
     let output = Output(
-      tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats, threads: threads,
+      tool: "reloadbench-bench", version: ReloadBenchCLI.version, machine: machine, repetitions: repeats,
+      threads: threads,
       cases: results, yardstick: yardstick)
     Terminal.out(Self.table(output))
     if let path = jsonPath {
@@ -313,9 +335,12 @@ struct BenchCommand: Command {
   }
 
   static func table(_ o: Output) -> String {
-    var rows: [[String]] = [[
-      "case", "threads", "wall s (min-max)", "events/s", "widget-days/s", "sim-days/s", "peak RSS", "sim / merge / report s",
-    ]]
+    var rows: [[String]] = [
+      [
+        "case", "threads", "wall s (min-max)", "events/s", "widget-days/s", "sim-days/s", "peak RSS",
+        "sim / merge / report s",
+      ]
+    ]
     for c in o.cases {
       let m = c.median
       let phases = ["simulation", "merge", "report"].compactMap { m.phases[$0] }
@@ -331,9 +356,14 @@ struct BenchCommand: Command {
     }
     var widths = [Int](repeating: 0, count: rows[0].count)
     for r in rows { for (i, cell) in r.enumerated() { widths[i] = Swift.max(widths[i], cell.count) } }
-    var out = "ReloadBench \(o.version) bench: medians of \(NumberFormat.count(o.repetitions, "run")), each in a fresh process\n"
+    var out =
+      "ReloadBench \(o.version) bench: medians of \(NumberFormat.count(o.repetitions, "run")), each in a fresh "
+      + "process\n"
     let machine = o.machine
-    out += "machine: \(machine["cpu"] ?? "?"); \(machine["cores"] ?? "?") cores; \(machine["memory_gb"] ?? "?") GB; \(machine["os"] ?? "?"); \(machine["build"] ?? "?") build; internal checks \(machine["internal_checks"] ?? "?")\n\n"
+    out +=
+      "machine: \(machine["cpu"] ?? "?"); \(machine["cores"] ?? "?") cores; \(machine["memory_gb"] ?? "?") GB; "
+      + "\(machine["os"] ?? "?"); \(machine["build"] ?? "?") build; internal checks "
+      + "\(machine["internal_checks"] ?? "?")\n\n"
     for (n, r) in rows.enumerated() {
       var cells: [String] = []
       for (i, cell) in r.enumerated() {
@@ -345,8 +375,11 @@ struct BenchCommand: Command {
     }
     if let y = o.yardstick {
       out += String(
-        format: "\nyardstick (%@): %@ widget-days/s median; ReloadBench r1-1t / yardstick = %.2f (median of %d pairs, in-process), %.2f (whole process)\n",
-        y.command, NumberFormat.short(median(y.widgetDaysPerSecond)), y.medianRatio, y.ratios.count, y.medianWholeProcessRatio)
+        format:
+          "\nyardstick (%@): %@ widget-days/s median; ReloadBench r1-1t / yardstick = %.2f (median of %d pairs, "
+          + "in-process), %.2f (whole process)\n",
+        y.command, NumberFormat.short(median(y.widgetDaysPerSecond)), y.medianRatio, y.ratios.count,
+        y.medianWholeProcessRatio)
     }
     out += "\nThroughput on shared machines is noisy: compare medians, not single runs.\n"
     return out
@@ -354,7 +387,9 @@ struct BenchCommand: Command {
 
   /// Compares throughput case by case with a stored run.
   static func compare(_ now: Output, _ base: Output, noisePct: Double) -> (String, Bool) {
-    var out = "\nCompared with the baseline (\(base.version), \(base.machine["cpu"] ?? "?")): a case regresses when its median throughput drops more than \(NumberFormat.short(noisePct)) %\n"
+    var out =
+      "\nCompared with the baseline (\(base.version), \(base.machine["cpu"] ?? "?")): a case regresses when its "
+      + "median throughput drops more than \(NumberFormat.short(noisePct)) %\n"
     if base.machine["cpu"] != now.machine["cpu"] {
       out += "warning: the baseline was measured on another CPU; differences may be the machine's\n"
     }
@@ -376,7 +411,9 @@ struct BenchCommand: Command {
       } else {
         verdict = "within noise"
       }
-      out += "| \(c.name) | \(NumberFormat.short(old))/s | \(NumberFormat.short(new))/s | \(String(format: "%+.1f %%", change)) | \(verdict) |\n"
+      out +=
+        "| \(c.name) | \(NumberFormat.short(old))/s | \(NumberFormat.short(new))/s | "
+        + "\(String(format: "%+.1f %%", change)) | \(verdict) |\n"
     }
     return (out, regressed)
   }

@@ -173,7 +173,8 @@ struct CalibrateCommand: Command {
   }
 
   static func summary(_ c: Calibration, out: String) -> String {
-    var s = "Calibrated from \(NumberFormat.count(c.lines, "line")): \(NumberFormat.count(c.devices, "device")), "
+    var s =
+      "Calibrated from \(NumberFormat.count(c.lines, "line")): \(NumberFormat.count(c.devices, "device")), "
       + "\(NumberFormat.count(c.deviceDays, "complete device-day")).\n"
     for d in c.dropped where d.count > 0 { s += "  dropped: \(d.count) \(d.what)\n" }
     for p in c.parameters {

@@ -56,11 +56,19 @@ struct CheckCommand: Command {
 
   static let options: [OptionSpec] = [
     OptionSpec("--baseline", "FILE", "Compare with FILE (default Scenarios/baselines/<name>.json; one scenario only)."),
-    OptionSpec("--tolerance", "PCT", "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's per-metric \"check\" tolerances still win."),
-    OptionSpec("--min-agreement", "N", "Fail (exit 1) when fewer than N of the scenarios' evidence claims agree with the runs."),
-    OptionSpec("--fail-on-change", nil, "Fail on any metric that moved beyond its tolerance, improved and neutral ones too (for a model's own CI)."),
+    OptionSpec(
+      "--tolerance", "PCT",
+      "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's "
+        + "per-metric \"check\" tolerances still win."
+    ),
+    OptionSpec(
+      "--min-agreement", "N", "Fail (exit 1) when fewer than N of the scenarios' evidence claims agree with the runs."),
+    OptionSpec(
+      "--fail-on-change", nil,
+      "Fail on any metric that moved beyond its tolerance, improved and neutral ones too (for a model's own CI)."),
     OptionSpec("--markdown", "FILE", "Write the Markdown report to FILE instead of stdout ('-': stdout)."),
-    OptionSpec("--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
+    OptionSpec(
+      "--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
     OptionSpec("--json", "FILE", "Also write the check as JSON, every compared metric included ('-': stdout)."),
   ]
   static let common: [CommonOptions.Key: String?] = [
@@ -140,7 +148,9 @@ struct CheckCommand: Command {
       guard let r = refused.first(where: { $0.option == name }) else { continue }
       throw .badInput(
         "\(command) does not take \(name): check reruns each scenario exactly as its baseline was saved, and \(r.why) "
-          + "(fix: change \"\(r.key)\" in the scenario file, then re-save its baseline with 'reloadbench baseline save')")
+          + "(fix: change \"\(r.key)\" in the scenario file, then re-save its baseline with 'reloadbench baseline "
+          + "save')"
+      )
     }
   }
 
@@ -251,7 +261,8 @@ struct CheckCommand: Command {
     }
     if b.seed != l.scenario.seed || b.replications != l.scenario.replications {
       throw .badInput(
-        "\(path) records seed \(b.seed) and \(NumberFormat.count(b.replications, "replication")), the scenario runs seed "
+        "\(path) records seed \(b.seed) and \(NumberFormat.count(b.replications, "replication")), the scenario runs "
+          + "seed "
           + "\(l.scenario.seed) and \(l.scenario.replications) (fix: re-save the baseline: \(resave))")
     }
     if b.engine != l.scenario.engine.rawValue {
@@ -315,7 +326,8 @@ struct CheckCommand: Command {
     if let b = p.baseline {
       (comparisons, notes) = table.compared(with: b.table) { spec.tolerance(for: $0, flagPct: flagPct) }
       if b.toolVersion != ReloadBenchCLI.version {
-        notes.append("baseline saved by reloadbench \(b.toolVersion), this is \(ReloadBenchCLI.version) (same model version)")
+        notes.append(
+          "baseline saved by reloadbench \(b.toolVersion), this is \(ReloadBenchCLI.version) (same model version)")
       }
     } else if !spec.expectations.isEmpty {
       notes.append(

@@ -11,7 +11,9 @@ import WidgetModel
 enum EmitLog {
   static let option = OptionSpec(
     "--emit-log", "FILE",
-    "Also write the reload log a deployment of the first strategy would collect (.csv or .jsonl; Scenarios/log-format.md).")
+    "Also write the reload log a deployment of the first strategy would collect (.csv or .jsonl; "
+      + "Scenarios/log-format.md)."
+  )
 
   /// The path and format, checked before anything runs.
   static func validate(_ path: String, jobs: [RunCommand.Job]) throws(CLIError) -> LogFormat {
@@ -19,7 +21,8 @@ enum EmitLog {
       throw .badInput("--emit-log \(path): unknown format (fix: end the name in .csv or .jsonl)")
     }
     guard jobs.count == 1, jobs[0].points == nil else {
-      throw .badInput("--emit-log writes one deployment's log: give one scenario without a sweep (fix: run one scenario file)")
+      throw .badInput(
+        "--emit-log writes one deployment's log: give one scenario without a sweep (fix: run one scenario file)")
     }
     return format
   }
@@ -46,11 +49,14 @@ enum EmitLog {
 
   /// The log of `scenario`'s first strategy, device by device, handed to
   /// `sink` in chunks of text (the CSV header first).
-  static func render(_ scenario: Scenario, format: LogFormat, sink: (String) throws(CLIError) -> Void) throws(CLIError) -> (lines: Int, overflowed: Int) {
+  static func render(_ scenario: Scenario, format: LogFormat, sink: (String) throws(CLIError) -> Void) throws(CLIError)
+    -> (lines: Int, overflowed: Int)
+  {
     let prepared = PreparedScenario(scenario)
     var emitter = ReloadLogEmitter(prepared, strategy: 0)
     var text = format == .csv ? LogFormat.header : ""
-    var lines = 0, overflowed = 0
+    var lines = 0
+    var overflowed = 0
     let epoch = LogTime.simulationEpoch
     for d in 0..<scenario.devices {
       emitter.simulate(device: d)
@@ -113,21 +119,27 @@ enum EmitLog {
   }
 
   static func announce(_ written: (lines: Int, overflowed: Int), path: String, scenario: Scenario) {
-    var text = "Wrote \(path): \(NumberFormat.count(written.lines, "log line")) of strategy \(scenario.strategies[0].name), "
+    var text =
+      "Wrote \(path): \(NumberFormat.count(written.lines, "log line")) of strategy \(scenario.strategies[0].name), "
       + "\(NumberFormat.count(scenario.devices, "device")).\n"
     if written.overflowed > 0 {
-      text += "warning: \(NumberFormat.count(written.overflowed, "device")) made more than \(ReloadLogEmitter.linesPerDevice) lines; their logs stop there (fix: fewer days or widgets per device).\n"
+      text +=
+        "warning: \(NumberFormat.count(written.overflowed, "device")) made more than "
+        + "\(ReloadLogEmitter.linesPerDevice) lines; their logs stop there (fix: fewer days or widgets per device).\n"
     }
     Terminal.out(text)
   }
 
   /// Renders and writes the log to `path` through a temporary file renamed
   /// at the end, so a failure leaves any earlier file as it was.
-  static func write(_ scenario: Scenario, to path: String, format: LogFormat) throws(CLIError) -> (lines: Int, overflowed: Int) {
+  static func write(_ scenario: Scenario, to path: String, format: LogFormat) throws(CLIError) -> (
+    lines: Int, overflowed: Int
+  ) {
     let folder = PathText.folder(of: path)
     try OutputWriter.prepare(folder, option: "--emit-log")
     let temp = (folder as NSString).appendingPathComponent(OutputWriter.temporaryName(PathText.name(path)))
-    guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp) else {
+    guard FileManager.default.createFile(atPath: temp, contents: nil), let handle = FileHandle(forWritingAtPath: temp)
+    else {
       throw .badInput("cannot write \(path) (fix: check free space and permissions)")
     }
     let result: (lines: Int, overflowed: Int)

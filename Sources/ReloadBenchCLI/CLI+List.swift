@@ -43,7 +43,9 @@ struct ListCommand: Command {
       out += "\nStrategies registered in Swift by this executable:\n"
       for s in strategies.registered {
         let what = s.code == nil ? "parts given in Swift" : "timelines from Swift code"
-        out += "  " + TerminalText.oneLine(s.name) + String(repeating: " ", count: max(1, width - s.name.count)) + what + "\n"
+        out +=
+          "  " + TerminalText.oneLine(s.name) + String(repeating: " ", count: max(1, width - s.name.count)) + what
+          + "\n"
       }
     }
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: "Scenarios")) ?? [])
@@ -65,9 +67,11 @@ struct ListCommand: Command {
       }
       for alt in a.alternatives {
         out += "   \(alt.name): \(alt.summary) [\(alt.source)]\n"
-        out += "     sets " + alt.patch.settings.map {
-          "model.\($0.parameter.path) = \(AssumptionReference.text($0.value, of: $0.parameter))"
-        }.joined(separator: ", ") + "\n"
+        out +=
+          "     sets "
+          + alt.patch.settings.map {
+            "model.\($0.parameter.path) = \(AssumptionReference.text($0.value, of: $0.parameter))"
+          }.joined(separator: ", ") + "\n"
       }
     }
     return out

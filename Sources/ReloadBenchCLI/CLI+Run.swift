@@ -1,6 +1,6 @@
 import Foundation
-import ReloadEngine
 import ReloadCalibration
+import ReloadEngine
 import ReloadMetrics
 import ReloadReports
 import WidgetModel
@@ -98,13 +98,15 @@ struct RunCommand: Command {
     for path in paths { loaded.append(try pipeline.load(path)) }
     let jobs = try Self.jobs(loaded, pipeline)
     let logFormat = try emitLog.map { (p: String) throws(CLIError) -> LogFormat in
-      try pipeline.validate(paths: loaded.map { .read($0.path, as: "the scenario") } + [.file(p, as: "the --emit-log file")])
+      try pipeline.validate(
+        paths: loaded.map { .read($0.path, as: "the scenario") } + [.file(p, as: "the --emit-log file")])
       return try EmitLog.validate(p, jobs: jobs)
     }
     let threads = pipeline.options.threads
     if dryRun {
       for job in jobs {
-        let text = job.points.map { SweepCommand.plan(job.loaded, $0, dir: job.directory, threads: threads) }
+        let text =
+          job.points.map { SweepCommand.plan(job.loaded, $0, dir: job.directory, threads: threads) }
           ?? Self.plan(job.loaded.scenario, dir: job.directory, threads: threads)
         Terminal.out(text + (pipeline.shard.map { "\n" + Shards.plan(job, $0) } ?? "") + "\n")
       }

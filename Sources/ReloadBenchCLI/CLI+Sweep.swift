@@ -28,7 +28,9 @@ struct SweepCommand: Command {
       """,
     arguments: [("SCENARIO", "A scenario file with a \"sweep\" block.")],
     exitStatus:
-      "0 success; 2 bad input (scenario, a swept value, flags, unwritable --out, an output that would replace an input).")
+      "0 success; 2 bad input (scenario, a swept value, flags, unwritable --out, an output that would replace an "
+      + "input)."
+  )
 
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
@@ -89,7 +91,9 @@ struct SweepCommand: Command {
   static func plan(_ loaded: LoadedScenario, _ plans: [SweepPointPlan], dir: String, threads: Int) -> String {
     guard let spec = loaded.sweep else { return "" }
     var text = RunCommand.plan(loaded.scenario, dir: dir, threads: threads) + "\n"
-    text += "  sweep: \(NumberFormat.count(plans.count, "point")) (max_points \(spec.maxPoints)); writes sweep.csv, sweep.html, sweep.json\n"
+    text +=
+      "  sweep: \(NumberFormat.count(plans.count, "point")) (max_points \(spec.maxPoints)); writes sweep.csv, "
+      + "sweep.html, sweep.json\n"
     for p in spec.parameters {
       text += "    \(p.name) (\(p.pathText)): \(p.values.map(SweepSpec.text).joined(separator: ", "))\n"
     }
@@ -118,7 +122,8 @@ struct SweepCommand: Command {
     pipeline.warnAboutBuild()
     let header = merged == nil ? pipeline.announce(plans.map(\.scenario), name: base.name) : nil
     if !s.quiet {
-      let sizes = spec.parameters.map { "\($0.name): \(NumberFormat.count($0.values.count, "value"))" }.joined(separator: ", ")
+      let sizes = spec.parameters.map { "\($0.name): \(NumberFormat.count($0.values.count, "value"))" }.joined(
+        separator: ", ")
       Terminal.out(
         "\(base.name): sweep of \(NumberFormat.count(plans.count, "point")) (\(sizes)) x "
           + "\(NumberFormat.count(base.strategies.count, "strategy")), \(NumberFormat.count(base.devices, "device")), "
@@ -141,7 +146,9 @@ struct SweepCommand: Command {
           wallSeconds: s.reproducible ? 0 : seconds))
       if !s.quiet {
         Terminal.out(
-          String(format: "  point %d/%d: %@ (%.2f s)\n", plan.index + 1, plans.count, spec.describe(plan.valueIndices), seconds))
+          String(
+            format: "  point %d/%d: %@ (%.2f s)\n", plan.index + 1, plans.count, spec.describe(plan.valueIndices),
+            seconds))
       }
     }
     var results = SweepResults(

@@ -146,7 +146,9 @@ public enum ReloadBenchCLI {
       return ExitStatus.success
     default:
       if let command = commands.first(where: { $0.name == first }) { return try command.main(rest, strategies) }
-      if first.hasSuffix(".json") || first.hasPrefix("--") { return try RunCommand.main(arguments, strategies: strategies) }
+      if first.hasSuffix(".json") || first.hasPrefix("--") {
+        return try RunCommand.main(arguments, strategies: strategies)
+      }
       let names = commands.map(\.name)
       let hint = SchemaValidator.nearest(first, in: names).map { " (did you mean '\($0)'?)" } ?? ""
       throw .badInput("unknown command '\(first)'\(hint); see 'reloadbench --help'")

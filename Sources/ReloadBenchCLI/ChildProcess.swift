@@ -47,7 +47,8 @@ enum ChildProcess {
     guard errFD >= 0 else {
       close(fds[0])
       close(fds[1])
-      throw .badInput("cannot create a temporary file: \(String(cString: strerror(errno))) (fix: check \(NSTemporaryDirectory()))")
+      throw .badInput(
+        "cannot create a temporary file: \(String(cString: strerror(errno))) (fix: check \(NSTemporaryDirectory()))")
     }
     unlink(template)  // Still readable through errFD; gone when closed.
     defer { close(errFD) }

@@ -1,6 +1,6 @@
 import Foundation
-import ReloadReports
 import ReloadEngine
+import ReloadReports
 import WidgetModel
 
 /// A subcommand: an option struct built from `argv`, checked by
@@ -106,7 +106,8 @@ extension Command {
       let status =
         c.exitStatus.contains("\n")
         ? "\n" + c.exitStatus
-        : " " + HelpFormatter.wrap(c.exitStatus, width: 80 - 13).joined(separator: "\n" + String(repeating: " ", count: 13))
+        : " "
+          + HelpFormatter.wrap(c.exitStatus, width: 80 - 13).joined(separator: "\n" + String(repeating: " ", count: 13))
       sections.append("EXIT STATUS:" + status)
     }
     return sections.joined(separator: "\n\n")
@@ -174,7 +175,8 @@ struct CommonOptions {
       case .seed: "Override the scenario's seed."
       case .quiet: "Print nothing but errors."
       case .reproducible:
-        "Leave wall-clock figures (timings, threads) out of report.html, results.json and sweep.html, so reruns give identical bytes."
+        "Leave wall-clock figures (timings, threads) out of report.html, results.json and sweep.html, so reruns "
+          + "give identical bytes."
       }
     }
   }
@@ -201,7 +203,8 @@ struct CommonOptions {
 
   init(_ parsed: ParsedArguments, command: String) throws(CLIError) {
     out = parsed.value("--out")
-    threads = try parsed.integer("--threads", in: 1...256, command: command) ?? ProcessInfo.processInfo.activeProcessorCount
+    threads =
+      try parsed.integer("--threads", in: 1...256, command: command) ?? ProcessInfo.processInfo.activeProcessorCount
     seed = try parsed.number("--seed", in: 0...9_007_199_254_740_991, command: command).map { UInt64($0) }
     quiet = parsed.has("--quiet")
     reproducible = parsed.has("--reproducible")

@@ -127,7 +127,8 @@ enum MemoryEstimate {
     let device = p.device * Double(p.workers) >= p.tallies * p.tallyCopies
     let fix =
       device
-      ? "fewer days or lower change rates per device, fewer threads (--threads), or split the kinds over several scenarios"
+      ? "fewer days or lower change rates per device, fewer threads (--threads), or split the kinds over several "
+        + "scenarios"
       : "fewer days or strategies per run, fewer threads (--threads), or split the strategies over several scenarios"
     throw .badInput(
       "\(scenario.name) would need about \(gb(need)) of memory (estimated: \(gb(p.tallies * p.tallyCopies)) of tallies "
@@ -205,7 +206,8 @@ enum MemoryEstimate {
     let widgets = NumberFormat.count(Int(widgets(s).rounded()), "widget")
     let time = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
     return "run \(name): \(points)\(NumberFormat.count(s.devices, "device")) (about \(widgets)) x "
-      + "\(NumberFormat.count(s.days, "day")) (\(NumberFormat.trim(NumberFormat.fixed(s.warmupDays, decimals: 2))) warm-up) x "
+      + "\(NumberFormat.count(s.days, "day")) (\(NumberFormat.trim(NumberFormat.fixed(s.warmupDays, decimals: 2))) "
+      + "warm-up) x "
       + NumberFormat.count(s.strategies.count, "strategy")
       + (s.replications > 1 ? " x \(NumberFormat.count(s.replications, "replication"))" : "")
       + ", seed \(s.seed), \(NumberFormat.count(workers(s, threads: threads), "thread")); estimated \(duration(time))"
@@ -218,7 +220,8 @@ enum MemoryEstimate {
     let s = scenarios.reduce(0) { $0 + seconds($1, threads: threads) }
     guard s >= longRun else { return nil }
     let n = workers(first, threads: threads)
-    let size = scenarios.count > 1
+    let size =
+      scenarios.count > 1
       ? NumberFormat.count(scenarios.count, "point")
       : NumberFormat.count(first.devices, "device", text: NumberFormat.short(Double(first.devices))) + " x "
         + NumberFormat.count(first.days, "day") + " x " + NumberFormat.count(first.strategies.count, "strategy")

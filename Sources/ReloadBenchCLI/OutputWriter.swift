@@ -13,11 +13,14 @@ enum OutputWriter {
   /// `option` is the flag that chose the path, named in the fix; `files`,
   /// the names the command will write there, must not be taken by folders.
   static func prepare(_ directory: String, option: String = "--out", files: [String] = []) throws(CLIError) {
-    let fix = option == "--out" ? "pass --out with a writable folder" : "pass \(option) with a path in a writable folder"
+    let fix =
+      option == "--out" ? "pass --out with a writable folder" : "pass \(option) with a path in a writable folder"
     let fm = FileManager.default
     var isDir: ObjCBool = false
     if fm.fileExists(atPath: directory, isDirectory: &isDir), !isDir.boolValue {
-      throw .badInput("cannot write to \(directory): it is a file (fix: \(option == "--out" ? "pass --out with a folder path" : fix))")
+      throw .badInput(
+        "cannot write to \(directory): it is a file (fix: \(option == "--out" ? "pass --out with a folder path" : fix))"
+      )
     }
     if let failure = makeDirectories(directory) {
       throw .badInput("cannot create \(directory): \(failure) (fix: \(fix))")
@@ -118,7 +121,8 @@ enum OutputWriter {
       if let failure = writer((staging as NSString).appendingPathComponent(name), data) {
         try? fm.removeItem(atPath: staging)
         throw .badInput(
-          "cannot write \((directory as NSString).appendingPathComponent(name)): \(failure); the previous report is unchanged "
+          "cannot write \((directory as NSString).appendingPathComponent(name)): \(failure); the previous report is "
+            + "unchanged "
             + "(fix: check free space and permissions)")
       }
     }
@@ -171,12 +175,14 @@ enum OutputWriter {
     if kind(staging) != .none { try? fm.removeItem(atPath: staging) }
     defer { try? fm.removeItem(atPath: staging) }
     guard mkdir(staging, 0o755) == 0, mkdir(previous, 0o755) == 0 else {
-      throw .badInput("cannot write to \(directory): \(String(cString: strerror(errno))) (fix: check free space and permissions)")
+      throw .badInput(
+        "cannot write to \(directory): \(String(cString: strerror(errno))) (fix: check free space and permissions)")
     }
     for (name, data) in files {
       if let failure = writer(staging + "/" + name, data) {
         throw .badInput(
-          "cannot write \((directory as NSString).appendingPathComponent(name)): \(failure); the previous report is unchanged "
+          "cannot write \((directory as NSString).appendingPathComponent(name)): \(failure); the previous report is "
+            + "unchanged "
             + "(fix: check free space and permissions)")
       }
     }
@@ -190,7 +196,8 @@ enum OutputWriter {
           let path = (directory as NSString).appendingPathComponent(d.name)
           if d.hadPrevious { rename(previous + "/" + d.name, path) } else { unlink(path) }
         }
-        throw .badInput("cannot replace \(final): \(message); the previous report is unchanged (fix: check permissions)")
+        throw .badInput(
+          "cannot replace \(final): \(message); the previous report is unchanged (fix: check permissions)")
       }
       done.append((name, hadPrevious))
     }

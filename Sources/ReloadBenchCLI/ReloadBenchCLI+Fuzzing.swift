@@ -104,7 +104,8 @@ public enum FuzzEntryPoints {
 
   /// Traps unless `line` is one bounded line without control characters.
   static func checkLine(_ line: String) {
-    precondition(!line.unicodeScalars.contains(where: TerminalText.isControl), "control character in: \(line.prefix(200))")
+    precondition(
+      !line.unicodeScalars.contains(where: TerminalText.isControl), "control character in: \(line.prefix(200))")
     precondition(line.utf8.count <= maxErrorLength, "error of \(line.utf8.count) bytes: \(line.prefix(200))")
   }
 }

@@ -109,7 +109,8 @@ package enum CLITesting {
       let f = try ScenarioDecoder.decodeFile(data, strategies: .presets)
       guard let spec = f.sweep else { return .success([]) }
       let points = try spec.points(base: f.json, strategies: .presets)
-      return .success(points.map { p in (zip(spec.parameters, p.valueIndices).map { SweepSpec.text($0.values[$1]) }, p.scenario) })
+      return .success(
+        points.map { p in (zip(spec.parameters, p.valueIndices).map { SweepSpec.text($0.values[$1]) }, p.scenario) })
     } catch {
       return .failure(CLIError.badInput(error.line(file: file)))
     }
@@ -134,7 +135,6 @@ package enum CLITesting {
     }
   }
 }
-
 
 /// The pipeline's stages one at a time, for the test suite (`package`
 /// access, like `CLITesting`).
@@ -176,7 +176,8 @@ package enum PipelineStages {
 
   /// Stage 2, memory: the estimate in bytes of the scenario in `data`
   /// on `threads` threads, and the share of it that is drawn device data.
-  package static func estimate(_ data: Data, threads: Int) throws -> (bytes: Double, deviceBytes: Double, workers: Int) {
+  package static func estimate(_ data: Data, threads: Int) throws -> (bytes: Double, deviceBytes: Double, workers: Int)
+  {
     let l = try ScenarioDecoder.decodeFile(data, strategies: .presets)
     let p = MemoryEstimate.parts(l.scenario, threads: threads)
     return (p.total, p.device * Double(p.workers), p.workers)

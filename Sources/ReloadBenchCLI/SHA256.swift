@@ -37,7 +37,9 @@ struct SHA256 {
     let bitLength = UInt64(message.count) &* 8
     data.append(0x80)
     while data.count % 64 != 56 { data.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
 
     var w = [UInt32](repeating: 0, count: 64)
     for block in stride(from: 0, to: data.count, by: 64) {

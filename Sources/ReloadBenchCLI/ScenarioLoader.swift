@@ -53,7 +53,8 @@ enum ScenarioLoader {
     guard case .string(let relative) = base, !relative.isEmpty else {
       throw .badInput(
         "\(path): $.extends: is \(base.kindName), not a file name "
-          + "(fix: give the path of the scenario this one builds on, relative to this file, e.g. \"../apps/loop.json\")")
+          + "(fix: give the path of the scenario this one builds on, relative to this file, e.g. \"../apps/loop.json\")"
+      )
     }
     let basePath = relative.hasPrefix("/") ? relative : PathText.join(PathText.folder(of: path), relative)
     let here = chain + [path]
@@ -92,7 +93,8 @@ enum ScenarioLoader {
     case .data(let d): contents = d
     case .tooLarge(let size):
       throw .badInput(
-        "\(path)\(via): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxScenarioBytes)) a scenario may have "
+        "\(path)\(via): the file is \(size) bytes, over the \(JSONLimits.size(JSONLimits.maxScenarioBytes)) a "
+          + "scenario may have "
           + "(fix: a scenario is a few KB; see \"Limits\" in Scenarios/README.md)")
     case .unreadable: break
     }

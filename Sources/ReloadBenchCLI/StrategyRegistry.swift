@@ -29,7 +29,9 @@ struct StrategyRegistry: Sendable {
       if presets.contains(s.name) {
         throw .badInput(
           "\(path): \(TerminalText.quoted(s.name)) is the name of a preset (fix: give the Swift strategy another "
-            + "name, e.g. \(TerminalText.quoted("my-" + s.name)); scenarios name the preset by \(TerminalText.quoted(s.name)))")
+            + "name, e.g. \(TerminalText.quoted("my-" + s.name)); scenarios name the preset by "
+            + "\(TerminalText.quoted(s.name)))"
+        )
       }
       if let j = strategies[..<i].firstIndex(where: { $0.name == s.name }) {
         throw .badInput(

@@ -24,7 +24,8 @@ package enum WindowReplay {
 
   /// The first index of `times` (sorted) at or after `t`.
   static func firstAtOrAfter(_ times: [Int64], _ t: Int64) -> Int {
-    var lo = 0, hi = times.count
+    var lo = 0
+    var hi = times.count
     while lo < hi {
       let mid = (lo + hi) / 2
       if times[mid] < t { lo = mid + 1 } else { hi = mid }
@@ -50,7 +51,8 @@ package struct TokenReplay {
     perDay = b
     self.capacity = capacity
     tokensAfter = times.map { times in
-      var tokens = capacity, last = times.first ?? 0
+      var tokens = capacity
+      var last = times.first ?? 0
       return times.map { t in
         tokens = max(0, min(capacity, tokens + Double(t - last) / dayMs * b) - 1)
         last = t

@@ -182,9 +182,12 @@ struct Summarizer {
   {
     var perDay: [Int64: [Int]] = [:]
     var busiest: [Int64: Int] = [:]
-    var oldest = 0, today = Int64.min, most = 0
+    var oldest = 0
+    var today = Int64.min
+    var most = 0
     for (k, i) in budgetedLines.enumerated() {
-      let t = log.time[i], d = days.day(t)
+      let t = log.time[i]
+      let d = days.day(t)
       perDay[d, default: []].append(i)
       while log.time[budgetedLines[oldest]] <= t - dayMs { oldest += 1 }
       if d != today {
@@ -207,7 +210,8 @@ struct Summarizer {
     // Intervals within the day's awake run (no night gaps), not in Low Power Mode.
     var iv: [Double] = []
     for k in 1..<max(1, dl.count) {
-      let a = dl[k - 1], b = dl[k]
+      let a = dl[k - 1]
+      let b = dl[k]
       let gap = log.time[b] - log.time[a]
       if gap > nightGapMs { continue }
       if log.lowPower[a] == 1 || log.lowPower[b] == 1 {
@@ -239,7 +243,8 @@ struct Summarizer {
     into s: inout DeviceSummary
   ) {
     for k in 1..<max(1, lines.count) {
-      let a = lines[k - 1], b = lines[k]
+      let a = lines[k - 1]
+      let b = lines[k]
       guard log.policy[a] != .never else { continue }
       let gap = log.time[b] - log.time[a]
       if gap <= 0 { continue }
@@ -306,7 +311,8 @@ struct Summarizer {
     for kk in kinds {
       guard let lines = byKind[kk] else { continue }
       // Binary search for the first line at or after the call.
-      var lo = 0, hi = lines.count
+      var lo = 0
+      var hi = lines.count
       while lo < hi {
         let mid = (lo + hi) / 2
         if log.time[lines[mid]] < t0 { lo = mid + 1 } else { hi = mid }

@@ -36,7 +36,8 @@ extension Fitter {
       missing: "No two background calls within 5 s: the burst rule shows only where the app calls several times "
         + "in a row."
     ) { w in
-      var calls = 0.0, reloads = 0.0
+      var calls = 0.0
+      var reloads = 0.0
       for i in w.indices where w[i] > 0 {
         for x in summaries[i].bursts {
           calls += Double(w[i]) * x.calls
@@ -79,7 +80,8 @@ extension Fitter {
       values: { [Double($0[keyPath: key])] }, missing: "No \(line) lines: log one when the app's \(handler) runs.",
       status: .observed
     ) { w in
-      var n = 0.0, days = 0.0
+      var n = 0.0
+      var days = 0.0
       for i in w.indices where w[i] > 0 {
         n += Double(w[i] * summaries[i][keyPath: key])
         days += Double(w[i] * summaries[i].days)

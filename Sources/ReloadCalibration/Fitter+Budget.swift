@@ -21,7 +21,8 @@ extension Fitter {
   /// B are spent. The estimate is the ratio; without one the log is read
   /// as a bucket.
   func fitAccrual() -> (P, BudgetParameters.Accrual) {
-    let early = pool(\.earlyIntervals), late = pool(\.lateIntervals)
+    let early = pool(\.earlyIntervals)
+    let late = pool(\.lateIntervals)
     var accrual = estimate(
       .model(.budgetAccrual), "How the budget accrues (late-day / early-day reload interval)", "ratio", salt: 1,
       need: Self.saturated, values: \.lateIntervals, missing: Self.budgetMissing
@@ -92,7 +93,8 @@ extension Fitter {
   /// Why B is not a number while the accrual is undecided: the two
   /// readings of the same log.
   func undecidedBudgetNote() -> String {
-    let l = summaries.flatMap(\.lateIntervals), n = summaries.flatMap(\.saturatedDayCounts)
+    let l = summaries.flatMap(\.lateIntervals)
+    let n = summaries.flatMap(\.saturatedDayCounts)
     let bucketReading = l.isEmpty ? Double.nan : 1440 / Stats.median(l)
     let windowReading = n.isEmpty ? Double.nan : Stats.median(n)
     return "The accrual is undecided, and B depends on it: \(Self.fmt(windowReading)) read as a window (the most "
@@ -170,7 +172,8 @@ extension Fitter {
         note: "Under a sliding window a Low Power Mode evening spends what is left of the window, so its pace does "
           + "not show the multiplier: log devices that keep Low Power Mode on all day.")
     }
-    let lowPower = pool(\.lowPowerIntervals), normalLate = pool(\.normalLateIntervals)
+    let lowPower = pool(\.lowPowerIntervals)
+    let normalLate = pool(\.normalLateIntervals)
     var lpm = estimate(
       .model(.budgetLowPowerMultiplier), label, "x", salt: 4, need: { !$0.lowPowerIntervals.isEmpty },
       values: \.lowPowerIntervals,

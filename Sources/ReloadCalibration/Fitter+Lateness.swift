@@ -70,7 +70,8 @@ extension Fitter {
   /// came first; those come at a rate of their own, per second: the cut
   /// requests over the time all waited.
   var latenessCutRate: Double {
-    let cut = summaries.reduce(0) { $0 + $1.latenessCut }, waited = summaries.reduce(0) { $0 + $1.latenessWaitS }
+    let cut = summaries.reduce(0) { $0 + $1.latenessCut }
+    let waited = summaries.reduce(0) { $0 + $1.latenessWaitS }
     return waited > 0 ? Double(cut) / waited : 0
   }
 

@@ -83,7 +83,8 @@ struct Fitter {
 
   /// The devices for which `has` holds, and their complete days.
   func support(_ has: (DeviceSummary) -> Bool) -> (devices: Int, days: Int) {
-    var d = 0, n = 0
+    var d = 0
+    var n = 0
     for s in summaries where has(s) {
       d += 1
       n += s.days
@@ -152,7 +153,6 @@ struct Fitter {
     guard v.isFinite else { return "n/a" }
     return NumberFormat.fixed(v, decimals: decimals(v))
   }
-
 
   /// "1 device", "3 devices": a count and its noun, pluralised with an s.
   static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

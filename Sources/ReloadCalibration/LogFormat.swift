@@ -132,7 +132,10 @@ public enum LogTime {
       day -= 1
     }
     let (y, m, d) = civil(Int(day))
-    let h = Int(rest / 3_600_000), mi = Int(rest / 60_000 % 60), s = Int(rest / 1000 % 60), f = Int(rest % 1000)
+    let h = Int(rest / 3_600_000)
+    let mi = Int(rest / 60_000 % 60)
+    let s = Int(rest / 1000 % 60)
+    let f = Int(rest % 1000)
     func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
     let frac = f < 10 ? "00\(f)" : f < 100 ? "0\(f)" : "\(f)"
     return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(frac)Z"

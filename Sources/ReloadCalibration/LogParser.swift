@@ -48,7 +48,8 @@ public enum LogParser {
   }
 
   /// Adds the lines of `bytes` (the whole contents of `file`) to `log`.
-  public static func parse(_ bytes: [UInt8], file: String, into log: inout ReloadLog, maxBadLines: Int?) throws(Failure) {
+  public static func parse(_ bytes: [UInt8], file: String, into log: inout ReloadLog, maxBadLines: Int?) throws(Failure)
+  {
     var reader = Reader(file: file, maxBadLines: maxBadLines)
     _ = try reader.feed(bytes, into: &log, final: true)
     try reader.finish(into: &log)
@@ -87,7 +88,9 @@ public enum LogParser {
       return try result.get()
     }
 
-    public mutating func feed(_ b: UnsafeBufferPointer<UInt8>, into log: inout ReloadLog, final: Bool) throws(Failure) -> Int {
+    public mutating func feed(_ b: UnsafeBufferPointer<UInt8>, into log: inout ReloadLog, final: Bool) throws(Failure)
+      -> Int
+    {
       let n = b.count
       var start = 0
       while start < n {
@@ -147,14 +150,17 @@ public enum LogParser {
       for f in fields {
         let name = f.text.trimmingSpaces
         guard let i = LogFormat.columns.firstIndex(of: name) else {
-          throw error(f.at, "unknown column '\(String(name.prefix(40)))'", "the columns are \(LogFormat.columns.joined(separator: ", "))")
+          throw error(
+            f.at, "unknown column '\(String(name.prefix(40)))'",
+            "the columns are \(LogFormat.columns.joined(separator: ", "))")
         }
         guard seen.insert(i).inserted else { throw error(f.at, "column '\(name)' twice", "list each column once") }
         out.append(i)
       }
       for required in ["type", "time", "device"] where !seen.contains(LogFormat.columns.firstIndex(of: required)!) {
         throw error(
-          1, "the header has no '\(required)' column", "start the file with '\(LogFormat.columns.joined(separator: ","))'")
+          1, "the header has no '\(required)' column",
+          "start the file with '\(LogFormat.columns.joined(separator: ","))'")
       }
       return out
     }
@@ -223,7 +229,9 @@ public enum LogParser {
         }
       }
       if named && count != width {
-        throw error(1, "\(count) fields, the header has \(width)", "write one value (or nothing) per header column, separated by commas")
+        throw error(
+          1, "\(count) fields, the header has \(width)",
+          "write one value (or nothing) per header column, separated by commas")
       }
       // Scratch and line fields are read through one buffer: the header's
       // text is made here, the lines' in `add`.
@@ -235,14 +243,17 @@ public enum LogParser {
       fields.removeAll(keepingCapacity: true)
       scratch.removeAll(keepingCapacity: true)
       var i = s
-      let file = self.file, line = lineNo
+      let file = self.file
+      let line = lineNo
       func fail(_ message: String, _ fix: String) -> LogError {
         LogError(file: file, line: line, column: i - s + 1, message: message, fix: fix)
       }
       func skip() { while i < e && (b[i] == 0x20 || b[i] == 0x09) { i += 1 } }
       /// A string into the scratch buffer: its range there.
       func string(_ scratch: inout [UInt8]) throws(LogError) -> Range<Int> {
-        guard i < e && b[i] == UInt8(ascii: "\"") else { throw fail("expected a string", "quote names and text values") }
+        guard i < e && b[i] == UInt8(ascii: "\"") else {
+          throw fail("expected a string", "quote names and text values")
+        }
         i += 1
         let from = scratch.count
         while i < e && b[i] != UInt8(ascii: "\"") {
@@ -284,7 +295,8 @@ public enum LogParser {
           scratch.removeSubrange(keyRange)
           guard let column else {
             i = keyAt
-            throw fail("unknown key '\(String(key.prefix(40)))'", "the keys are \(LogFormat.columns.joined(separator: ", "))")
+            throw fail(
+              "unknown key '\(String(key.prefix(40)))'", "the keys are \(LogFormat.columns.joined(separator: ", "))")
           }
           guard seen & (1 << column) == 0 else {
             i = keyAt
@@ -303,7 +315,9 @@ public enum LogParser {
             var j = i
             while j < e && b[j] != UInt8(ascii: ",") && b[j] != UInt8(ascii: "}") && b[j] != 0x20 { j += 1 }
             guard j > i else { throw fail("expected a value", "write a string, number, true, false or null") }
-            let isNull = j - i == 4 && b[i] == UInt8(ascii: "n") && b[i + 1] == UInt8(ascii: "u") && b[i + 2] == UInt8(ascii: "l") && b[i + 3] == UInt8(ascii: "l")
+            let isNull =
+              j - i == 4 && b[i] == UInt8(ascii: "n") && b[i + 1] == UInt8(ascii: "u") && b[i + 2] == UInt8(ascii: "l")
+              && b[i + 3] == UInt8(ascii: "l")
             if !isNull { fields.append(Field(column: column, from: i, to: j, inScratch: false, at: at)) }
             i = j
           }
@@ -326,7 +340,10 @@ public enum LogParser {
     mutating func resolve(_ b: UnsafeBufferPointer<UInt8>) {
       for k in fields.indices {
         let f = fields[k]
-        fields[k].text = f.inScratch ? String(decoding: scratch[f.from..<f.to], as: UTF8.self) : String(decoding: UnsafeBufferPointer(rebasing: b[f.from..<f.to]), as: UTF8.self)
+        fields[k].text =
+          f.inScratch
+          ? String(decoding: scratch[f.from..<f.to], as: UTF8.self)
+          : String(decoding: UnsafeBufferPointer(rebasing: b[f.from..<f.to]), as: UTF8.self)
       }
     }
 
@@ -386,11 +403,20 @@ public enum LogParser {
     }
     var type: ReloadLog.LineType? = nil
     var time: Int64? = nil
-    var device: Field? = nil, kind: Field? = nil, family: Field? = nil, instance: Field? = nil, trigger: Field? = nil, ios: Field? = nil
-    var entries = 0, policy = ReloadLog.Policy.never, next = ReloadLog.none
-    var lowPower: Int8 = -1, foreground: Int8 = -1
+    var device: Field? = nil
+    var kind: Field? = nil
+    var family: Field? = nil
+    var instance: Field? = nil
+    var trigger: Field? = nil
+    var ios: Field? = nil
+    var entries = 0
+    var policy = ReloadLog.Policy.never
+    var next = ReloadLog.none
+    var lowPower: Int8 = -1
+    var foreground: Int8 = -1
     var offset = ReloadLog.noOffset
-    var sawPolicy = false, sawEntries = false
+    var sawPolicy = false
+    var sawEntries = false
     for f in fields {
       let v = bytes(f)
       switch f.column {
@@ -413,7 +439,9 @@ public enum LogParser {
       case cInstance: instance = v.isEmpty ? nil : f
       case cEntries:
         guard let n = integer(v), n >= 0, n <= 100_000 else {
-          throw fail(f.at, "entries must be a whole number in 0...100000, got '\(String(text(f).prefix(40)))'", "log the timeline's entry count")
+          throw fail(
+            f.at, "entries must be a whole number in 0...100000, got '\(String(text(f).prefix(40)))'",
+            "log the timeline's entry count")
         }
         entries = n
         sawEntries = true
@@ -448,7 +476,9 @@ public enum LogParser {
       guard instance != nil, kind != nil else {
         throw fail(1, "a timeline line needs kind and instance", "log the widget's kind and an instance id")
       }
-      guard sawPolicy, sawEntries else { throw fail(1, "a timeline line needs entries and policy", "log what getTimeline returned") }
+      guard sawPolicy, sawEntries else {
+        throw fail(1, "a timeline line needs entries and policy", "log what getTimeline returned")
+      }
       if policy != .never && next == ReloadLog.none {
         throw fail(1, "policy \(policy.word) needs next", "log the .after date or the last entry's date")
       }
@@ -471,8 +501,13 @@ public enum LogParser {
 
   static func bool(_ v: UnsafeBufferPointer<UInt8>) -> Bool? {
     if v.count == 1 { return v[0] == UInt8(ascii: "1") ? true : v[0] == UInt8(ascii: "0") ? false : nil }
-    if v.count == 4 && v[0] == UInt8(ascii: "t") && v[1] == UInt8(ascii: "r") && v[2] == UInt8(ascii: "u") && v[3] == UInt8(ascii: "e") { return true }
-    if v.count == 5 && v[0] == UInt8(ascii: "f") && v[1] == UInt8(ascii: "a") && v[2] == UInt8(ascii: "l") && v[3] == UInt8(ascii: "s")
+    if v.count == 4 && v[0] == UInt8(ascii: "t") && v[1] == UInt8(ascii: "r") && v[2] == UInt8(ascii: "u")
+      && v[3] == UInt8(ascii: "e")
+    {
+      return true
+    }
+    if v.count == 5 && v[0] == UInt8(ascii: "f") && v[1] == UInt8(ascii: "a") && v[2] == UInt8(ascii: "l")
+      && v[3] == UInt8(ascii: "s")
       && v[4] == UInt8(ascii: "e")
     {
       return false

@@ -47,7 +47,8 @@ extension ModelPatch {
     case .bool(let b): return .bool(b)
     case .null: return .null
     case .distribution(let dist, let fields):
-      return .object([(key: "dist", value: .string(dist))] + fields.map { (key: $0.key, value: .number($0.value)) }, layout: .inline)
+      return .object(
+        [(key: "dist", value: .string(dist))] + fields.map { (key: $0.key, value: .number($0.value)) }, layout: .inline)
     }
   }
 }

@@ -40,7 +40,8 @@ struct Pool {
     let n = count(w)
     guard n > 0 else { return .nan }
     let h = q * Double(n - 1)
-    let lo = Int(h.rounded(.down)), hi = min(n - 1, lo + 1)
+    let lo = Int(h.rounded(.down))
+    let hi = min(n - 1, lo + 1)
     var cum = 0
     var low = Double.nan
     for i in values.indices {

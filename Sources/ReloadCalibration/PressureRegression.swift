@@ -32,7 +32,8 @@ package struct PressureRegression {
         (x: Double.log($0.used), y: Double.log($0.lateness), weight: Double.exp(cutRate * $0.lateness))
       }
     }
-    let x0 = Stats.mean(points.flatMap { $0.map(\.x) }), y0 = Stats.mean(points.flatMap { $0.map(\.y) })
+    let x0 = Stats.mean(points.flatMap { $0.map(\.x) })
+    let y0 = Stats.mean(points.flatMap { $0.map(\.y) })
     sums = points.map { v in
       var sums = Stats.Sums()
       for p in v { sums.add(p.x - x0, p.y - y0, weight: p.weight) }

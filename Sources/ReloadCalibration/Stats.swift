@@ -12,7 +12,8 @@ enum Stats {
   static func sortedQuantile(_ s: [Double], _ q: Double) -> Double {
     guard !s.isEmpty else { return .nan }
     let h = q * Double(s.count - 1)
-    let lo = Int(h.rounded(.down)), hi = min(s.count - 1, lo + 1)
+    let lo = Int(h.rounded(.down))
+    let hi = min(s.count - 1, lo + 1)
     return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
   }
 

@@ -63,10 +63,10 @@ enum _BoxMuller {
 /// only occurs where `|log u| > 1e-4`, so the exponent is within
 /// `sigma * 5e-14` and this chain within `sigma * 5e-14 + 2e-15`.
 /// `tolerance` allows `(1 + sigma) * 1e-12`: 20 times the sum (and 300
-/// times the largest difference measured over millions of draws). The tests check each function against the C library across its
-/// whole range, and the rounded values against the C library's for
-/// millions of draws and for draws made to land next to a half
-/// millisecond.
+/// times the largest difference measured over millions of draws). The
+/// tests check each function against the C library across its whole range,
+/// and the rounded values against the C library's for millions of draws and
+/// for draws made to land next to a half millisecond.
 @usableFromInline
 package enum _RoundedLogNormal {
   /// Relative distance from the C library's value that is certain to round

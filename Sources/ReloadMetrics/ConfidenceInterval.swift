@@ -26,7 +26,8 @@ public struct ReplicationSummary: Sendable, Equatable {
     let ss = values.reduce(0) { $0 + ($1 - m) * ($1 - m) }
     let sd = (ss / Double(values.count - 1)).squareRoot()
     standardDeviation = sd
-    halfWidth95 = ReplicationSummary.tQuantile975(degreesOfFreedom: values.count - 1) * sd
+    halfWidth95 =
+      ReplicationSummary.tQuantile975(degreesOfFreedom: values.count - 1) * sd
       / Double(values.count).squareRoot()
   }
 

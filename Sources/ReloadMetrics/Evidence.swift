@@ -36,7 +36,8 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
   public var source: String
 
   private enum CodingKeys: String, CodingKey {
-    case strategy = "policy", segment, reported, strength, source
+    case strategy = "policy"
+    case segment, reported, strength, source
   }
 
   public init(strategy: String, segment: String = "all", reported: Outcome, strength: Strength, source: String) {
@@ -93,14 +94,17 @@ public enum EvidenceScoring {
 
   /// The outcomes a run has, as a report prints them: `exhausted, stale`,
   /// `exhausted, fine`, `stale`, `fine`.
-  public static func outcomes(dryWidgetDayPct dry: Double?, acceptableGlancePct acceptable: Double?) -> [EvidenceClaim.Outcome] {
+  public static func outcomes(dryWidgetDayPct dry: Double?, acceptableGlancePct acceptable: Double?) -> [EvidenceClaim
+    .Outcome]
+  {
     [.exhausted, .stale, .fine].filter { has($0, dryWidgetDayPct: dry, acceptableGlancePct: acceptable) == true }
   }
 
   /// The rule in one line, for reports.
   public static var ruleText: String {
     "exhausted: dry_widget_day_pct at least \(Expectation.format(dryPct)); stale: acceptable_glance_pct below "
-      + "\(Expectation.format(acceptablePct)); fine: acceptable_glance_pct at least \(Expectation.format(acceptablePct)). "
+      + "\(Expectation.format(acceptablePct)); fine: acceptable_glance_pct at least "
+      + "\(Expectation.format(acceptablePct)). "
       + "A claim agrees when the run has the outcome it reports."
   }
 }
@@ -116,7 +120,10 @@ public struct EvidenceResult: Sendable, Equatable, Codable {
   public var agrees: Bool
 
   private enum CodingKeys: String, CodingKey {
-    case claim, dryWidgetDayPct = "dry_widget_day_pct", acceptableGlancePct = "acceptable_glance_pct", predicted,
+    case claim
+    case dryWidgetDayPct = "dry_widget_day_pct"
+    case acceptableGlancePct = "acceptable_glance_pct"
+    case predicted,
       agrees
   }
 

@@ -64,7 +64,8 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// `strategy` is written `policy`, as in scenario files and `summary.csv`;
   /// the metric as its column.
   private enum CodingKeys: String, CodingKey {
-    case strategy = "policy", segment, metric, min, max, note
+    case strategy = "policy"
+    case segment, metric, min, max, note
   }
 
   public init(from decoder: any Decoder) throws {
@@ -94,9 +95,9 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// The bound as people read it: `>= 90`, `<= 5`, `in [2, 8]`.
   public var boundText: String {
     switch (min, max) {
-    case let (lo?, hi?): return "in [\(Self.format(lo)), \(Self.format(hi))]"
-    case let (lo?, nil): return ">= \(Self.format(lo))"
-    case let (nil, hi?): return "<= \(Self.format(hi))"
+    case (let lo?, let hi?): return "in [\(Self.format(lo)), \(Self.format(hi))]"
+    case (let lo?, nil): return ">= \(Self.format(lo))"
+    case (nil, let hi?): return "<= \(Self.format(hi))"
     default: return "any"
     }
   }
@@ -143,7 +144,9 @@ public struct ExpectationResult: Sendable, Equatable, Codable {
 
   /// `strategy` is written `policy`, as in `summary.csv`.
   private enum CodingKeys: String, CodingKey {
-    case expectation, strategy = "policy", value, verdict
+    case expectation
+    case strategy = "policy"
+    case value, verdict
   }
 
   public init(expectation: Expectation, strategy: String, value: Double?) {

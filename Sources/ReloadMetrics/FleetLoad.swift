@@ -405,7 +405,9 @@ package struct RateHistogram {
     // A second with no load is never above a level: it only counts.
     guard r > 0 else { return }
     if r > top { top = r }
-    let key = r <= Self.lowest ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
+    let key =
+      r <= Self.lowest
+      ? 0 : Swift.min(Self.binCount - 1, Int(truncatingIfNeeded: r.bitPattern >> Self.shift) - Self.firstKey)
     let b = key &- first
     if b < 0 || 2 &* b >= bins.count { widen(to: key) }
     bins.withUnsafeMutableBufferPointer { bins in
@@ -422,7 +424,10 @@ package struct RateHistogram {
     let (lower, upper) =
       kept == 0
       ? (Swift.max(0, key - octave), Swift.min(Self.binCount, key + octave + 1))
-      : (Swift.max(0, Swift.min(first, key - octave)), Swift.min(Self.binCount, Swift.max(first + kept, key + octave + 1)))
+      : (
+        Swift.max(0, Swift.min(first, key - octave)),
+        Swift.min(Self.binCount, Swift.max(first + kept, key + octave + 1))
+      )
     var wider = [Double](repeating: 0, count: 2 * (upper - lower))
     if kept > 0 { wider.replaceSubrange((2 * (first - lower))..<(2 * (first - lower + kept)), with: bins) }
     (first, bins) = (lower, wider)

@@ -39,7 +39,8 @@ public struct LogHistogram: Sendable, Equatable, Codable {
   /// A histogram from bucket counts (as a `CounterBlock` slice holds them)
   /// and the exact sum of the recorded values.
   public init(counts: [UInt64], sum: UInt64) {
-    precondition(counts.count == LogHistogram.bucketCount, "need \(LogHistogram.bucketCount) buckets, got \(counts.count)")
+    precondition(
+      counts.count == LogHistogram.bucketCount, "need \(LogHistogram.bucketCount) buckets, got \(counts.count)")
     _counts = counts
     _count = counts.reduce(0, &+)
     _sum = sum

@@ -104,7 +104,8 @@ public struct Metric: Sendable, Hashable, Codable {
     let name = try c.decode(String.self, forKey: .name)
     let known = SummaryMetric(columnName: name)?.metric
     self.init(
-      name, unit: try c.decode(MetricUnit.self, forKey: .unit), polarity: try c.decode(Polarity.self, forKey: .polarity),
+      name, unit: try c.decode(MetricUnit.self, forKey: .unit),
+      polarity: try c.decode(Polarity.self, forKey: .polarity),
       decimals: try c.decode(Int.self, forKey: .decimals), headline: try c.decode(Bool.self, forKey: .headline),
       label: known?.label, shortLabel: known?.shortLabel, terminalLabel: known?.terminalLabel,
       terminalKey: known?.terminalKey, definition: try c.decode(String.self, forKey: .definition))

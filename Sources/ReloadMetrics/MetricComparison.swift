@@ -35,7 +35,8 @@ public struct MetricComparison: Sendable, Equatable, Codable {
   /// exceeds the tolerance but not the half-width of the difference.
   /// `strategy` is written `policy`, as in `summary.csv`.
   private enum CodingKeys: String, CodingKey {
-    case strategy = "policy", segment, metric, baseline, now, baselineCI95, nowCI95, tolerance, threshold, thresholdIsCI,
+    case strategy = "policy"
+    case segment, metric, baseline, now, baselineCI95, nowCI95, tolerance, threshold, thresholdIsCI,
       verdict
   }
 

@@ -86,7 +86,9 @@ public struct ObjectiveCandidate: Sendable, Codable, Equatable {
 
   /// `strategy` is written `policy`, as in `summary.csv`.
   private enum CodingKeys: String, CodingKey {
-    case point, strategy = "policy", values, group
+    case point
+    case strategy = "policy"
+    case values, group
   }
 
   public init(point: Int, strategy: String, values: [Double?], group: Int? = nil) {
@@ -263,7 +265,8 @@ extension Objective {
     for (k, members) in choices.enumerated() {
       let policy = candidates[members[0]].strategy
       let same = firstOfKind[policy]?.first { j in
-        choices[j].count == members.count && zip(choices[j], members).allSatisfy { candidates[$0].values == candidates[$1].values }
+        choices[j].count == members.count
+          && zip(choices[j], members).allSatisfy { candidates[$0].values == candidates[$1].values }
       }
       if let same { twinOf[k] = same } else { firstOfKind[policy, default: []].append(k) }
     }

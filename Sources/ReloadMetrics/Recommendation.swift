@@ -22,7 +22,9 @@ public struct Recommendation: Sendable, Codable, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case strategy, reason, meetsTarget = "meetsObjective", runnerUp, objective
+    case strategy, reason
+    case meetsTarget = "meetsObjective"
+    case runnerUp, objective
   }
 
   public func encode(to encoder: any Encoder) throws {

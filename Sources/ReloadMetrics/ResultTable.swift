@@ -16,7 +16,9 @@ public struct ResultRow: Sendable, Codable, Equatable {
   public var ci95: [Double?]?
 
   private enum CodingKeys: String, CodingKey {
-    case scenario, strategy = "policy", segment, values, ci95
+    case scenario
+    case strategy = "policy"
+    case segment, values, ci95
   }
 
   public init(scenario: String, strategy: String, segment: String, values: [Double?], ci95: [Double?]? = nil) {

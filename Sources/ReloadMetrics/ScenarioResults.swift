@@ -16,7 +16,8 @@ public struct ScenarioResults: Sendable, Codable {
   /// `conclusions` is written `recommendation`, the name results.json
   /// first gave it.
   private enum CodingKeys: String, CodingKey {
-    case facts, parameters, summary, series, conclusions = "recommendation"
+    case facts, parameters, summary, series
+    case conclusions = "recommendation"
   }
 
   public init(

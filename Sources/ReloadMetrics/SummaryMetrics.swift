@@ -99,18 +99,23 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
     case .freshGlancePct:
       return Metric(
         "fresh_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-        label: "Fresh glances", shortLabel: "fresh", terminalLabel: "fresh %", terminalKey: "glances that showed the current data",
+        label: "Fresh glances", shortLabel: "fresh", terminalLabel: "fresh %",
+        terminalKey: "glances that showed the current data",
         definition: "Share of glances at which the widget showed the current data (staleness 0).")
     case .acceptableGlancePct:
       return Metric(
         "acceptable_glance_pct", unit: .percent, polarity: .prefersLarger, decimals: 2, headline: true,
-        label: "Glances within tolerance", shortLabel: "within tolerance", terminalLabel: "ok %", terminalKey: "glances within the content's tolerance",
+        label: "Glances within tolerance", shortLabel: "within tolerance", terminalLabel: "ok %",
+        terminalKey: "glances within the content's tolerance",
         definition: "Share of glances whose staleness was at most the content's tolerance.")
     case .stalenessMeanMin:
       return Metric(
         "staleness_mean_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2, headline: true,
         label: "Mean staleness", shortLabel: "mean staleness",
-        definition: "Mean staleness over all glances that showed data (fresh glances count as 0; placeholder glances are left out).")
+        definition:
+          "Mean staleness over all glances that showed data (fresh glances count as 0; placeholder glances are left "
+          + "out)."
+      )
     case .stalenessP50Min:
       return Metric(
         "staleness_p50_min", unit: .minutes, polarity: .prefersSmaller, decimals: 2,
@@ -136,16 +141,19 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
     case .freeReloadsPerWidgetDay:
       return Metric(
         "free_reloads_per_widget_day", unit: .perWidgetDay, polarity: .neutral, decimals: 3,
-        label: "Free reloads", shortLabel: "free reloads", terminalLabel: "free/wd", terminalKey: "reloads exempt from the budget per widget-day",
+        label: "Free reloads", shortLabel: "free reloads", terminalLabel: "free/wd",
+        terminalKey: "reloads exempt from the budget per widget-day",
         definition:
-          "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, newly added widgets."
+          "Exempt reloads: app in the foreground or in an audio/navigation session, widget taps, settings changes, "
+          + "newly added widgets."
       )
     case .wastedReloadPct:
       return Metric(
         "wasted_reload_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
         label: "Wasted reloads", shortLabel: "wasted",
         definition:
-          "Share of reloads that captured nothing new: the widget already showed current data and the new timeline added no scheduled change."
+          "Share of reloads that captured nothing new: the widget already showed current data and the new timeline "
+          + "added no scheduled change."
       )
     case .dryWidgetDayPct:
       return Metric(
@@ -153,21 +161,25 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
         terminalKey: "widget-days on which the budget ran out",
         definition:
-          "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the refusal to the budget's return, including a spell carried over from the day before."
+          "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted "
+          + "request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the "
+          + "refusal to the budget's return, including a spell carried over from the day before."
       )
     case .dryHoursPerWidgetDay:
       return Metric(
         "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
         label: "Hours without budget", shortLabel: "dry hours",
         definition:
-          "Hours per widget-day in dry spells: from a budgeted request refused for lack of budget to the budget's return, for spells longer than budget.dry_after_min."
+          "Hours per widget-day in dry spells: from a budgeted request refused for lack of budget to the budget's "
+          + "return, for spells longer than budget.dry_after_min."
       )
     case .firstDryHourMedian:
       return Metric(
         "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
         label: "Budget ran out at (median)", shortLabel: "ran dry at",
         definition:
-          "Median local hour at which a budget first ran out on a day: the start of the day's first dry spell (a refusal withheld longer than budget.dry_after_min); empty when none did."
+          "Median local hour at which a budget first ran out on a day: the start of the day's first dry spell (a "
+          + "refusal withheld longer than budget.dry_after_min); empty when none did."
       )
     case .extensionLaunchesPerWidgetDay:
       return Metric(
@@ -252,7 +264,8 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "backend_peak_minute_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 3,
         label: "Backend peak minute", shortLabel: "peak-minute req/s",
         definition:
-          "Mean requests per second in the busiest UTC minute, scaled to the fleet (less noisy than the busiest second)."
+          "Mean requests per second in the busiest UTC minute, scaled to the fleet (less noisy than the busiest "
+          + "second)."
       )
     case .eventsPerWidgetDay:
       return Metric(
@@ -264,14 +277,19 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "placeholder_glance_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
         label: "Placeholder glances", shortLabel: "placeholder",
         definition:
-          "Share of glances at a widget showing a placeholder (no data yet: a failed fetch whose timeline shows none). They are neither fresh nor stale: not within tolerance, and left out of the staleness figures and the stale-glance counts."
+          "Share of glances at a widget showing a placeholder (no data yet: a failed fetch whose timeline shows "
+          + "none). They are neither fresh nor stale: not within tolerance, and left out of the staleness figures "
+          + "and the stale-glance counts."
       )
     case .changedReloadPct:
       return Metric(
         "changed_reload_pct", unit: .percent, polarity: .prefersLarger, decimals: 2,
         label: "Budgeted reloads that changed the widget", shortLabel: "changed",
         definition:
-          "Share of budgeted reloads that changed what the widget shows: new data with a change it did not show, a scheduled change the old timeline lacked, or data where a placeholder was. The rest spent budget for nothing (the same data again: a widget already current, a failed fetch, a stale cache); empty when none was budgeted."
+          "Share of budgeted reloads that changed what the widget shows: new data with a change it did not show, a "
+          + "scheduled change the old timeline lacked, or data where a placeholder was. The rest spent budget for "
+          + "nothing (the same data again: a widget already current, a failed fetch, a stale cache); empty when "
+          + "none was budgeted."
       )
     case .backendFleetPeakRps:
       return Metric(
@@ -279,13 +297,17 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         label: "Fleet peak second (p99.9)", shortLabel: "fleet peak req/s", terminalLabel: "fleet peak/s",
         terminalKey: "backend requests in the fleet's busy second (p99.9 of seconds)",
         definition:
-          "The fleet's requests in a busy second: the 99.9th percentile of the measured seconds (exceeded about 10 minutes a week), from the fleet's per-second rate estimated from the sample (FleetLoad: synchronised bursts resolved to the second, independent requests averaged where their rate is smooth) with Poisson noise. Unlike backend_peak_rps it does not depend on how many devices were simulated."
+          "The fleet's requests in a busy second: the 99.9th percentile of the measured seconds (exceeded about 10 "
+          + "minutes a week), from the fleet's per-second rate estimated from the sample (FleetLoad: synchronised "
+          + "bursts resolved to the second, independent requests averaged where their rate is smooth) with "
+          + "Poisson noise. Unlike backend_peak_rps it does not depend on how many devices were simulated."
       )
     case .backendFleetPeakLowRps:
       return Metric(
         "backend_fleet_peak_low_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
         label: "Fleet peak second, 95 % interval low", shortLabel: "fleet peak low",
-        definition: "Lower end of the 95 % interval of backend_fleet_peak_rps (the sample's Poisson error of the rate).")
+        definition: "Lower end of the 95 % interval of backend_fleet_peak_rps (the sample's Poisson error of the rate)."
+      )
     case .backendFleetPeakHighRps:
       return Metric(
         "backend_fleet_peak_high_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
@@ -296,12 +318,15 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         "backend_fleet_peak_minute_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
         label: "Fleet peak minute (p99.9)", shortLabel: "fleet peak-minute req/s",
         definition:
-          "The fleet's mean requests per second in a busy minute: the 99.9th percentile of the measured minutes, estimated like backend_fleet_peak_rps.")
+          "The fleet's mean requests per second in a busy minute: the 99.9th percentile of the measured minutes, "
+          + "estimated like backend_fleet_peak_rps."
+      )
     case .silentPushesPerFleetDay:
       return Metric(
         "silent_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,
         label: "Silent pushes per day (fleet)", shortLabel: "silent pushes/day", terminalLabel: "silent/day",
-        definition: "Silent (background) APNs pushes the backend sends per measured day, scaled to the scenario's fleet size.")
+        definition:
+          "Silent (background) APNs pushes the backend sends per measured day, scaled to the scenario's fleet size.")
     case .widgetPushesPerFleetDay:
       return Metric(
         "widget_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,
@@ -313,7 +338,10 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         label: "Silent pushes, fleet peak second (p99.9)", shortLabel: "silent pushes peak/s",
         terminalLabel: "silent peak/s",
         definition:
-          "Silent APNs pushes the backend sends to the fleet in a busy second: the 99.9th percentile of the measured seconds, estimated from the sample's pushes per second like backend_fleet_peak_rps (a push sent to every device on a shared change is one synchronised burst). All segments only (empty on segment rows); 0 for a strategy that sends none."
+          "Silent APNs pushes the backend sends to the fleet in a busy second: the 99.9th percentile of the "
+          + "measured seconds, estimated from the sample's pushes per second like backend_fleet_peak_rps (a push "
+          + "sent to every device on a shared change is one synchronised burst). All segments only (empty on "
+          + "segment rows); 0 for a strategy that sends none."
       )
     case .widgetPushFleetPeakPerS:
       return Metric(
@@ -321,7 +349,9 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         label: "WidgetKit pushes, fleet peak second (p99.9)", shortLabel: "WidgetKit pushes peak/s",
         terminalLabel: "wk peak/s",
         definition:
-          "WidgetKit APNs pushes the backend sends to the fleet in a busy second, estimated like silent_push_fleet_peak_per_s. All segments only (empty on segment rows); 0 for a strategy that sends none."
+          "WidgetKit APNs pushes the backend sends to the fleet in a busy second, estimated like "
+          + "silent_push_fleet_peak_per_s. All segments only (empty on segment rows); 0 for a strategy that sends "
+          + "none."
       )
     }
   }

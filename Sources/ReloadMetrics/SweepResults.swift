@@ -72,24 +72,34 @@ public struct SweepResults: Sendable, Codable {
     let first = points[c[s.candidate].point].valueIndices
     let decisions = parameters.indices.filter { !parameters[$0].assumption }
     let assumptions = parameters.indices.filter { parameters[$0].assumption }
-    var text = decisions.isEmpty
-      ? "" : " at " + decisions.map { parameters[$0].name + " = " + parameters[$0].values[first[$0]] }.joined(separator: ", ")
+    var text =
+      decisions.isEmpty
+      ? ""
+      : " at "
+        + decisions.map { parameters[$0].name + " = " + parameters[$0].values[first[$0]] }.joined(separator: ", ")
     if !assumptions.isEmpty && s.members.count > 1 {
       let worst = points[c[s.worst].point].valueIndices
-      text += (decisions.isEmpty ? " " : ", ") + "for every " + assumptions.map { parameters[$0].name }.joined(separator: " and ")
+      text +=
+        (decisions.isEmpty ? " " : ", ") + "for every "
+        + assumptions.map { parameters[$0].name }.joined(separator: " and ")
       if brief { return text }
       if s.members.allSatisfy({ c[$0].values == c[s.candidate].values }) {
         text += " (unchanged by \(assumptions.count == 1 ? "it" : "them"))"
       } else {
-        text += " (worst at " + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[worst[$0]] }
+        text +=
+          " (worst at "
+          + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[worst[$0]] }
           .joined(separator: ", ") + ")"
       }
     } else if !assumptions.isEmpty {
-      text += (decisions.isEmpty ? " at " : ", ")
+      text +=
+        (decisions.isEmpty ? " at " : ", ")
         + assumptions.map { parameters[$0].name + " = " + parameters[$0].values[first[$0]] }.joined(separator: ", ")
     }
     if s.twinChoices > 0 && !brief {
-      text += " (the same at \(s.twinChoices) other \(assumptions.isEmpty ? "point" : "choice")\(s.twinChoices == 1 ? "" : "s"))"
+      text +=
+        " (the same at \(s.twinChoices) other "
+        + "\(assumptions.isEmpty ? "point" : "choice")\(s.twinChoices == 1 ? "" : "s"))"
     }
     return text
   }

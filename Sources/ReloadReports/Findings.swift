@@ -15,7 +15,10 @@ public enum Findings {
     // Freshness is measured at glances: without any, there is nothing to rank.
     let seen = rows.filter { v(.freshGlancePct, $0).isFinite }
     if seen.isEmpty {
-      out.append("Nobody glanced at a widget in the measured days, so there is no freshness to compare; only the costs below are measured.")
+      out.append(
+        "Nobody glanced at a widget in the measured days, so there is no freshness to compare; only the costs below "
+          + "are measured."
+      )
     } else {
       let freshest = seen.max { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
       let cheapestFresh = seen.filter { v(.freshGlancePct, $0) >= v(.freshGlancePct, freshest) - 2 }
@@ -24,7 +27,8 @@ public enum Findings {
         "\(freshest.strategy) shows current data at \(pct(v(.freshGlancePct, freshest))) of glances "
           + "(\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, freshest))) budgeted reloads per widget-day)"
           + (cheapestFresh.strategy != freshest.strategy
-            ? "; \(cheapestFresh.strategy) comes within 2 points at \(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, cheapestFresh)))."
+            ? "; \(cheapestFresh.strategy) comes within 2 points at "
+              + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, cheapestFresh)))."
             : "."))
 
       let stalest = seen.min { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
@@ -36,7 +40,9 @@ public enum Findings {
     }
 
     // The strategy that runs dry most often, when, and what follows.
-    if let dry = rows.filter({ v(.dryWidgetDayPct, $0) >= 10 }).max(by: { v(.dryWidgetDayPct, $0) < v(.dryWidgetDayPct, $1) }),
+    if let dry = rows.filter({ v(.dryWidgetDayPct, $0) >= 10 }).max(by: {
+      v(.dryWidgetDayPct, $0) < v(.dryWidgetDayPct, $1)
+    }),
       let s = results.series(for: dry.strategy), let hour = s.firstDryHour?.p50
     {
       let from = Int(hour.rounded(.up)) % 24
@@ -50,7 +56,9 @@ public enum Findings {
         "\(dry.strategy) runs dry on \(pct(v(.dryWidgetDayPct, dry))) of widget-days, at \(NumberFormat.clock(hour)) "
         + "local time on a median dry day"
       if glances > 0 && from > 0 {
-        sentence += "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of its glances are stale"
+        sentence +=
+          "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of "
+          + "its glances are stale"
       }
       out.append(sentence + ".")
     }
@@ -63,7 +71,8 @@ public enum Findings {
       var sentence =
         "Backend peak (the fleet's busiest 0.1 % of seconds): \(peak.strategy) reaches "
         + "\(NumberFormat.short(v(.backendFleetPeakRps, peak))) requests/s "
-        + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, peak)))–\(NumberFormat.short(v(.backendFleetPeakHighRps, peak)))) "
+        + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, peak)))–"
+        + "\(NumberFormat.short(v(.backendFleetPeakHighRps, peak)))) "
         + "across \(NumberFormat.short(results.facts.fleetDevices)) devices, "
         + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute"
       if low.strategy != peak.strategy {
@@ -74,7 +83,8 @@ public enum Findings {
       {
         sentence +=
           "; the recommended \(rec.strategy) \(NumberFormat.short(v(.backendFleetPeakRps, rec))) "
-          + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, rec)))–\(NumberFormat.short(v(.backendFleetPeakHighRps, rec))))"
+          + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, rec)))–"
+          + "\(NumberFormat.short(v(.backendFleetPeakHighRps, rec))))"
       }
       out.append(sentence + ".")
     }

@@ -16,11 +16,13 @@ public enum MetricReference {
     out += "| column | label | unit | better | decimals | definition |\n"
     out += "|---|---|---|---|---|---|\n"
     for m in SummaryMetrics.all {
-      out += "| `\(m.name)` | \(escape(m.label)) | \(unitText(m.unit)) | \(betterText(m.polarity)) | \(m.decimals) | "
+      out +=
+        "| `\(m.name)` | \(escape(m.label)) | \(unitText(m.unit)) | \(betterText(m.polarity)) | \(m.decimals) | "
         + "\(escape(m.definition)) |\n"
     }
     let headline = SummaryMetrics.all.filter(\.headline).map { "`\($0.name)`" }
-    out += "\nHeadline metrics (with `replications` of 2 or more, each gets a `_ci95` column): "
+    out +=
+      "\nHeadline metrics (with `replications` of 2 or more, each gets a `_ci95` column): "
       + headline.joined(separator: ", ") + ".\n\n"
     return out + endMarker
   }

@@ -13,7 +13,8 @@ public enum NumberFormat {
     if scaled >= 9.0e18 {
       // Beyond Int64: Swift's shortest round-trip form ("1e+19").
       guard abs(x) < 9.0e18 else { return "\(x)" }
-      return (x < 0 ? "-" : "") + String(Int64(abs(x).rounded())) + (decimals > 0 ? "." + String(repeating: "0", count: decimals) : "")
+      return (x < 0 ? "-" : "") + String(Int64(abs(x).rounded()))
+        + (decimals > 0 ? "." + String(repeating: "0", count: decimals) : "")
     }
     let n = UInt64(scaled)
     let negative = x < 0 && n != 0

@@ -47,9 +47,14 @@ public struct ObjectiveSummary {
   public var headline: String {
     let n = outcome.choices
     let grouped = n < outcome.candidates.count
-    let what = points == 1 ? "strategies" : grouped ? "choices (each judged on its worst case over the assumptions)" : "choices (\(points) points x strategies)"
+    let what =
+      points == 1
+      ? "strategies"
+      : grouped
+        ? "choices (each judged on its worst case over the assumptions)" : "choices (\(points) points x strategies)"
     var s = "Objective: \(objective.text), judged on all segments: "
-    s += objective.bounds.isEmpty
+    s +=
+      objective.bounds.isEmpty
       ? "\(n) \(what)."
       : "\(outcome.feasibleChoices) of \(n) \(what) meet every constraint."
     return s
@@ -174,11 +179,13 @@ extension Recommendation {
     let summary = ObjectiveSummary(outcome, columns: columns, points: 1) { _ in "" }
     let o = outcome.objective
     if let best = outcome.best {
-      var reason = "\(o.goal == .maximize ? "maximises" : "minimises") \(o.metric) (\(summary.value(o.metric, best.objective)))"
+      var reason =
+        "\(o.goal == .maximize ? "maximises" : "minimises") \(o.metric) (\(summary.value(o.metric, best.objective)))"
       let margins = summary.margins(best)
       if !margins.isEmpty { reason += " with " + margins.joined(separator: ", ") }
       let others = outcome.ranking.count - 1
-      reason += others == 0
+      reason +=
+        others == 0
         ? (o.bounds.isEmpty ? "" : ", the only strategy that meets every constraint")
         : ", ahead of \(outcome.candidates[outcome.ranking[1].candidate].strategy): \(summary.advantageText ?? "–")"
       return Recommendation(

@@ -61,11 +61,13 @@ extension Recommendation {
         + "tolerance (target \(NumberFormat.short(targetPct)) %) at "
         + "\(NumberFormat.short(v(.budgetedReloadsPerWidgetDay, best))) budgeted reloads and "
         + "\(NumberFormat.short(v(.backendRequestsPerWidgetDay, best))) backend requests per widget-day, "
-        + "a backend peak of \(NumberFormat.short(v(.backendFleetPeakRps, best))) requests/s (the fleet's p99.9 second) and "
+        + "a backend peak of \(NumberFormat.short(v(.backendFleetPeakRps, best))) requests/s (the fleet's p99.9 "
+        + "second) and "
         + "\(NumberFormat.short(pushes(best))) pushes a day, "
         + (others == 0
           ? "the only strategy that meets the target"
-          : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest backend requests)")
+          : "the cheapest of the \(qualifying.count) that meet it (cheapest: fewest budgeted reloads, then fewest "
+            + "backend requests)")
       let runnerUp = qualifying.filter { $0.strategy != best.strategy }.min {
         (v(.budgetedReloadsPerWidgetDay, $0), v(.backendRequestsPerWidgetDay, $0), v(.stalenessMeanMin, $0))
           < (v(.budgetedReloadsPerWidgetDay, $1), v(.backendRequestsPerWidgetDay, $1), v(.stalenessMeanMin, $1))
@@ -76,7 +78,8 @@ extension Recommendation {
     let best = rows.max { v(acceptable, $0) < v(acceptable, $1) }!
     return Recommendation(
       strategy: best.strategy,
-      reason: "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
+      reason:
+        "no strategy keeps \(NumberFormat.short(targetPct)) % of glances within tolerance; this one comes closest "
         + "(\(NumberFormat.trim(NumberFormat.fixed(v(acceptable, best), decimals: 1))) %)",
       meetsTarget: false, objective: defaultObjective)
   }

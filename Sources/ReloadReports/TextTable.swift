@@ -40,11 +40,13 @@ public enum TextTable {
     for i in columnGroups.joined() {
       let metric = table.columns[i]
       let best = table.distinctBest(column: i, among: rows)
-      cells[i] = [metric.terminalLabel] + rows.map { row in
-        guard let x = row.values[i] else { return "– " }
-        let mark = (best != nil && x == best! && rows.count > 1) ? "*" : " "
-        return NumberFormat.brief(x, decimals: metric.decimals) + mark
-      }
+      cells[i] =
+        [metric.terminalLabel]
+        + rows.map { row in
+          guard let x = row.values[i] else { return "– " }
+          let mark = (best != nil && x == best! && rows.count > 1) ? "*" : " "
+          return NumberFormat.brief(x, decimals: metric.decimals) + mark
+        }
     }
     let names = ["strategy"] + rows.map(\.strategy)
     let nameWidth = names.map(\.count).max() ?? 0
@@ -67,7 +69,8 @@ public enum TextTable {
     var key = parts.joined().map { "\(table.columns[$0].terminalLabel) = \(table.columns[$0].terminalKey)" }
     key.append("* = best in column (ties and differences inside the noise unmarked)")
     if parts.joined().contains(where: { i in rows.contains { $0.values[i] == nil } }) { key.append("– = no value") }
-    return out + TextWrap.lines("Key: " + key.joined(separator: "; ") + ".", width: width).joined(separator: "\n") + "\n"
+    return out + TextWrap.lines("Key: " + key.joined(separator: "; ") + ".", width: width).joined(separator: "\n")
+      + "\n"
   }
 
   /// The tables' columns: the groups side by side while they fit in

@@ -179,7 +179,11 @@ struct JSONParser {
     for part in pathParts {
       switch part {
       case .key(let k):
-        let plain = !k.isEmpty && k.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        let plain =
+          !k.isEmpty
+          && k.utf8.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F
+          }
         let short = TerminalText.short(k)
         s += plain ? "." + short : "[" + JSONValue.quote(short) + "]"
       case .index(let n): s += "[\(n)]"
@@ -224,9 +228,15 @@ struct JSONParser {
     case UInt8(ascii: "{"): return try object()
     case UInt8(ascii: "["): return try array()
     case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
     default: throw error(.syntax, "expected a value, found \(describeByte(i))")
     }
@@ -354,7 +364,11 @@ struct JSONParser {
       let b = bytes[i]
       if b == UInt8(ascii: "\"") { break }
       if b < 0x20 {
-        throw error(.syntax, "a control character (byte 0x\(String(b, radix: 16, uppercase: true))) inside a string; write it as an escape such as \\n")
+        throw error(
+          .syntax,
+          "a control character (byte 0x\(String(b, radix: 16, uppercase: true))) inside a string; write it as an "
+            + "escape such as \\n"
+        )
       }
       if b != UInt8(ascii: "\\") {
         i += 1
@@ -439,7 +453,9 @@ struct JSONParser {
     // Whole numbers read as integers first (so "-0" is 0, as before).
     if integral, let n = Int64(text) { return Double(n) }
     guard let d = Double(text), d.isFinite else {
-      throw error(.notRepresentable, "the number \(text.count > 40 ? text.prefix(40) + "..." : text) is not representable as a double", at: start)
+      throw error(
+        .notRepresentable,
+        "the number \(text.count > 40 ? text.prefix(40) + "..." : text) is not representable as a double", at: start)
     }
     return d
   }

@@ -71,7 +71,8 @@ extension ScenarioDecoder {
       let segment = e.string("segment")
       if !segments.contains(segment) {
         throw ScenarioError(
-          path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario", fix: hint(segment, segments))
+          path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario",
+          fix: hint(segment, segments))
       }
       let name = e.string("metric")
       guard let column = Expectation.parse(column: name) else {
@@ -87,10 +88,12 @@ extension ScenarioDecoder {
       let lo = e.optionalNumber("min")
       let hi = e.optionalNumber("max")
       if lo == nil && hi == nil {
-        throw ScenarioError(path: e.path, message: "has neither \"min\" nor \"max\"", fix: "add \"min\", \"max\" or both")
+        throw ScenarioError(
+          path: e.path, message: "has neither \"min\" nor \"max\"", fix: "add \"min\", \"max\" or both")
       }
       if let lo, let hi, lo > hi {
-        throw ScenarioError(path: "\(e.path).min", message: "\(fmt(lo)) is above max \(fmt(hi))", fix: "make min <= max")
+        throw ScenarioError(
+          path: "\(e.path).min", message: "\(fmt(lo)) is above max \(fmt(hi))", fix: "make min <= max")
       }
       spec.expectations.append(
         Expectation(
@@ -114,7 +117,8 @@ extension ScenarioDecoder {
       let source = e.string("source")
       if source.trimmingCharacters(in: .whitespaces).isEmpty {
         throw ScenarioError(
-          path: "\(e.path).source", message: "is empty", fix: "say where it was reported, e.g. \"owner/repo#123: a quote\"")
+          path: "\(e.path).source", message: "is empty",
+          fix: "say where it was reported, e.g. \"owner/repo#123: a quote\"")
       }
       spec.evidence.append(
         EvidenceClaim(
@@ -133,7 +137,8 @@ extension ScenarioDecoder {
       }
       let o = CheckSpec.Override(relativePct: m.optionalNumber("relative_pct"), absolute: m.optionalNumber("absolute"))
       if o.relativePct == nil && o.absolute == nil {
-        throw ScenarioError(path: m.path, message: "sets no tolerance", fix: "add \"relative_pct\", \"absolute\" or both")
+        throw ScenarioError(
+          path: m.path, message: "sets no tolerance", fix: "add \"relative_pct\", \"absolute\" or both")
       }
       spec.overrides[metric] = o
     }

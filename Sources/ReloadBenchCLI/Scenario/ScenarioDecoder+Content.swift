@@ -36,7 +36,8 @@ extension ScenarioDecoder {
         fix: "add \"published_at_utc\": the UTC time the data appears, e.g. \"02:15\"")
     }
     return ScheduledChanges(
-      every: main.every, offset: main.offset, fromHour: main.from, toHour: main.to, horizon: .hours(s.number("horizon_h")),
+      every: main.every, offset: main.offset, fromHour: main.from, toHour: main.to,
+      horizon: .hours(s.number("horizon_h")),
       sharedUTCOffsetHours: s.number("utc_offset_h"), at: main.at, driftPerDay: .minutes(drift), days: dayRule,
       weekend: weekend, publication: publication)
   }
@@ -78,7 +79,9 @@ extension ScenarioDecoder {
     let from = s.int("from_hour")
     let to = s.int("to_hour")
     if to <= from {
-      throw ScenarioError(path: "\(s.path).to_hour", message: "\(to) is not after from_hour \(from)", fix: "make to_hour greater than from_hour")
+      throw ScenarioError(
+        path: "\(s.path).to_hour", message: "\(to) is not after from_hour \(from)",
+        fix: "make to_hour greater than from_hour")
     }
     return (.minutes(s.number("every_min")), .minutes(s.number("offset_min")), from, to, [])
   }

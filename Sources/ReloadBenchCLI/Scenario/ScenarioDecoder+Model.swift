@@ -11,7 +11,8 @@ extension ScenarioDecoder {
     if case .string(let name) = v {
       // Validation already checked the name against the registry.
       guard let s = registry.strategy(named: name) else {
-        throw ScenarioError(path: path, message: "\(TerminalText.quoted(name)) is not a strategy", fix: hint(name, registry.names))
+        throw ScenarioError(
+          path: path, message: "\(TerminalText.quoted(name)) is not a strategy", fix: hint(name, registry.names))
       }
       return s
     }
@@ -26,12 +27,14 @@ extension ScenarioDecoder {
       // A Swift strategy's code returns every kind's timeline.
       for key in ["timeline", "kinds"] where r.has(key) {
         throw ScenarioError(
-          path: "\(path).\(key)", message: "\(TerminalText.quoted(base.name)) is written in Swift: its code returns the timelines",
+          path: "\(path).\(key)",
+          message: "\(TerminalText.quoted(base.name)) is written in Swift: its code returns the timelines",
           fix: "remove \"\(key)\", or change the strategy's Swift code")
       }
     }
     guard let name = r.optionalString("name") ?? base?.name else {
-      throw ScenarioError(path: "\(path).name", message: "is missing", fix: "name the strategy (it has no preset to take a name from)")
+      throw ScenarioError(
+        path: "\(path).name", message: "is missing", fix: "name the strategy (it has no preset to take a name from)")
     }
     var timeline = base?.timeline ?? EntryTimeline(entries: 1, dating: .spaced, policy: .never)
     if let t = r.object("timeline", ScenarioSchema.timeline) { try overrideTimeline(&timeline, t) }
@@ -39,7 +42,9 @@ extension ScenarioDecoder {
     if let a = r.object("app", ScenarioSchema.app) {
       if let b = a.optionalBool("reload_on_foreground") { app.reloadOnForeground = b }
       if let b = a.optionalBool("reload_on_silent_push") { app.reloadOnSilentPush = b }
-      if a.has("bg_refresh_min") { app.backgroundRefreshInterval = a.optionalNumber("bg_refresh_min").map { .minutes($0) } }
+      if a.has("bg_refresh_min") {
+        app.backgroundRefreshInterval = a.optionalNumber("bg_refresh_min").map { .minutes($0) }
+      }
       if let b = a.optionalBool("reload_kind_on_tap") { app.reloadKindOnTap = b }
       if let b = a.optionalBool("bg_refresh_reloads") { app.backgroundRefreshReloads = b }
       if let b = a.optionalBool("reload_on_change_while_running") { app.reloadOnChangeWhileRunning = b }
@@ -54,11 +59,14 @@ extension ScenarioDecoder {
       let k = SchemaReader(v, ScenarioSchema.kindStrategy, path: "\(r.path).kinds[\(i)]", log: r.log)
       let index = try kindIndex(k.string("kind"), path: "\(k.path).kind", kinds)
       if perKind[index] != nil {
-        throw ScenarioError(path: "\(k.path).kind", message: "\(TerminalText.quoted(kinds[index])) is listed twice", fix: "merge the two entries")
+        throw ScenarioError(
+          path: "\(k.path).kind", message: "\(TerminalText.quoted(kinds[index])) is listed twice",
+          fix: "merge the two entries")
       }
       var own = timeline
       if let t = k.object("timeline", ScenarioSchema.timeline) { try overrideTimeline(&own, t) }
-      perKind[index] = KindStrategy(timeline: own, data: k.optionalString("data").flatMap(DataSource.init(rawValue:)) ?? .fetch)
+      perKind[index] = KindStrategy(
+        timeline: own, data: k.optionalString("data").flatMap(DataSource.init(rawValue:)) ?? .fetch)
     }
     var wakes: [WakeSource] = []
     for (i, v) in r.array("wakes").enumerated() {
@@ -67,13 +75,21 @@ extension ScenarioDecoder {
       let every = w.optionalNumber("every_min").map { SimDuration.minutes($0) }
       let perDay = w.number("per_day")
       var onChanges: Int? = nil
-      if let k = w.optionalString("on_changes_of") { onChanges = try kindIndex(k, path: "\(w.path).on_changes_of", kinds) }
+      if let k = w.optionalString("on_changes_of") {
+        onChanges = try kindIndex(k, path: "\(w.path).on_changes_of", kinds)
+      }
       let given = (every != nil ? 1 : 0) + (perDay > 0 ? 1 : 0) + (onChanges != nil ? 1 : 0)
       if type == .audio && given > 0 {
-        throw ScenarioError(path: "\(w.path).type", message: "an audio source wakes at the segment's audio sessions; it takes no per_day, every_min or on_changes_of", fix: "remove them, or set audio_sessions_per_day on the segments")
+        throw ScenarioError(
+          path: "\(w.path).type",
+          message:
+            "an audio source wakes at the segment's audio sessions; it takes no per_day, every_min or on_changes_of",
+          fix: "remove them, or set audio_sessions_per_day on the segments")
       }
       if type != .audio && given != 1 {
-        throw ScenarioError(path: "\(w.path)", message: "needs exactly one of per_day, every_min and on_changes_of", fix: "give \"per_day\" (a rate), \"every_min\" (a reading interval) or \"on_changes_of\" (a kind)")
+        throw ScenarioError(
+          path: "\(w.path)", message: "needs exactly one of per_day, every_min and on_changes_of",
+          fix: "give \"per_day\" (a rate), \"every_min\" (a reading interval) or \"on_changes_of\" (a kind)")
       }
       wakes.append(
         WakeSource(
@@ -108,19 +124,27 @@ extension ScenarioDecoder {
       let perSession = t.number("per_session")
       let perDay = t.number("per_day")
       if event == .inApp && perSession == 0 && perDay == 0 {
-        throw ScenarioError(path: "\(t.path)", message: "an in_app trigger needs per_session or per_day", fix: "add \"per_session\": events per app session, or \"per_day\"")
+        throw ScenarioError(
+          path: "\(t.path)", message: "an in_app trigger needs per_session or per_day",
+          fix: "add \"per_session\": events per app session, or \"per_day\"")
       }
       if event != .inApp && (perSession > 0 || perDay > 0) {
-        throw ScenarioError(path: "\(t.path).on", message: "per_session and per_day only apply to in_app triggers", fix: "use \"on\": \"in_app\" or remove them")
+        throw ScenarioError(
+          path: "\(t.path).on", message: "per_session and per_day only apply to in_app triggers",
+          fix: "use \"on\": \"in_app\" or remove them")
       }
       var source: Int? = nil
       if let s = t.optionalString("source") {
         guard event == .wake else {
-          throw ScenarioError(path: "\(t.path).source", message: "only a wake trigger names a source", fix: "use \"on\": \"wake\" or remove source")
+          throw ScenarioError(
+            path: "\(t.path).source", message: "only a wake trigger names a source",
+            fix: "use \"on\": \"wake\" or remove source")
         }
         guard let w = wakes.firstIndex(where: { $0.name == s }) else {
           let names = wakes.map(\.name)
-          throw ScenarioError(path: "\(t.path).source", message: "\(TerminalText.quoted(s)) is not a wake source of this strategy", fix: names.isEmpty ? "add it to the strategy's \"wakes\"" : hint(s, names))
+          throw ScenarioError(
+            path: "\(t.path).source", message: "\(TerminalText.quoted(s)) is not a wake source of this strategy",
+            fix: names.isEmpty ? "add it to the strategy's \"wakes\"" : hint(s, names))
         }
         source = w
       }
@@ -139,7 +163,8 @@ extension ScenarioDecoder {
 
   static func kindIndex(_ name: String, path: String, _ kinds: [String]) throws(ScenarioError) -> Int {
     guard let i = kinds.firstIndex(of: name) else {
-      throw ScenarioError(path: path, message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint(name, kinds))
+      throw ScenarioError(
+        path: path, message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint(name, kinds))
     }
     return i
   }
@@ -157,7 +182,9 @@ extension ScenarioDecoder {
     let after = t.optionalNumber("after_min")
     let policy = t.optionalString("policy")
     if t.has("at") && policy != "after_time" {
-      throw ScenarioError(path: "\(t.path).at", message: "is set but the policy is not \"after_time\"", fix: "add \"policy\": \"after_time\" or remove at")
+      throw ScenarioError(
+        path: "\(t.path).at", message: "is set but the policy is not \"after_time\"",
+        fix: "add \"policy\": \"after_time\" or remove at")
     }
     switch policy {
     case "at_end": timeline.policy = .atEnd
@@ -171,7 +198,9 @@ extension ScenarioDecoder {
         if to < from { to += 1440 }
         window = ClockWindow(fromMinute: from, toMinute: to)
       case .null:
-        throw ScenarioError(path: "\(t.path).at", message: "is missing for policy \"after_time\"", fix: "add \"at\": a local time like \"13:10\" or a window like [\"00:00\", \"00:30\"]")
+        throw ScenarioError(
+          path: "\(t.path).at", message: "is missing for policy \"after_time\"",
+          fix: "add \"at\": a local time like \"13:10\" or a window like [\"00:00\", \"00:30\"]")
       case let v:
         let m = clock(v)
         window = ClockWindow(fromMinute: m, toMinute: m)
@@ -182,22 +211,30 @@ extension ScenarioDecoder {
         timeline.policy = .after(.minutes(after))
       } else if case .after = timeline.policy {
       } else {
-        throw ScenarioError(path: "\(t.path).after_min", message: "is missing for policy \"after\"", fix: "add \"after_min\": the interval in minutes")
+        throw ScenarioError(
+          path: "\(t.path).after_min", message: "is missing for policy \"after\"",
+          fix: "add \"after_min\": the interval in minutes")
       }
     default:
       if let after {
         guard case .after = timeline.policy else {
-          throw ScenarioError(path: "\(t.path).after_min", message: "is set but the policy is not \"after\"", fix: "add \"policy\": \"after\" or remove after_min")
+          throw ScenarioError(
+            path: "\(t.path).after_min", message: "is set but the policy is not \"after\"",
+            fix: "add \"policy\": \"after\" or remove after_min")
         }
         timeline.policy = .after(.minutes(after))
       }
     }
     if t.has("on_failure") {
       if let f = t.object("on_failure", ScenarioSchema.failure) {
-        let retry = f.array("retry_min").compactMap { v -> SimDuration? in if case .number(let d) = v { return .minutes(d) } else { return nil } }
+        let retry = f.array("retry_min").compactMap { v -> SimDuration? in
+          if case .number(let d) = v { return .minutes(d) } else { return nil }
+        }
         let p = f.optionalString("policy")
         if retry.isEmpty == (p == nil) {
-          throw ScenarioError(path: f.path, message: "needs exactly one of retry_min and policy", fix: "give \"retry_min\": [10, 30, 60] (a backoff) or \"policy\": \"never\"")
+          throw ScenarioError(
+            path: f.path, message: "needs exactly one of retry_min and policy",
+            fix: "give \"retry_min\": [10, 30, 60] (a backoff) or \"policy\": \"never\"")
         }
         timeline.onFailure = FailureBranch(
           retry: retry, jitter: .seconds(f.number("jitter_s")), policy: p == "at_end" ? .atEnd : .never,
@@ -239,7 +276,8 @@ extension ScenarioDecoder {
   /// The reader of `group`'s object (which the schema defaults to `{}`).
   static func groupReader(_ model: SchemaReader, _ group: ModelParameterGroup) -> SchemaReader {
     guard let parent = group.parent else { return model.defaultedObject(group.key, ScenarioSchema.object(group)) }
-    return model.defaultedObject(parent, ScenarioSchema.wakeRules).defaultedObject(group.key, ScenarioSchema.object(group))
+    return model.defaultedObject(parent, ScenarioSchema.wakeRules).defaultedObject(
+      group.key, ScenarioSchema.object(group))
   }
 
   /// `parameter`'s value in its group's object (validated already).

@@ -39,7 +39,8 @@ extension ScenarioDecoder {
     if spec.pointCount > spec.maxPoints {
       let sizes = parameters.map { String($0.values.count) }.joined(separator: " x ")
       throw ScenarioError(
-        path: "\(r.path)", message: "the grid has \(spec.pointCountText) points (\(sizes)), more than max_points \(spec.maxPoints)",
+        path: "\(r.path)",
+        message: "the grid has \(spec.pointCountText) points (\(sizes)), more than max_points \(spec.maxPoints)",
         fix: "use fewer values or a coarser step, or raise max_points (up to \(ScenarioSchema.maxPointsLimit)) "
           + "if you mean it: each point is a full run")
     }
@@ -53,10 +54,13 @@ extension ScenarioDecoder {
       path = try SweepPath.parse(text)
       try path.check(against: .object(ScenarioSchema.root))
     } catch {
-      throw ScenarioError(path: "\(r.path).path", message: "\(TerminalText.quoted(text)): " + error.message, fix: error.fix)
+      throw ScenarioError(
+        path: "\(r.path).path", message: "\(TerminalText.quoted(text)): " + error.message, fix: error.fix)
     }
     let name = r.optionalString("name") ?? text
-    if name.isEmpty { throw ScenarioError(path: "\(r.path).name", message: "is empty", fix: "give it a label or leave it out") }
+    if name.isEmpty {
+      throw ScenarioError(path: "\(r.path).name", message: "is empty", fix: "give it a label or leave it out")
+    }
     let hasRange = r.has("from") || r.has("to") || r.has("step") || r.has("count")
     let values: [JSONValue]
     if r.has("values") {
@@ -69,7 +73,8 @@ extension ScenarioDecoder {
       for (i, v) in values.enumerated() {
         if let j = values[..<i].firstIndex(of: v) {
           throw ScenarioError(
-            path: "\(r.path).values[\(i)]", message: "repeats values[\(j)] (\(v.jsonText))", fix: "list each value once")
+            path: "\(r.path).values[\(i)]", message: "repeats values[\(j)] (\(v.jsonText))", fix: "list each value once"
+          )
         }
       }
     } else {
@@ -99,14 +104,16 @@ extension ScenarioDecoder {
     switch (step, count) {
     case (let s?, nil):
       if r.has("spacing") {
-        throw ScenarioError(path: "\(r.path).spacing", message: "applies to count, not step", fix: "remove spacing, or use count")
+        throw ScenarioError(
+          path: "\(r.path).spacing", message: "applies to count, not step", fix: "remove spacing, or use count")
       }
       // Counted as a Double first: a tiny step or a huge span must not trap.
       let values = ((to - from) / s + 1e-9).rounded(.down) + 1
       guard values.isFinite, values <= Double(ScenarioSchema.maxValuesPerParameter) else {
         throw ScenarioError(
           path: "\(r.path).step",
-          message: (values < 1e9 ? "gives \(Int(values)) values, " : "gives ") + "more than \(ScenarioSchema.maxValuesPerParameter) values",
+          message: (values < 1e9 ? "gives \(Int(values)) values, " : "gives ")
+            + "more than \(ScenarioSchema.maxValuesPerParameter) values",
           fix: "use a larger step")
       }
       let n = Int(values)
@@ -171,10 +178,12 @@ extension ScenarioDecoder {
       let lo = c.optionalNumber("min")
       let hi = c.optionalNumber("max")
       if lo == nil && hi == nil {
-        throw ScenarioError(path: c.path, message: "has neither \"min\" nor \"max\"", fix: "add a bound, e.g. \"max\": 1")
+        throw ScenarioError(
+          path: c.path, message: "has neither \"min\" nor \"max\"", fix: "add a bound, e.g. \"max\": 1")
       }
       if let lo, let hi, lo > hi {
-        throw ScenarioError(path: "\(c.path).max", message: "\(fmt(hi)) is below min \(fmt(lo))", fix: "make max >= min")
+        throw ScenarioError(
+          path: "\(c.path).max", message: "\(fmt(hi)) is below min \(fmt(lo))", fix: "make max >= min")
       }
       if let lo { bounds.append(.init(metric: name, kind: .atLeast, value: lo)) }
       if let hi { bounds.append(.init(metric: name, kind: .atMost, value: hi)) }

@@ -40,7 +40,8 @@ enum ScenarioDecoder {
     switch error.kind {
     case .duplicateKey(let key):
       return ScenarioError(
-        path: error.path, message: "the key \(TerminalText.quoted(key)) is given twice in one object (\(error.location))",
+        path: error.path,
+        message: "the key \(TerminalText.quoted(key)) is given twice in one object (\(error.location))",
         fix: "keep one \(TerminalText.quoted(key)): JSON would silently use the last")
     case .tooDeep:
       return ScenarioError(
@@ -101,11 +102,14 @@ enum ScenarioDecoder {
     try unique(kinds.map(\.name), path: "$.kinds", what: "kind")
     var segments: [Segment] = []
     for (i, v) in r.array("segments").enumerated() {
-      segments.append(try segment(SchemaReader(v, ScenarioSchema.segment, path: "$.segments[\(i)]", log: r.log), kinds: kinds))
+      segments.append(
+        try segment(SchemaReader(v, ScenarioSchema.segment, path: "$.segments[\(i)]", log: r.log), kinds: kinds))
     }
     try unique(segments.map(\.name), path: "$.segments", what: "segment")
     if let i = segments.firstIndex(where: { $0.name == "all" }) {
-      throw ScenarioError(path: "$.segments[\(i)].name", message: "\"all\" is reserved for the whole population", fix: "choose another segment name")
+      throw ScenarioError(
+        path: "$.segments[\(i)].name", message: "\"all\" is reserved for the whole population",
+        fix: "choose another segment name")
     }
     let hasWidgets = segments.contains { s in s.widgets.contains { $0.probability > 0 } }
     if !hasWidgets {
@@ -133,9 +137,14 @@ enum ScenarioDecoder {
   static func unique(_ names: [String], path: String, what: String) throws(ScenarioError) {
     var seen: Set<String> = []
     for (i, n) in names.enumerated() {
-      if n.isEmpty { throw ScenarioError(path: "\(path)[\(i)].name", message: "is empty", fix: "give the \(what) a name") }
+      if n.isEmpty {
+        throw ScenarioError(path: "\(path)[\(i)].name", message: "is empty", fix: "give the \(what) a name")
+      }
       if !seen.insert(n).inserted {
-        throw ScenarioError(path: "\(path)[\(i)].name", message: "\(TerminalText.quoted(n)) is the name of two \(what == "strategy" ? "strategies" : what + "s")", fix: "give each \(what) its own name")
+        throw ScenarioError(
+          path: "\(path)[\(i)].name",
+          message: "\(TerminalText.quoted(n)) is the name of two \(what == "strategy" ? "strategies" : what + "s")",
+          fix: "give each \(what) its own name")
       }
     }
   }
@@ -156,7 +165,9 @@ enum ScenarioDecoder {
         let from = b.int("from_hour")
         let to = b.int("to_hour")
         if to <= from {
-          throw ScenarioError(path: "\(b.path).to_hour", message: "\(to) is not after from_hour \(from)", fix: "make to_hour greater than from_hour")
+          throw ScenarioError(
+            path: "\(b.path).to_hour", message: "\(to) is not after from_hour \(from)",
+            fix: "make to_hour greater than from_hour")
         }
         bursts = Bursts(
           dailyProbability: b.number("daily_probability"), fromHour: from, toHour: to,
@@ -171,10 +182,14 @@ enum ScenarioDecoder {
       let from = f.number("outage_from_hour")
       let to = f.number("outage_to_hour")
       if to != from && (to < from || to - from > 24) {
-        throw ScenarioError(path: "\(f.path).outage_to_hour", message: "\(fmt(to)) is not within 24 h after outage_from_hour \(fmt(from))", fix: "make outage_to_hour later than outage_from_hour (26 = 02:00 the next day)")
+        throw ScenarioError(
+          path: "\(f.path).outage_to_hour",
+          message: "\(fmt(to)) is not within 24 h after outage_from_hour \(fmt(from))",
+          fix: "make outage_to_hour later than outage_from_hour (26 = 02:00 the next day)")
       }
       failure = FetchFailure(
-        probability: f.number("probability"), outageFromHour: from, outageToHour: to, whenUnpublished: f.bool("when_unpublished"))
+        probability: f.number("probability"), outageFromHour: from, outageToHour: to,
+        whenUnpublished: f.bool("when_unpublished"))
     }
     return WidgetKindSpec(
       name: r.string("name"), scope: ContentScope(rawValue: r.string("scope")) ?? .perUser, scheduled: scheduled,
@@ -188,14 +203,17 @@ enum ScenarioDecoder {
     case .array(let a):
       let w = a.map { v -> Double in if case .number(let d) = v { return d } else { return 0 } }
       if w.reduce(0, +) <= 0 {
-        throw ScenarioError(path: "\(r.path).\(key)", message: "all 24 weights are 0", fix: "give at least one hour a positive weight")
+        throw ScenarioError(
+          path: "\(r.path).\(key)", message: "all 24 weights are 0", fix: "give at least one hour a positive weight")
       }
       return w
     default: return DailyProfile.flat.weights
     }
   }
 
-  static func distribution(_ v: JSONValue, path: String, log: SchemaAccessLog?) throws(ScenarioError) -> DurationDistribution {
+  static func distribution(_ v: JSONValue, path: String, log: SchemaAccessLog?) throws(ScenarioError)
+    -> DurationDistribution
+  {
     guard case .object(let o) = v, case .string(let tag)? = o["dist"],
       let variant = ScenarioSchema.distributionVariants.first(where: { $0.tag == tag })
     else { return .constant(.zero) }
@@ -207,7 +225,8 @@ enum ScenarioDecoder {
       let lo = r.number("min_s")
       let hi = r.number("max_s")
       if hi < lo {
-        throw ScenarioError(path: "\(path).max_s", message: "\(fmt(hi)) is below min_s \(fmt(lo))", fix: "make max_s >= min_s")
+        throw ScenarioError(
+          path: "\(path).max_s", message: "\(fmt(hi)) is below min_s \(fmt(lo))", fix: "make max_s >= min_s")
       }
       return .uniform(.seconds(lo), .seconds(hi))
     case "exponential": return .exponential(mean: .seconds(r.number("mean_s")))
@@ -242,28 +261,37 @@ enum ScenarioDecoder {
       let w = SchemaReader(v, ScenarioSchema.widgetSlot, path: "\(r.path).widgets[\(i)]", log: r.log)
       let name = w.string("kind")
       guard let k = kinds.firstIndex(where: { $0.name == name }) else {
-        let hint = SchemaValidator.nearest(name, in: kinds.map(\.name)).map { "did you mean \"\($0)\"?" }
+        let hint =
+          SchemaValidator.nearest(name, in: kinds.map(\.name)).map { "did you mean \"\($0)\"?" }
           ?? "use one of " + TerminalText.list(kinds.map(\.name))
-        throw ScenarioError(path: "\(w.path).kind", message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint)
+        throw ScenarioError(
+          path: "\(w.path).kind", message: "\(TerminalText.quoted(name)) is not a kind in $.kinds", fix: hint)
       }
       let count = w.int("count")
       perDevice += count
       slots.append(
-        WidgetSlot(kind: k, placement: Placement(rawValue: w.string("placement")) ?? .homeFirstPage, count: count,
+        WidgetSlot(
+          kind: k, placement: Placement(rawValue: w.string("placement")) ?? .homeFirstPage, count: count,
           probability: w.number("probability")))
     }
     if perDevice > 64 {
-      throw ScenarioError(path: "\(r.path).widgets", message: "up to \(perDevice) widgets per device", fix: "keep the counts' sum at or below 64")
+      throw ScenarioError(
+        path: "\(r.path).widgets", message: "up to \(perDevice) widgets per device",
+        fix: "keep the counts' sum at or below 64")
     }
     let lpm = r.defaultedObject("low_power_mode", ScenarioSchema.lowPower)
     if lpm.int("to_hour") <= lpm.int("from_hour") {
-      throw ScenarioError(path: "\(lpm.path).to_hour", message: "is not after from_hour", fix: "make to_hour greater than from_hour (25 = 01:00 next day)")
+      throw ScenarioError(
+        path: "\(lpm.path).to_hour", message: "is not after from_hour",
+        fix: "make to_hour greater than from_hour (25 = 01:00 next day)")
     }
     let sb = r.defaultedObject("standby", ScenarioSchema.standby)
-    let standby = StandByHabit(viewsPerDay: sb.number("views_per_day"), fromHour: sb.int("from_hour"), toHour: sb.int("to_hour"))
+    let standby = StandByHabit(
+      viewsPerDay: sb.number("views_per_day"), fromHour: sb.int("from_hour"), toHour: sb.int("to_hour"))
     if standby.toHour <= standby.fromHour || standby.toHour - standby.fromHour > 24 {
       throw ScenarioError(
-        path: "\(sb.path).to_hour", message: "\(standby.toHour) is not within 24 hours after from_hour \(standby.fromHour)",
+        path: "\(sb.path).to_hour",
+        message: "\(standby.toHour) is not within 24 hours after from_hour \(standby.fromHour)",
         fix: "make to_hour greater than from_hour, at most 24 hours later (31 = 07:00 next morning)")
     }
     return Segment(

@@ -63,7 +63,8 @@ indirect enum SchemaType: Sendable {
       return s
     case .anyOf(let alts): return alts.map(\.summary).joined(separator: " or ")
     case .tagged(let key, let variants):
-      return "object selected by `\(key)`: " + variants.map { "[\($0.tag)](#\($0.object.anchor))" }.joined(separator: ", ")
+      return "object selected by `\(key)`: "
+        + variants.map { "[\($0.tag)](#\($0.object.anchor))" }.joined(separator: ", ")
     case .null: return "null"
     case .clockTime: return "clock time `\"HH:MM\"`"
     }
@@ -72,9 +73,9 @@ indirect enum SchemaType: Sendable {
   static func range(_ lo: Double?, _ hi: Double?, _ exclusive: Bool) -> String {
     func f(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)" }
     switch (lo, hi) {
-    case let (lo?, hi?): return " in \(exclusive ? "(" : "[")\(f(lo)), \(f(hi))]"
-    case let (lo?, nil): return exclusive ? " > \(f(lo))" : " >= \(f(lo))"
-    case let (nil, hi?): return " <= \(f(hi))"
+    case (let lo?, let hi?): return " in \(exclusive ? "(" : "[")\(f(lo)), \(f(hi))]"
+    case (let lo?, nil): return exclusive ? " > \(f(lo))" : " >= \(f(lo))"
+    case (nil, let hi?): return " <= \(f(hi))"
     default: return ""
     }
   }

@@ -1,5 +1,5 @@
-import ReloadStrategies
 import ReloadReports
+import ReloadStrategies
 
 /// Renders `ScenarioSchema` as a JSON Schema (draft 2020-12) for editors,
 /// and as the Markdown field reference of `Scenarios/README.md`.
@@ -85,7 +85,9 @@ enum SchemaExport {
       out += "|---|---|---|---|---|---|\n"
       for f in o.fields {
         let def = f.required ? "**required**" : (f.defaultValue.map { "`\($0.jsonText)`" } ?? o.absentDefault)
-        out += "| `\(f.key)` | \(escape(f.type.summary)) | \(f.unit ?? "") | \(escape(def)) | \(f.source ?? "") | \(escape(f.doc)) |\n"
+        out +=
+          "| `\(f.key)` | \(escape(f.type.summary)) | \(f.unit ?? "") | \(escape(def)) | \(f.source ?? "") | "
+          + "\(escape(f.doc)) |\n"
       }
       out += "\n"
     }
@@ -114,12 +116,15 @@ enum SchemaExport {
       parts.append("timeline: \(t.entries) entr\(t.entries == 1 ? "y" : "ies") dated `\(t.dating.rawValue)`, \(policy)")
       if s.app.reloadOnForeground { parts.append("reload on foreground") }
       if s.app.reloadOnSilentPush { parts.append("reload after a silent push") }
-      if let bg = s.app.backgroundRefreshInterval { parts.append("BGAppRefresh every \(NumberFormat.minutes(bg.minutes))+") }
+      if let bg = s.app.backgroundRefreshInterval {
+        parts.append("BGAppRefresh every \(NumberFormat.minutes(bg.minutes))+")
+      }
       if let sp = s.backend.silentPush {
         parts.append("silent push on \(sp.on.rawValue) changes (coalesce \(NumberFormat.minutes(sp.coalesce.minutes)))")
       }
       if let wp = s.backend.widgetPush {
-        parts.append("WidgetKit push on \(wp.on.rawValue) changes (coalesce \(NumberFormat.minutes(wp.coalesce.minutes)))")
+        parts.append(
+          "WidgetKit push on \(wp.on.rawValue) changes (coalesce \(NumberFormat.minutes(wp.coalesce.minutes)))")
       }
       out += "#### `\(p.name)`\n\n\(p.summary) Parts: \(parts.joined(separator: "; ")).\n\n```swift\n\(p.code)\n```\n\n"
     }

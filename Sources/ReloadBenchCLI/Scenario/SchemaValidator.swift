@@ -17,25 +17,31 @@ enum SchemaValidator {
     case .string(let choices):
       guard case .string(let s) = value else { throw wrongType(path, "a string", value, example: "\"...\"") }
       if let choices, !choices.contains(s) {
-        let hint = nearest(s, in: choices).map { "did you mean \"\($0)\"?" }
+        let hint =
+          nearest(s, in: choices).map { "did you mean \"\($0)\"?" }
           ?? "use one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         throw ScenarioError(path: path, message: "\(TerminalText.quoted(s)) is not a valid value", fix: hint)
       }
     case .integer(let lo, let hi):
       guard case .number(let d) = value else { throw wrongType(path, "a whole number", value, example: "10") }
       guard d.isFinite, abs(d) <= 9_007_199_254_740_991 else {
-        throw ScenarioError(path: path, message: "is too large, got \(d)", fix: "use a whole number" + SchemaType.range(lo, hi, false))
+        throw ScenarioError(
+          path: path, message: "is too large, got \(d)", fix: "use a whole number" + SchemaType.range(lo, hi, false))
       }
       guard d == d.rounded() else {
         var suggestion = d.rounded(.down)
         if let lo, suggestion < lo { suggestion = lo.rounded(.up) }
         if let hi, suggestion > hi { suggestion = hi.rounded(.down) }
-        throw ScenarioError(path: path, message: "must be a whole number, got \(format(d))", fix: "use an integer such as \(format(suggestion))")
+        throw ScenarioError(
+          path: path, message: "must be a whole number, got \(format(d))",
+          fix: "use an integer such as \(format(suggestion))")
       }
       try checkRange(d, lo, hi, false, path)
     case .number(let lo, let hi, let exclusive):
       guard case .number(let d) = value else { throw wrongType(path, "a number", value, example: "1.5") }
-      guard d.isFinite else { throw ScenarioError(path: path, message: "must be finite", fix: "use an ordinary number") }
+      guard d.isFinite else {
+        throw ScenarioError(path: path, message: "must be finite", fix: "use an ordinary number")
+      }
       try checkRange(d, lo, hi, exclusive, path)
     case .array(let item, let lo, let hi):
       guard case .array(let items) = value else { throw wrongType(path, "an array", value, example: "[...]") }
@@ -61,9 +67,11 @@ enum SchemaValidator {
           fix: "add \"\(key)\": one of " + tags.map { "\"\($0)\"" }.joined(separator: ", "))
       }
       guard let variant = variants.first(where: { $0.tag == tag }) else {
-        let hint = nearest(tag, in: tags).map { "did you mean \"\($0)\"?" }
+        let hint =
+          nearest(tag, in: tags).map { "did you mean \"\($0)\"?" }
           ?? "use one of " + tags.map { "\"\($0)\"" }.joined(separator: ", ")
-        throw ScenarioError(path: "\(path).\(key)", message: "\(TerminalText.quoted(tag)) is not a valid value", fix: hint)
+        throw ScenarioError(
+          path: "\(path).\(key)", message: "\(TerminalText.quoted(tag)) is not a valid value", fix: hint)
       }
       try validateObject(value, variant.object, path: path)
     case .anyOf(let alternatives):
@@ -81,7 +89,8 @@ enum SchemaValidator {
     guard case .object(let o) = value else { throw wrongType(path, "an object", value, example: "{...}") }
     let keys = spec.fields.map(\.key)
     for key in o.keys.sorted() where spec.field(key) == nil {
-      let hint = nearest(key, in: keys).map { "did you mean \"\($0)\"?" }
+      let hint =
+        nearest(key, in: keys).map { "did you mean \"\($0)\"?" }
         ?? "valid keys here: " + keys.joined(separator: ", ")
       throw ScenarioError(path: "\(path).\(TerminalText.short(key))", message: "unknown key", fix: hint)
     }
@@ -89,7 +98,8 @@ enum SchemaValidator {
       guard let v = o[field.key] else {
         if field.required {
           throw ScenarioError(
-            path: "\(path).\(field.key)", message: "is missing", fix: "add \"\(field.key)\" (\(field.type.plainSummary))")
+            path: "\(path).\(field.key)", message: "is missing",
+            fix: "add \"\(field.key)\" (\(field.type.plainSummary))")
         }
         continue
       }
@@ -99,7 +109,8 @@ enum SchemaValidator {
 
   static func kindMatches(_ value: JSONValue, _ type: SchemaType) -> Bool {
     switch (value, type) {
-    case (.null, .null), (.bool, .boolean), (.string, .string), (.string, .clockTime), (.number, .integer), (.number, .number),
+    case (.null, .null), (.bool, .boolean), (.string, .string), (.string, .clockTime), (.number, .integer),
+      (.number, .number),
       (.array, .array), (.object, .object), (.object, .tagged):
       return true
     default:
@@ -120,7 +131,9 @@ enum SchemaValidator {
     }
   }
 
-  static func checkRange(_ d: Double, _ lo: Double?, _ hi: Double?, _ exclusive: Bool, _ path: String) throws(ScenarioError) {
+  static func checkRange(_ d: Double, _ lo: Double?, _ hi: Double?, _ exclusive: Bool, _ path: String)
+    throws(ScenarioError)
+  {
     if let lo {
       if exclusive && d <= lo {
         throw ScenarioError(
@@ -140,11 +153,15 @@ enum SchemaValidator {
     }
   }
 
-  static func wrongType(_ path: String, _ expected: String, _ value: JSONValue, example: String? = nil) -> ScenarioError {
+  static func wrongType(_ path: String, _ expected: String, _ value: JSONValue, example: String? = nil) -> ScenarioError
+  {
     var fix = "write \(expected)"
     if let example { fix += ", e.g. \(example)" }
-    if case .string(let s) = value, Double(s) != nil, expected.contains("number") { fix = "remove the quotes: \(TerminalText.short(s))" }
-    return ScenarioError(path: path, message: "expected \(expected), got \(value.kindName) (\(value.preview(40)))", fix: fix)
+    if case .string(let s) = value, Double(s) != nil, expected.contains("number") {
+      fix = "remove the quotes: \(TerminalText.short(s))"
+    }
+    return ScenarioError(
+      path: path, message: "expected \(expected), got \(value.kindName) (\(value.preview(40)))", fix: fix)
   }
 
   static func format(_ d: Double) -> String {

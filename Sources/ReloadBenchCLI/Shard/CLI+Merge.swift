@@ -26,7 +26,9 @@ struct MergeCommand: Command {
       given twice (named); a part that is truncated or corrupt (its SHA-256
       checksum does not match).
       """,
-    exitStatus: "0 success; 2 bad input (a part: unreadable, corrupt, from another run, missing or duplicated; unwritable --out).")
+    exitStatus:
+      "0 success; 2 bad input (a part: unreadable, corrupt, from another run, missing or duplicated; unwritable --out)."
+  )
 
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write the reports to DIR (default Reports/<scenario name>).", .threads: nil, .quiet: nil, .reproducible: nil,
@@ -44,7 +46,8 @@ struct MergeCommand: Command {
 
   func validate() throws(CLIError) {
     guard !paths.isEmpty else {
-      throw .badInput("merge needs the parts to join (fix: reloadbench merge Reports/NAME/shard-*-of-N.rbpart --out DIR)")
+      throw .badInput(
+        "merge needs the parts to join (fix: reloadbench merge Reports/NAME/shard-*-of-N.rbpart --out DIR)")
     }
   }
 
@@ -65,7 +68,11 @@ struct MergeCommand: Command {
     let files = header.kind == .run ? Pipeline.reportFiles : Pipeline.sweepFiles
     try pipeline.validate(
       paths: parts.map { .read($0.path, as: "the part") }
-        + [.folder(dir, as: options.out == nil ? "the report folder" : "the --out folder", files: files, fix: "pass --out with another folder")])
+        + [
+          .folder(
+            dir, as: options.out == nil ? "the report folder" : "the --out folder", files: files,
+            fix: "pass --out with another folder")
+        ])
     switch header.kind {
     case .run:
       let outcome = try Self.mergeRun(parts, scenario: loaded.scenario)
@@ -93,7 +100,10 @@ struct MergeCommand: Command {
       let fields: [(String, String, String)] = [
         ("kind (run or sweep)", a.header.kind.rawValue, b.header.kind.rawValue),
         ("scenario", a.header.scenario, b.header.scenario),
-        ("scenario content (sha256)", String(a.header.scenarioSHA256.prefix(12)), String(b.header.scenarioSHA256.prefix(12))),
+        (
+          "scenario content (sha256)", String(a.header.scenarioSHA256.prefix(12)),
+          String(b.header.scenarioSHA256.prefix(12))
+        ),
         ("seed", String(a.header.seed), String(b.header.seed)),
         ("replications", String(a.header.replications), String(b.header.replications)),
         ("engine", a.header.engine, b.header.engine),
@@ -102,7 +112,9 @@ struct MergeCommand: Command {
       ]
       if let (name, x, y) = fields.first(where: { $0.1 != $0.2 }) {
         throw .badInput(
-          "\(b.path) is a part of another run than \(a.path): its \(name) is \(TerminalText.short(y)), not \(TerminalText.short(x)) (\(sameRunFix))")
+          "\(b.path) is a part of another run than \(a.path): its \(name) is \(TerminalText.short(y)), not "
+            + "\(TerminalText.short(x)) (\(sameRunFix))"
+        )
       }
     }
   }
@@ -206,11 +218,16 @@ struct MergeCommand: Command {
       let shard = ShardSpec(number: part.header.shard, count: part.header.shardCount)
       let devices = shard.deviceBlocks(devices: scenario.devices).reduce(0) { $0 + $1.count }
       guard part.header.devices == devices else {
-        throw corrupt(part.path, "it says \(NumberFormat.count(part.header.devices ?? 0, "device")), shard \(shard.text) has \(devices)")
+        throw corrupt(
+          part.path,
+          "it says \(NumberFormat.count(part.header.devices ?? 0, "device")), shard \(shard.text) has \(devices)")
       }
       var reader = TallyCoder.Reader(part.body)
       let reps = try tallies(&reader, part, replications: scenario.replications)
-      guard reader.atEnd, reps.allSatisfy({ $0.count == scenario.strategies.count && $0.allSatisfy { $0.segments.count == scenario.segments.count } })
+      guard reader.atEnd,
+        reps.allSatisfy({
+          $0.count == scenario.strategies.count && $0.allSatisfy { $0.segments.count == scenario.segments.count }
+        })
       else { throw corrupt(part.path, "its tallies are not the scenario's") }
       if let t = total {
         guard sameShape(t, reps) else { throw corrupt(part.path, "its tallies differ in shape from the other parts'") }
@@ -238,11 +255,14 @@ struct MergeCommand: Command {
       }
       var reader = TallyCoder.Reader(part.body)
       for p in mine {
-        guard (try? reader.next()) == UInt64(p) else { throw corrupt(part.path, "point \(p + 1) is not where it belongs") }
+        guard (try? reader.next()) == UInt64(p) else {
+          throw corrupt(part.path, "point \(p + 1) is not where it belongs")
+        }
         let reps = try tallies(&reader, part, replications: part.header.replications)
         var events: UInt64 = 0
         for r in reps { for s in r { for g in s.segments { events &+= g.events } } }
-        outcomes[p] = RunOutcome(replications: reps, events: events, setupSeconds: 0, simulationSeconds: 0, mergeSeconds: 0)
+        outcomes[p] = RunOutcome(
+          replications: reps, events: events, setupSeconds: 0, simulationSeconds: 0, mergeSeconds: 0)
       }
       guard reader.atEnd else { throw corrupt(part.path, "it holds more than its points") }
     }

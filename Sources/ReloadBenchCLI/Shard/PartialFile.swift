@@ -41,8 +41,12 @@ struct PartialHeader: Codable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case kind, scenario, seed, replications, engine, shard, devices, points
-    case modelVersion = "model_version", toolVersion = "tool_version", scenarioSHA256 = "scenario_sha256"
-    case shardCount = "shard_count", scenarioJSON = "scenario_json", bodyBytes = "body_bytes"
+    case modelVersion = "model_version"
+    case toolVersion = "tool_version"
+    case scenarioSHA256 = "scenario_sha256"
+    case shardCount = "shard_count"
+    case scenarioJSON = "scenario_json"
+    case bodyBytes = "body_bytes"
   }
 }
 
@@ -93,14 +97,18 @@ enum PartialFile {
     let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
     let first = String(decoding: bytes[..<min(newline, 64)], as: UTF8.self)
     guard first.hasPrefix(magic + " ") else {
-      throw .badInput("\(path) is not a partial result of reloadbench (fix: pass the shard-K-of-N.rbpart files that 'run --shard' writes)")
+      throw .badInput(
+        "\(path) is not a partial result of reloadbench (fix: pass the shard-K-of-N.rbpart files that 'run --shard' "
+          + "writes)"
+      )
     }
     guard let version = Int(first.dropFirst(magic.count + 1)) else {
       throw .badInput("\(path): truncated or corrupt: its first line is not '\(magic) N' (\(rerun))")
     }
     guard version == formatVersion else {
       throw .badInput(
-        "\(path) is in partial format \(version); this reloadbench \(ReloadBenchCLI.version) reads format \(formatVersion) "
+        "\(path) is in partial format \(version); this reloadbench \(ReloadBenchCLI.version) reads format "
+          + "\(formatVersion) "
           + "(fix: merge with the reloadbench that wrote the parts, or rerun every shard with this one)")
     }
     let end = bytes.count - trailerLength

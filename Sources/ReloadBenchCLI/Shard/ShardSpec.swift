@@ -52,11 +52,13 @@ struct ShardSpec: Equatable, Sendable {
     let text = parsed.value("--shard")
     let countText = parsed.value("--shard-count")
     if text != nil && countText != nil {
-      throw .badInput("--shard and --shard-count are alternatives (fix: pass --shard K/N, or --shard-count N in an array job)")
+      throw .badInput(
+        "--shard and --shard-count are alternatives (fix: pass --shard K/N, or --shard-count N in an array job)")
     }
     if let text {
       let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...maxCount).contains(n), (1...n).contains(k)
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...maxCount).contains(n),
+        (1...n).contains(k)
       else {
         throw .badInput(
           "--shard expects K/N with 1 <= K <= N <= \(maxCount), got '\(text)' (fix: e.g. --shard 1/8 ... --shard 8/8; "
@@ -83,7 +85,9 @@ struct ShardSpec: Equatable, Sendable {
     guard let index = Int(value.trimmingCharacters(in: .whitespaces)), (0..<n).contains(index) else {
       throw .badInput(
         "\(name)=\(TerminalText.short(value)) is not a shard index in 0...\(n - 1) for --shard-count \(n) "
-          + "(fix: number the array's tasks 0 to \(n - 1), e.g. Slurm --array=0-\(n - 1), or match --shard-count to the array's size)")
+          + "(fix: number the array's tasks 0 to \(n - 1), e.g. Slurm --array=0-\(n - 1), or match --shard-count to "
+          + "the array's size)"
+      )
     }
     return ShardSpec(number: index + 1, count: n)
   }

@@ -45,7 +45,8 @@ enum Shards {
     try OutputWriter.write([(name: shard.fileName, data: Data(bytes))], to: job.directory)
     let path = (job.directory as NSString).appendingPathComponent(shard.fileName)
     if !pipeline.options.quiet {
-      let what = header.points.map { "\($0.count) of \(NumberFormat.count(job.points?.count ?? 0, "sweep point"))" }
+      let what =
+        header.points.map { "\($0.count) of \(NumberFormat.count(job.points?.count ?? 0, "sweep point"))" }
         ?? "\(header.devices ?? 0) of \(NumberFormat.count(scenario.devices, "device"))"
       Terminal.out(
         String(

@@ -80,7 +80,8 @@ struct SweepPath: Equatable, Sendable {
         continue
       }
       guard expectKey else {
-        throw Problem(message: "needs a '.' before \(TerminalText.quoted(String(chars[i...])))", fix: "join keys with '.'")
+        throw Problem(
+          message: "needs a '.' before \(TerminalText.quoted(String(chars[i...])))", fix: "join keys with '.'")
       }
       var j = i
       while j < chars.count && chars[j] != "." && chars[j] != "[" { j += 1 }
@@ -92,7 +93,9 @@ struct SweepPath: Equatable, Sendable {
       throw Problem(message: "must start with a key", fix: "start at a top-level field, e.g. \"strategies[0]...\"")
     }
     if fixedKeys.contains(first) {
-      throw Problem(message: "\(TerminalText.quoted(first)) cannot be swept", fix: "sweep a field of the scenario, not its name or sweep")
+      throw Problem(
+        message: "\(TerminalText.quoted(first)) cannot be swept",
+        fix: "sweep a field of the scenario, not its name or sweep")
     }
     return SweepPath(steps: steps)
   }
@@ -136,20 +139,23 @@ struct SweepPath: Equatable, Sendable {
       case .key(let k):
         let objects = Self.objects(in: type)
         guard !objects.isEmpty else {
-          throw Problem(message: "\(at) is not an object, so it has no key \(TerminalText.quoted(k))", fix: "end the path at \(at)")
+          throw Problem(
+            message: "\(at) is not an object, so it has no key \(TerminalText.quoted(k))", fix: "end the path at \(at)")
         }
         let fields = objects.compactMap { $0.field(k) }
         guard !fields.isEmpty else {
           var keys: [String] = []
           for o in objects { for f in o.fields where !keys.contains(f.key) { keys.append(f.key) } }
-          let hint = SchemaValidator.nearest(k, in: keys).map { "did you mean \"\($0)\"?" }
+          let hint =
+            SchemaValidator.nearest(k, in: keys).map { "did you mean \"\($0)\"?" }
             ?? "keys here: " + keys.joined(separator: ", ")
           throw Problem(message: "\(at) has no key \(TerminalText.quoted(k))", fix: hint)
         }
         type = fields.count == 1 ? fields[0].type : .anyOf(fields.map(\.type))
       case .index, .all, .named:
         guard let item = Self.arrayItem(in: type) else {
-          throw Problem(message: "\(at) is not an array, so it takes no \(step.text)", fix: "use .key for an object's field")
+          throw Problem(
+            message: "\(at) is not an array, so it takes no \(step.text)", fix: "use .key for an object's field")
         }
         if case .named = step, !Self.objects(in: item).contains(where: { $0.field("name") != nil }) {
           throw Problem(message: "the elements of \(at) have no names", fix: "select them by index, e.g. \(at)[0]")
@@ -221,7 +227,8 @@ struct SweepPath: Equatable, Sendable {
       case .null: object = [:]
       default:
         throw Problem(
-          message: "\(at) is \(node.preview(30)) in the scenario, not an object, so it has no \(TerminalText.quoted(k))",
+          message:
+            "\(at) is \(node.preview(30)) in the scenario, not an object, so it has no \(TerminalText.quoted(k))",
           fix: "write \(at) as an object in the scenario first")
       }
       var child = object[k] ?? .null
@@ -249,7 +256,8 @@ struct SweepPath: Equatable, Sendable {
         let names = items.map(elementName)
         guard let i = names.firstIndex(of: n) else {
           let known = names.compactMap { $0 }
-          let hint = SchemaValidator.nearest(n, in: known).map { "did you mean [\($0)]?" }
+          let hint =
+            SchemaValidator.nearest(n, in: known).map { "did you mean [\($0)]?" }
             ?? "names here: " + known.joined(separator: ", ")
           throw Problem(message: "\(at) has no element named \(TerminalText.quoted(n))", fix: hint)
         }

@@ -128,7 +128,9 @@ extension SweepSpec {
       }
       do {
         out.append(
-          SweepPointPlan(index: n, valueIndices: indices, scenario: try ScenarioDecoder.decode(json: point, strategies: strategies).scenario))
+          SweepPointPlan(
+            index: n, valueIndices: indices,
+            scenario: try ScenarioDecoder.decode(json: point, strategies: strategies).scenario))
       } catch {
         throw ScenarioError(
           path: error.path, message: error.message + " (at sweep point \(n + 1): \(describe(indices)))",

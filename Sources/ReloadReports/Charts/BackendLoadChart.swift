@@ -66,7 +66,10 @@ enum BackendLoadChart {
         chart.add(
           .marker(
             p, .diamond, size: 4, cls: isOverall ? "peak overall" : "peak",
-            tooltip: "the sample's busiest second x fleet/sample: \(NumberFormat.short(s.backendPeakRps)) requests/s, \(peakWhen) UTC"))
+            tooltip:
+              "the sample's busiest second x fleet/sample: \(NumberFormat.short(s.backendPeakRps)) requests/s, "
+              + "\(peakWhen) UTC"
+          ))
         // The figure goes in the panel's header, not on the lines: the
         // fleet's p99.9 second (the sample's busiest second is noise).
         let row = results.summary.row(strategy: s.strategy)
@@ -112,7 +115,8 @@ enum BackendLoadChart {
         + "the hourly mean, the thin line the simulated sample's busiest second of each hour scaled to the "
         + "fleet (with few simulated devices mostly sampling noise); the diamond marks the sample's busiest second. "
         + "Each panel's header gives the fleet's p99.9 second with its 95 % interval, the figure to plan "
-        + "capacity with (estimated from the rate per second, not from the sample's busiest). Log scale: each grid line is ten times the one below, and hours quieter than the "
+        + "capacity with (estimated from the rate per second, not from the sample's busiest). Log scale: each grid "
+        + "line is ten times the one below, and hours quieter than the "
         + "bottom line are drawn on it.",
       layout: .pair, charts: charts,
       table: .init(

@@ -34,7 +34,8 @@ enum CalibrationCharts {
     func shares(_ values: [Double]) -> [Double] {
       guard count > 0, !values.isEmpty else { return Array(repeating: 0, count: max(0, count)) }
       var n = Array(repeating: 0.0, count: count)
-      let lo = edges[0], width = (edges[count] - lo) / Double(count)
+      let lo = edges[0]
+      let width = (edges[count] - lo) / Double(count)
       for v in values {
         let t = isLog ? _log10(max(v, 1e-12)) : v
         let i = Int(((t - lo) / width).rounded(.down))
@@ -56,7 +57,8 @@ enum CalibrationCharts {
     layout: (width: Double, height: Double), title: String, summary: String, xLabel: (Double) -> String,
     xTitle: String, yTitle: String, label: (Int) -> String, noun: String
   ) -> SVGChart {
-    let o = bins.shares(observed), s = simulated.map(bins.shares)
+    let o = bins.shares(observed)
+    let s = simulated.map(bins.shares)
     let top = max(o.max() ?? 0, s?.max() ?? 0) * 100
     let frame = ChartFrame(
       plot: .init(x: 48, y: 30, width: layout.width - 48 - 20, height: layout.height - 30 - 46), x: x,
@@ -96,7 +98,8 @@ enum CalibrationCharts {
   static func histogramTable(
     _ observed: [Double], _ simulated: [Double]?, bins: Bins, caption: String, first: String, label: (Int) -> String
   ) -> ReportFigure.Table {
-    let o = bins.shares(observed), s = simulated.map(bins.shares)
+    let o = bins.shares(observed)
+    let s = simulated.map(bins.shares)
     var rows: [[String]] = []
     for i in 0..<bins.count where o[i] > 0 || (s?[i] ?? 0) > 0 {
       rows.append(
@@ -208,7 +211,8 @@ enum CalibrationCharts {
       }
       return chart
     }
-    let sortedObserved = observed.sorted(), sortedSimulated = simulated?.sorted()
+    let sortedObserved = observed.sorted()
+    let sortedSimulated = simulated?.sorted()
     let rows = latenessPercentiles.map { q -> [String] in
       ["p" + NumberFormat.short(q * 100), signedMinutes(sortedQuantile(sortedObserved, q))]
         + (sortedSimulated.map { [signedMinutes(sortedQuantile($0, q))] } ?? [])
@@ -262,7 +266,8 @@ enum CalibrationCharts {
   static func sortedQuantile(_ s: [Double], _ q: Double) -> Double {
     guard !s.isEmpty else { return .nan }
     let h = q * Double(s.count - 1)
-    let lo = Int(h.rounded(.down)), hi = min(s.count - 1, lo + 1)
+    let lo = Int(h.rounded(.down))
+    let hi = min(s.count - 1, lo + 1)
     return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
   }
 

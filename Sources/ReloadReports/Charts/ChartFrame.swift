@@ -151,10 +151,18 @@ extension ChartFrame {
     let w = Self.textWidth(Self.targetText(b, unit: unit), fontSize: 11)
     let py = y(b.value)
     let spots: [TargetLabel] = [
-      .init(box: .init(x: plot.maxX - 2 - w, y: py - 15, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py - 4), anchor: .end),
-      .init(box: .init(x: plot.maxX - 2 - w, y: py + 3, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py + 14), anchor: .end),
-      .init(box: .init(x: plot.x + 4, y: py - 15, width: w, height: 13), at: .init(x: plot.x + 4, y: py - 4), anchor: .start),
-      .init(box: .init(x: plot.x + 4, y: py + 3, width: w, height: 13), at: .init(x: plot.x + 4, y: py + 14), anchor: .start),
+      .init(
+        box: .init(x: plot.maxX - 2 - w, y: py - 15, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py - 4),
+        anchor: .end),
+      .init(
+        box: .init(x: plot.maxX - 2 - w, y: py + 3, width: w, height: 13), at: .init(x: plot.maxX - 2, y: py + 14),
+        anchor: .end),
+      .init(
+        box: .init(x: plot.x + 4, y: py - 15, width: w, height: 13), at: .init(x: plot.x + 4, y: py - 4), anchor: .start
+      ),
+      .init(
+        box: .init(x: plot.x + 4, y: py + 3, width: w, height: 13), at: .init(x: plot.x + 4, y: py + 14), anchor: .start
+      ),
     ]
     let clear = spots.first { spot in
       spot.box.y >= plot.y - 4 && spot.box.maxY <= plot.maxY

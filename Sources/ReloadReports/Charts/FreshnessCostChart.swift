@@ -67,7 +67,8 @@ package enum FreshnessCostChart {
     var s = " The ring marks the recommended strategy (\(r.strategy))"
     let drawn = r.targets.filter { b in metrics.contains { $0.name == b.metric.name } }
     if !drawn.isEmpty {
-      s += "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
+      s +=
+        "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
         + drawn.map(\.text).joined(separator: ", ") + ")"
     }
     return s + "."
@@ -101,7 +102,8 @@ package enum FreshnessCostChart {
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }
     let frame = ChartFrame(
       plot: .init(x: 46, y: 34, width: width - 46 - 14, height: height - 34 - 46),
-      x: .linear(min(xs.min() ?? 0, xTargets.map(\.value).min() ?? .infinity),
+      x: .linear(
+        min(xs.min() ?? 0, xTargets.map(\.value).min() ?? .infinity),
         max(xs.max() ?? 1, xTargets.map(\.value).max() ?? -.infinity), maxTicks: 6), y: yScale)
     var chart = SVGChart(
       id: id, width: width, height: height,

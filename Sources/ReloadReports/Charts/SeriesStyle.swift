@@ -128,7 +128,9 @@ extension SeriesStyle {
         let dashes = Set(out.values.map(\.dash))
         if dashes.count < 3 { while dashes.contains(style.dash) { style.dash = (style.dash + 1) % 3 } }
         let shapes = Set(out.values.map(\.shapeIndex))
-        if shapes.count < 4 { while shapes.contains(style.shapeIndex) { style.shapeIndex = (style.shapeIndex + 1) % 4 } }
+        if shapes.count < 4 {
+          while shapes.contains(style.shapeIndex) { style.shapeIndex = (style.shapeIndex + 1) % 4 }
+        }
       }
       // Every colour taken: at least keep the whole look unique.
       var probe = 0

@@ -66,10 +66,12 @@ enum SweepFrontierChart {
         + "with its strategy and parameter values; every other combination pays more for less; the other points "
         + "carry their parameter values where there is room. Red dashed lines: the objective's targets on these axes. "
         + (recommended.isEmpty
-          ? "" : "The ring marks the recommendation (its worst case, when it must hold for every value of an "
+          ? ""
+          : "The ring marks the recommendation (its worst case, when it must hold for every value of an "
             + "assumption), which also has to meet the objective's constraints."),
       layout: .pair, charts: charts,
-      table: .init(caption: "Freshness and cost at every point and strategy (all segments)", columns: columns, rows: rows),
+      table: .init(
+        caption: "Freshness and cost at every point and strategy (all segments)", columns: columns, rows: rows),
       key: key)
   }
 

@@ -33,7 +33,8 @@ enum SweepParameterCharts {
 
     init(_ p: SweepParameter) {
       if let xs = p.numbers, let lo = xs.min(), let hi = xs.max(), hi > lo {
-        let ticks = xs.count <= 12 ? xs.sorted() : NiceTicks.linear(lo, hi, maxCount: 6).ticks.filter { $0 >= lo && $0 <= hi }
+        let ticks =
+          xs.count <= 12 ? xs.sorted() : NiceTicks.linear(lo, hi, maxCount: 6).ticks.filter { $0 >= lo && $0 <= hi }
         if p.logScale {
           // 4 % of the log span as padding on each side.
           let pad = _pow10(0.04 * (_log10(hi) - _log10(lo)))
@@ -93,16 +94,21 @@ enum SweepParameterCharts {
         for s in strategies {
           var cells = [v, s]
           for m in metrics {
-            cells.append(results.value(named: m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
+            cells.append(
+              results.value(named: m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–"
+            )
           }
           rows.append(cells)
         }
       }
-      var caption = "One chart per metric, one line per strategy (all segments), as \(parameter.name) "
+      var caption =
+        "One chart per metric, one line per strategy (all segments), as \(parameter.name) "
         + "(\(parameter.path)) varies"
-      caption += held.isEmpty ? "." : ", the other parameters held at their middle value (" + held.joined(separator: ", ") + ")."
+      caption +=
+        held.isEmpty ? "." : ", the other parameters held at their middle value (" + held.joined(separator: ", ") + ")."
       if results.objective != nil {
-        caption += " Red dashed lines: a constraint's target; grey dashed vertical line: the recommended value. "
+        caption +=
+          " Red dashed lines: a constraint's target; grey dashed vertical line: the recommended value. "
           + "A ring marks each strategy's own best point by the objective, labelled with its \(parameter.name); "
           + "a strategy the sweep does not change is a flat line."
       }
@@ -208,10 +214,12 @@ enum SweepParameterCharts {
     let parts = series.compactMap { s -> String? in
       let ys = s.points.compactMap(\.y)
       guard let first = ys.first, let last = ys.last else { return nil }
-      return "\(s.policy) from \(NumberFormat.metric(first, unit: m.unit)) to \(NumberFormat.metric(last, unit: m.unit))"
+      return
+        "\(s.policy) from \(NumberFormat.metric(first, unit: m.unit)) to \(NumberFormat.metric(last, unit: m.unit))"
     }
     let lo = parameter.values.first ?? ""
     let hi = parameter.values.last ?? ""
-    return "As \(parameter.name) goes from \(lo) to \(hi): " + (parts.isEmpty ? "no values." : parts.joined(separator: "; ") + ".")
+    return "As \(parameter.name) goes from \(lo) to \(hi): "
+      + (parts.isEmpty ? "no values." : parts.joined(separator: "; ") + ".")
   }
 }

@@ -105,7 +105,9 @@ enum WakeFunnelChart {
       y += groupGap
     }
     let rows = all.map { f in
-      [f.strategy, f.mechanism] + f.stages.map { String($0.count) } + [fleetText(f, results.summary).isEmpty ? "–" : fleetText(f, results.summary)]
+      [f.strategy, f.mechanism] + f.stages.map { String($0.count) } + [
+        fleetText(f, results.summary).isEmpty ? "–" : fleetText(f, results.summary)
+      ]
     }
     return ReportFigure(
       id: "fig-funnel", heading: "Wake-up funnel",
@@ -113,7 +115,8 @@ enum WakeFunnelChart {
         "What happened to the background wake-ups each strategy relies on: how many were sent or requested, "
         + "how many reached the app or widget, and how many widget reloads followed. Each group has its own scale; "
         + "percentages compare a stage to the one before (one wake-up can reload several widgets). The bars count "
-        + "the simulated devices; beside each push group, the fleet's pushes (\(NumberFormat.short(results.facts.fleetDevices)) "
+        + "the simulated devices; beside each push group, the fleet's pushes "
+        + "(\(NumberFormat.short(results.facts.fleetDevices)) "
         + "devices) a day and in its busiest second (p99.9, estimated like the backend's fleet peak).",
       charts: [chart],
       table: .init(

@@ -41,11 +41,14 @@ extension CheckReport {
       }
       for c in s.comparisons {
         t += 1
-        cases += "    <testcase classname=\"\(xml("\(s.scenario).\(c.strategy).\(c.segment)"))\" name=\"\(xml(c.metric.name))\" time=\"0\""
+        cases +=
+          "    <testcase classname=\"\(xml("\(s.scenario).\(c.strategy).\(c.segment)"))\" "
+          + "name=\"\(xml(c.metric.name))\" time=\"0\""
         if s.fails(c) {
           f += 1
           let message = sentence(c, in: s)
-          cases += ">\n      <failure type=\"\(c.verdict.rawValue)\" message=\"\(xml(message))\">\(xml(message))</failure>\n"
+          cases +=
+            ">\n      <failure type=\"\(c.verdict.rawValue)\" message=\"\(xml(message))\">\(xml(message))</failure>\n"
           cases += "    </testcase>\n"
         } else {
           cases += "/>\n"
@@ -55,7 +58,8 @@ extension CheckReport {
       failures += f
       skipped += k
       seconds += s.seconds
-      suites += "  <testsuite name=\"\(xml(s.scenario))\" tests=\"\(t)\" failures=\"\(f)\" errors=\"0\" skipped=\"\(k)\" "
+      suites +=
+        "  <testsuite name=\"\(xml(s.scenario))\" tests=\"\(t)\" failures=\"\(f)\" errors=\"0\" skipped=\"\(k)\" "
         + "time=\"\(time(s.seconds))\">\n"
       suites += "    <properties>\n"
       var properties: [(String, String)] = [
@@ -64,7 +68,8 @@ extension CheckReport {
       ]
       if let b = s.baseline {
         properties += [
-          ("baseline_file", b.file), ("baseline_tool_version", b.toolVersion), ("baseline_model_version", b.modelVersion),
+          ("baseline_file", b.file), ("baseline_tool_version", b.toolVersion),
+          ("baseline_model_version", b.modelVersion),
         ]
       }
       for (i, note) in s.notes.enumerated() { properties.append(("note_\(i + 1)", note)) }
@@ -74,7 +79,8 @@ extension CheckReport {
       suites += "    </properties>\n" + cases + "  </testsuite>\n"
     }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"reloadbench check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
+    out +=
+      "<testsuites name=\"reloadbench check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
       + "skipped=\"\(skipped)\" time=\"\(time(seconds))\">\n"
     out += suites
     out += "</testsuites>\n"

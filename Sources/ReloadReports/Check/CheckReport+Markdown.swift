@@ -19,24 +19,29 @@ extension CheckReport {
     var out = "## ReloadBench check: " + (run.passed ? "✅ passed" : "❌ failed") + "\n\n"
     let failed = run.scenarios.filter { !$0.passed }.count
     out += "reloadbench \(run.toolVersion), model \(run.modelVersion); "
-    out += run.scenarios.count == 1
+    out +=
+      run.scenarios.count == 1
       ? "1 scenario"
       : "\(run.scenarios.count) scenarios, \(failed) failed"
     out += "; exit status \(run.passed ? 0 : 1).\n\n"
     if !run.evidence.isEmpty { out += evidenceSection(run) }
     if run.scenarios.count > 1 {
       let evidence = !run.evidence.isEmpty
-      out += "| scenario | expectations |" + (evidence ? " evidence |" : "") + " regressed | improved | changed | unchanged | result |\n"
+      out +=
+        "| scenario | expectations |" + (evidence ? " evidence |" : "")
+        + " regressed | improved | changed | unchanged | result |\n"
       out += "|---|--:|" + (evidence ? "--:|" : "") + "--:|--:|--:|--:|---|\n"
       for s in run.scenarios {
         var e = s.expectations.isEmpty ? "–" : "\(s.failedExpectations.count) of \(s.expectations.count) failed"
         if evidence {
           e += " | " + (s.evidence.isEmpty ? "–" : "\(s.evidence.filter(\.agrees).count) of \(s.evidence.count) agree")
         }
-        let counts = s.baseline == nil
+        let counts =
+          s.baseline == nil
           ? ["–", "–", "–", "–"]
           : [ChangeVerdict.regressed, .improved, .changed, .unchanged].map { String(s.count($0)) }
-        out += "| \(cell(s.scenario)) | \(e) | " + counts.joined(separator: " | ")
+        out +=
+          "| \(cell(s.scenario)) | \(e) | " + counts.joined(separator: " | ")
           + " | \(s.passed ? "✅ passed" : "❌ failed") |\n"
       }
       out += "\n"
@@ -65,15 +70,19 @@ extension CheckReport {
     let columns = headlineColumns.compactMap { m in summary.columnIndex(m).map { (m.metric, $0) } }
     let rows = summary.rows.filter { $0.segment == "all" }
     guard !columns.isEmpty, !rows.isEmpty else { return nil }
-    var out = "| strategy | " + columns.map { m, _ in
-      let unit = m.unit.symbol.hasPrefix("/") ? "per " + m.unit.symbol.dropFirst() : m.unit.symbol
-      return cell(m.label + (unit.isEmpty ? "" : ", " + unit))
-    }.joined(separator: " | ") + " |\n"
+    var out =
+      "| strategy | "
+      + columns.map { m, _ in
+        let unit = m.unit.symbol.hasPrefix("/") ? "per " + m.unit.symbol.dropFirst() : m.unit.symbol
+        return cell(m.label + (unit.isEmpty ? "" : ", " + unit))
+      }.joined(separator: " | ") + " |\n"
     out += "|---|" + String(repeating: "--:|", count: columns.count) + "\n"
     for r in rows {
-      out += "| \(cell(r.strategy)) | " + columns.map { m, i in
-        r.values[i].map { NumberFormat.brief($0, decimals: m.decimals) } ?? "–"
-      }.joined(separator: " | ") + " |\n"
+      out +=
+        "| \(cell(r.strategy)) | "
+        + columns.map { m, i in
+          r.values[i].map { NumberFormat.brief($0, decimals: m.decimals) } ?? "–"
+        }.joined(separator: " | ") + " |\n"
     }
     return out + "\n"
   }
@@ -104,7 +113,8 @@ extension CheckReport {
 
   /// `Evidence: 10 of 11 reported outcomes agree (at least 10 asked).`
   static func agreementLine(_ run: CheckRun) -> String {
-    var line = "Evidence: \(run.agreeing) of \(run.evidence.count) reported outcome"
+    var line =
+      "Evidence: \(run.agreeing) of \(run.evidence.count) reported outcome"
       + (run.evidence.count == 1 ? " agrees" : "s agree")
     if let k = run.minAgreement {
       line += run.agreementTooLow ? " (fewer than the \(k) --min-agreement asks)" : " (at least \(k) asked)"
@@ -118,14 +128,18 @@ extension CheckReport {
   static func evidenceSection(_ run: CheckRun) -> String {
     var out = "### " + (run.agreementTooLow ? "❌ " : "") + agreementLine(run) + "\n\n"
     out += "Scoring rule (the same for every app): \(cell(EvidenceScoring.ruleText))\n\n"
-    out += "| scenario | strategy | segment | reported | the run has | dry widget-days % | acceptable glances % | agrees | source |\n"
+    out +=
+      "| scenario | strategy | segment | reported | the run has | dry widget-days % | acceptable glances % | agrees "
+      + "| source |\n"
     out += "|---|---|---|---|---|--:|--:|---|---|\n"
     for s in run.scenarios {
       for r in s.evidence {
         let c = r.claim
         let reported = c.reported.rawValue + (c.strength == .weak ? " (weak: no complaint found)" : "")
-        out += "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
-          + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | \(value(r.dryWidgetDayPct, decimals: 1)) "
+        out +=
+          "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
+          + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | "
+          + "\(value(r.dryWidgetDayPct, decimals: 1)) "
           + "| \(value(r.acceptableGlancePct, decimals: 1)) | \(r.agrees ? "yes" : "**no**") | \(cell(c.source)) |\n"
       }
     }
@@ -146,7 +160,8 @@ extension CheckReport {
     }
     if parts.isEmpty {
       if !s.expectations.isEmpty {
-        parts.append(s.expectations.count == 1 ? "the expectation holds" : "all \(s.expectations.count) expectation checks hold")
+        parts.append(
+          s.expectations.count == 1 ? "the expectation holds" : "all \(s.expectations.count) expectation checks hold")
       }
       if s.baseline != nil { parts.append(s.failOnChange ? "no metric moved" : "no metric regressed") }
     }
@@ -158,7 +173,8 @@ extension CheckReport {
     out += "`\(code(s.file))` (sha256 `\(s.scenarioSHA256.prefix(12))`), seed \(s.seed), "
     out += NumberFormat.count(s.replications, "replication")
     if let b = s.baseline {
-      out += ", against `\(code(b.file))` (saved by reloadbench \(cell(b.toolVersion)), model \(cell(b.modelVersion))); "
+      out +=
+        ", against `\(code(b.file))` (saved by reloadbench \(cell(b.toolVersion)), model \(cell(b.modelVersion))); "
       out += "tolerances: \(s.toleranceSource)"
       if s.replications > 1 { out += "; headline metrics must also move beyond their 95 % confidence intervals" }
     } else {
@@ -184,12 +200,15 @@ extension CheckReport {
       for c in failures.prefix(maxFailureRows) + others.prefix(maxOtherRows) {
         let (b, n) = values(c.baseline, c.now, decimals: c.metric.decimals)
         let mark = s.fails(c) ? "❌ " : ""
-        out += "| \(cell(c.strategy)) | \(cell(c.segment)) | `\(c.metric.name)` | \(b) | \(n) | \(change(c)) "
+        out +=
+          "| \(cell(c.strategy)) | \(cell(c.segment)) | `\(c.metric.name)` | \(b) | \(n) | \(change(c)) "
           + "| \(allowed(c)) | \(mark)\(verdict(c, in: s)) |\n"
       }
       out += "\n"
       let hidden = max(0, failures.count - maxFailureRows) + max(0, others.count - maxOtherRows)
-      if hidden > 0 { out += "… and \(hidden) more changed metrics (every one is in the --json and --junit outputs).\n\n" }
+      if hidden > 0 {
+        out += "… and \(hidden) more changed metrics (every one is in the --json and --junit outputs).\n\n"
+      }
     }
 
     let inapplicable = expectations.filter { $0.verdict == .notApplicable }
@@ -226,7 +245,8 @@ extension CheckReport {
       case .notApplicable: verdict = "not applicable"
       }
       let note = e.note.isEmpty ? "" : " (\(cell(e.note)))"
-      out += "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
+      out +=
+        "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
         + "| \(verdict)\(note) |\n"
     }
     return out + "\n"
@@ -258,7 +278,8 @@ extension CheckReport {
     if unchanged < total && !parts.isEmpty { line += " (by strategy: " + parts.joined(separator: ", ") + ")" }
     let noisy = s.comparisons.filter(\.isWithinNoiseOnly).count
     if noisy > 0 {
-      line += "; \(noisy) of them moved beyond their tolerance but not beyond the 95 % confidence interval "
+      line +=
+        "; \(noisy) of them moved beyond their tolerance but not beyond the 95 % confidence interval "
         + "of the difference (more replications narrow it)"
     }
     return line + ".\n\n"

@@ -104,7 +104,8 @@ public enum CheckReport {
     return s
   }
 
-  /// One line for a comparison: `hybrid / all: fresh_glance_pct regressed: 95.47 -> 93.10 (-2.37 pts; allowed ±0.50 pts)`.
+  /// One line for a comparison:
+  /// `hybrid / all: fresh_glance_pct regressed: 95.47 -> 93.10 (-2.37 pts; allowed ±0.50 pts)`.
   static func sentence(_ c: MetricComparison, in check: ScenarioCheck) -> String {
     let (b, n) = values(c.baseline, c.now, decimals: c.metric.decimals)
     return "\(c.strategy) / \(c.segment): \(c.metric.name) \(verdict(c, in: check)): \(b) -> \(n) "

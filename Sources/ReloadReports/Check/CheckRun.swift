@@ -119,7 +119,8 @@ public struct ScenarioCheck: Sendable {
     for (i, m) in SummaryMetrics.all.enumerated() { columnIndex[m.name] = i }
     func key(_ c: MetricComparison) -> [Int] {
       [
-        fails(c) ? 0 : 1, rank[c.verdict] ?? 9, strategyIndex[c.strategy] ?? Int.max, segmentIndex[c.segment] ?? Int.max,
+        fails(c) ? 0 : 1, rank[c.verdict] ?? 9, strategyIndex[c.strategy] ?? Int.max,
+        segmentIndex[c.segment] ?? Int.max,
         columnIndex[c.metric.name] ?? Int.max,
       ]
     }

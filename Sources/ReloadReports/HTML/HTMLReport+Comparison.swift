@@ -79,8 +79,7 @@ extension HTMLReport {
   /// Segment names in scenario order, then any others the table has.
   static func segmentOrder(_ results: ScenarioResults) -> [String] {
     var out: [String] = []
-    for s in results.facts.segments + results.summary.rows.map(\.segment) where s != "all" && !out.contains(s)
-    {
+    for s in results.facts.segments + results.summary.rows.map(\.segment) where s != "all" && !out.contains(s) {
       out.append(s)
     }
     return out

@@ -109,8 +109,10 @@ extension HTMLReport {
     svg .peak{fill:var(--fg);stroke:var(--bg);stroke-width:1}
     svg .peak.overall{fill:var(--peak)}
     svg .peaktext{fill:var(--peak)}
-    .key{list-style:none;padding:0;margin:0 0 8px;display:flex;flex-wrap:wrap;gap:4px 18px;font-size:.85rem;color:var(--muted)}
-    .sw{display:inline-block;width:22px;height:0;margin-right:6px;vertical-align:middle;border-top:2.5px solid var(--fg)}
+    .key{list-style:none;padding:0;margin:0 0 8px;display:flex;flex-wrap:wrap;gap:4px 18px;\
+    font-size:.85rem;color:var(--muted)}
+    .sw{display:inline-block;width:22px;height:0;margin-right:6px;vertical-align:middle;\
+    border-top:2.5px solid var(--fg)}
     .sw.thin{border-top-width:1px}
     .sw.bandsw{height:10px;border:0;background:var(--faint);opacity:.45}
     .sw.diamond{width:9px;height:9px;border:0;background:var(--peak);transform:rotate(45deg);margin:0 8px 0 4px}

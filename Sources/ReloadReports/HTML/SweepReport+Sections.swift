@@ -82,7 +82,10 @@ extension SweepReport {
     guard !per.isEmpty else { return }
     let o = summary.objective
     let overall = summary.outcome.best?.candidate
-    w.raw("<h3 id=\"per-strategy\">Best point per strategy</h3>\n<div class=\"scroll\"><table class=\"margins perstrategy\">")
+    w.raw(
+      "<h3 id=\"per-strategy\">Best point per strategy</h3>\n<div class=\"scroll\"><table class=\"margins "
+        + "perstrategy\">"
+    )
     w.element(
       "caption",
       text: "Each strategy's best choice by the objective among its own points (its closest miss when none meets "
@@ -196,7 +199,8 @@ extension SweepReport {
 
   /// A metric's range in words: percentages in points ("12.3 pts").
   static func rangeText(_ r: Double, _ m: Metric) -> String {
-    m.unit == .percent ? NumberFormat.trim(NumberFormat.fixed(r, decimals: 1)) + " pts" : NumberFormat.metric(r, unit: m.unit)
+    m.unit == .percent
+      ? NumberFormat.trim(NumberFormat.fixed(r, decimals: 1)) + " pts" : NumberFormat.metric(r, unit: m.unit)
   }
 
   static func writeSensitivity(_ results: SweepResults, to w: inout _HTMLWriter) {
@@ -237,7 +241,9 @@ extension SweepReport {
         let isTop = results.parameters.count > 1 && largest[k] == l.range && l.range > 0
         w.raw(isTop ? "<td class=\"best\">" : "<td>")
         w.text(rangeText(l.range, m))
-        if isTop { w.raw("<span class=\"star\" aria-hidden=\"true\"> ★</span><span class=\"vh\"> (moves it most)</span>") }
+        if isTop {
+          w.raw("<span class=\"star\" aria-hidden=\"true\"> ★</span><span class=\"vh\"> (moves it most)</span>")
+        }
         w.raw("<span class=\"by\">")
         w.text(l.policy)
         w.raw("</span></td>")
@@ -268,7 +274,8 @@ extension SweepReport {
     let metric = outcome?.objective.metric ?? .freshGlancePct
     w.text(
       outcome != nil
-        ? "Each point of the grid with its best strategy by the objective among those that meet every constraint at that point."
+        ? "Each point of the grid with its best strategy by the objective among those that meet every constraint at "
+          + "that point."
         : "Each point of the grid with its freshest strategy (all segments).")
     w.raw("</p>\n<details class=\"datatable\"><summary>")
     w.text("All \(results.points.count) points")

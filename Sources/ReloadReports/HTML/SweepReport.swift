@@ -24,7 +24,8 @@ public enum SweepReport {
     }
     let recommended = best.map { [$0.members.count > 1 ? $0.worst : $0.candidate] } ?? []
     // Each strategy's own best, where it is one point (not the same at every point).
-    let bestOfStrategy = results.points.count > 1
+    let bestOfStrategy =
+      results.points.count > 1
       ? (outcome?.byStrategy(columns: results.columns) ?? []).compactMap { _, o -> Int? in
         guard let b = o.best, b.twins.isEmpty, b.members.count == 1 else { return nil }
         return b.candidate
@@ -98,7 +99,9 @@ public enum SweepReport {
     svg .lbl.small{font-size:10px;fill:var(--muted)}
     table.perstrategy td:last-child{white-space:normal;min-width:14em;text-align:left}
     svg .ref.rec{stroke:var(--fg);stroke-opacity:.55;stroke-dasharray:3 3}
-    table.margins td{text-align:right;white-space:nowrap}table.margins td:nth-child(4){white-space:normal;min-width:8em}table.margins tbody th,table.sens tbody th{text-align:left}
+    table.margins td{text-align:right;white-space:nowrap}\
+    table.margins td:nth-child(4){white-space:normal;min-width:8em}\
+    table.margins tbody th,table.sens tbody th{text-align:left}
     table.margins td.ok{color:var(--bestfg)}table.margins td.bad{color:var(--peak);font-weight:600}
     table.sens td{text-align:right;white-space:nowrap}table.sens .by{display:block;font-size:.75rem;color:var(--muted)}
     .objective-lines{max-width:90ch;padding-left:1.2em}.objective-lines li{margin:.25em 0}
@@ -107,7 +110,8 @@ public enum SweepReport {
 
   static func writeHeader(_ results: SweepResults, to w: inout _HTMLWriter) {
     let f = results.facts
-    w.pageHeader(eyebrow: "ReloadBench sweep", title: f.scenario, lead: oneSentence(results), description: f.description)
+    w.pageHeader(
+      eyebrow: "ReloadBench sweep", title: f.scenario, lead: oneSentence(results), description: f.description)
   }
 
   /// The sweep in one sentence.

@@ -113,7 +113,8 @@ public struct ChangeSchedule: Sendable, Equatable {
   /// `next(after:)` through a calendar, out of line so the plain grid's
   /// arithmetic stays small where it is inlined.
   @usableFromInline @inline(never)
-  static func calendarNext(_ calendar: Unmanaged<ScheduleCalendar>, after time: SimTime, clockOffset: Int64) -> SimTime {
+  static func calendarNext(_ calendar: Unmanaged<ScheduleCalendar>, after time: SimTime, clockOffset: Int64) -> SimTime
+  {
     calendar._withUnsafeGuaranteedRef { $0.next(after: time, clockOffset: clockOffset) }
   }
 
@@ -125,7 +126,9 @@ public struct ChangeSchedule: Sendable, Equatable {
   public func publishedThrough(at time: SimTime) -> SimTime {
     guard let calendar else { return .never }
     let offset = clockOffset
-    return calendar._withUnsafeGuaranteedRef { $0.publishes ? $0.publishedThrough(at: time, clockOffset: offset) : .never }
+    return calendar._withUnsafeGuaranteedRef {
+      $0.publishes ? $0.publishedThrough(at: time, clockOffset: offset) : .never
+    }
   }
 
   /// The first time strictly after `time` at which a scheduled change can

@@ -205,7 +205,8 @@ extension DeviceEnvironment {
     var sessions = prepared.streams.stream(entity: entity, purpose: .appSessions)
     Self.drawSessions(
       rates, utcOffset, length: seg.sessionLength, until: end, using: &sessions, starts: &sessionStart,
-      ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit, recordFlags: true,
+      ends: &sessionEnd, forceQuit: forceQuitter ? seg.forceQuitProbability : 0, flags: &sessionForceQuit,
+      recordFlags: true,
       weekly: weekly, calendar: calendar)
     audioStart.removeAll(keepingCapacity: true)
     audioEnd.removeAll(keepingCapacity: true)
@@ -332,7 +333,8 @@ extension DeviceEnvironment {
     for r in rates where r > 0 { any = true }
     guard any else { return }
     rates.withUnsafeBufferPointer { r in
-      TimeOfDayPoissonProcess.appendArrivals(from: .zero, until: end, ratesPerHour: r, utcOffset: offset, using: &rng, into: &out)
+      TimeOfDayPoissonProcess.appendArrivals(
+        from: .zero, until: end, ratesPerHour: r, utcOffset: offset, using: &rng, into: &out)
     }
   }
 

@@ -79,7 +79,9 @@ public struct PreparedScenario: Sendable {
         }
         shared.append(changes)
         sharedSchedules.append(
-          kind.scheduled.map { ChangeSchedule($0, calendar: calendars[k], clockOffset: .hours($0.sharedUTCOffsetHours)) })
+          kind.scheduled.map {
+            ChangeSchedule($0, calendar: calendars[k], clockOffset: .hours($0.sharedUTCOffsetHours))
+          })
       } else {
         shared.append([])
         sharedSchedules.append(nil)
@@ -122,7 +124,8 @@ public enum UnpredictableChangeGenerator {
   ) {
     let thinning = WeekendThinning(factor: spec.weekendFactor)
     let base = out.count
-    generateUnthinned(spec, rates: rates, burstScale: thinning.scale, clockOffset: clockOffset, end: end, using: &rng, into: &out)
+    generateUnthinned(
+      spec, rates: rates, burstScale: thinning.scale, clockOffset: clockOffset, end: end, using: &rng, into: &out)
     thinning.thin(&out, from: base, calendar: calendar, clockOffset: clockOffset, using: &rng)
   }
 
@@ -145,7 +148,8 @@ public enum UnpredictableChangeGenerator {
     for d in -1..<days {
       guard rng.nextUnit() < bursts.dailyProbability else { continue }
       let windowHours = Double(max(0, bursts.toHour - bursts.fromHour))
-      let startLocal = Int64(d) * day + Int64(bursts.fromHour) * hour
+      let startLocal =
+        Int64(d) * day + Int64(bursts.fromHour) * hour
         + Int64(rng.nextUnit() * windowHours * Double(hour))
       let start = startLocal - clockOffset.milliseconds
       let stop = start + bursts.duration.milliseconds

@@ -44,7 +44,8 @@ public enum R1Reference {
     func pack(_ w: Int, _ k: Kind) -> UInt32 { UInt32(w) << 2 | k.rawValue }
     for w in 0..<widgets {
       let request = Int64(rng.nextUnit() * Double(period))
-      sim.schedule(payload: pack(w, .reload), at: SimTime(milliseconds: request + Int64(rng.nextUnit() * Double(jitter))))
+      sim.schedule(
+        payload: pack(w, .reload), at: SimTime(milliseconds: request + Int64(rng.nextUnit() * Double(jitter))))
       sim.schedule(payload: pack(w, .data), at: SimTime(milliseconds: Int64(rng.nextStandardExponential() * 1_800_000)))
       sim.schedule(payload: pack(w, .glance), at: glances.nextArrival(after: .zero, using: &rng))
     }

@@ -77,119 +77,153 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
     switch self {
     case .budgetAccrual:
       return [
-        A("sliding_window", "at most B budgeted reloads in any 24 h; a spent budget freezes the widget until the "
-          + "oldest reload is 24 h old", source: "seeds 000, 004 (a sliding budget)", [
+        A(
+          "sliding_window",
+          "at most B budgeted reloads in any 24 h; a spent budget freezes the widget until the "
+            + "oldest reload is 24 h old", source: "seeds 000, 004 (a sliding budget)",
+          [
             (.budgetAccrual, .choice(BudgetParameters.Accrual.slidingWindow.rawValue))
           ]),
-        A("small_bucket", "a token bucket that holds a tenth of B", source: "assumed",
+        A(
+          "small_bucket", "a token bucket that holds a tenth of B", source: "assumed",
           [(.budgetTokenBucketBurstFraction, .number(0.1))]),
-        A("large_bucket", "a token bucket that holds half of B", source: "assumed",
+        A(
+          "large_bucket", "a token bucket that holds half of B", source: "assumed",
           [(.budgetTokenBucketBurstFraction, .number(0.5))]),
       ]
     case .budgetSize:
       return [
-        A("budget_40", "B = 40, the low end of Apple's range", source: "A (40-70 a day)",
+        A(
+          "budget_40", "B = 40, the low end of Apple's range", source: "A (40-70 a day)",
           [(.budgetMaxPerDay, .number(40))]),
-        A("budget_72", "B = 72, as an Apple engineer put it", source: "S (about 72 a day)",
+        A(
+          "budget_72", "B = 72, as an Apple engineer put it", source: "S (about 72 a day)",
           [(.budgetMaxPerDay, .number(72))]),
-        A("views_ignored", "every widget gets the full budget whatever its views",
+        A(
+          "views_ignored", "every widget gets the full budget whatever its views",
           source: "seeds 000, 004 (40-70 a day, no curve)", [(.budgetFullBudgetViewsPerDay, .number(0))]),
-        A("low_power_ignored", "Low Power Mode does not shrink the budget", source: "assumed (not documented)",
+        A(
+          "low_power_ignored", "Low Power Mode does not shrink the budget", source: "assumed (not documented)",
           [(.budgetLowPowerMultiplier, .number(1))]),
       ]
     case .minInterval:
       return [
-        A("none", "no minimum between reloads; only the budget holds them back", source: "assumed",
+        A(
+          "none", "no minimum between reloads; only the budget holds them back", source: "assumed",
           [(.budgetMinInterval, .number(0))]),
-        A("five_minutes", "at least 5 minutes between reloads, as Apple asks of timeline entries",
+        A(
+          "five_minutes", "at least 5 minutes between reloads, as Apple asks of timeline entries",
           source: "A (entries about 5 minutes apart)", [(.budgetMinInterval, .number(300))]),
       ]
     case .whenEmpty:
       return [
-        A("drop", "a request with no budget left is discarded", source: "assumed",
+        A(
+          "drop", "a request with no budget left is discarded", source: "assumed",
           [(.budgetWhenEmpty, .choice(BudgetParameters.WhenEmpty.drop.rawValue))])
       ]
     case .lateness:
       return [
-        A("realistic", "policy reloads usually 1-2 h late, sometimes up to 15 min early",
+        A(
+          "realistic", "policy reloads usually 1-2 h late, sometimes up to 15 min early",
           source: "M (developers' measurements)",
           [(.reloadLateness, .distribution(ReloadTiming.realisticLateness))]),
-        A("night_like_day", "policy reloads due at night run at night", source: "assumed",
+        A(
+          "night_like_day", "policy reloads due at night run at night", source: "assumed",
           [(.reloadWhileAsleep, .choice(ReloadTiming.WhileAsleep.run.rawValue))]),
       ]
     case .backgroundRefreshDelay:
       return [
-        A("prompt", "a median delay of 10 minutes", source: "assumed",
+        A(
+          "prompt", "a median delay of 10 minutes", source: "assumed",
           [(.backgroundRefreshMedianDelay, .number(10))]),
-        A("hours", "a median delay of 4 hours", source: "A (\"can be many hours\"), M",
+        A(
+          "hours", "a median delay of 4 hours", source: "A (\"can be many hours\"), M",
           [(.backgroundRefreshMedianDelay, .number(240))]),
-        A("usage_blind", "the delay does not depend on how often the app is used", source: "assumed",
+        A(
+          "usage_blind", "the delay does not depend on how often the app is used", source: "assumed",
           [(.backgroundRefreshUsageElasticity, .number(0))]),
       ]
     case .silentPushThrottle:
       return [
-        A("two_per_hour", "two deliveries an hour", source: "A (\"two or three per hour\")",
+        A(
+          "two_per_hour", "two deliveries an hour", source: "A (\"two or three per hour\")",
           [(.silentPushRatePerHour, .number(2))]),
-        A("dropped_in_low_power", "pushes in Low Power Mode are discarded", source: "T (suppressed), assumed",
+        A(
+          "dropped_in_low_power", "pushes in Low Power Mode are discarded", source: "T (suppressed), assumed",
           [(.silentPushLowPower, .choice(SilentPushParameters.LowPower.drop.rawValue))]),
       ]
     case .widgetPushBudget:
       return [
-        A("shares_timeline_budget", "a WidgetKit-push reload also spends the timeline budget",
+        A(
+          "shares_timeline_budget", "a WidgetKit-push reload also spends the timeline budget",
           source: "A (budgeted)", [(.widgetPushSharesTimelineBudget, .flag(true))]),
-        A("rate_halved", "half the folklore's rate: 2.5 pushes an hour", source: "assumed (unpublished size)",
+        A(
+          "rate_halved", "half the folklore's rate: 2.5 pushes an hour", source: "assumed (unpublished size)",
           [(.widgetPushRatePerHour, .number(2.5))]),
-        A("rate_doubled", "twice the folklore's rate: 10 pushes an hour", source: "assumed (unpublished size)",
+        A(
+          "rate_doubled", "twice the folklore's rate: 10 pushes an hour", source: "assumed (unpublished size)",
           [(.widgetPushRatePerHour, .number(10))]),
       ]
     case .learningPeriod:
       return [
-        A("three_days", "1.5 times the budget for the first 3 days after install", source: "F",
+        A(
+          "three_days", "1.5 times the budget for the first 3 days after install", source: "F",
           [(.budgetLearningDays, .number(3))])
       ]
     case .appReloadCalls:
       return [
-        A("enter_background_free", "a call in `didEnterBackground` is free, as in the foreground",
+        A(
+          "enter_background_free", "a call in `didEnterBackground` is free, as in the foreground",
           source: "assumed", [(.appReloadEnterBackground, .choice(AppReloadParameters.EnterBackground.free.rawValue))]),
-        A("burst_one", "calls for a kind within 5 s of an earlier one ride on it", source: "assumed",
+        A(
+          "burst_one", "calls for a kind within 5 s of an earlier one ride on it", source: "assumed",
           [(.appReloadBurst, .choice(AppReloadParameters.Burst.one.rawValue))]),
       ]
     case .wakeSources:
       return [
-        A("low_power_stops_all", "Low Power Mode stops every wake source",
+        A(
+          "low_power_stops_all", "Low Power Mode stops every wake source",
           source: "T (Low Power Mode suppresses discretionary background work)",
           Self.stopsAll(.lowPowerMode)),
-        A("refresh_off_stops_all", "Background App Refresh off stops every wake source", source: "assumed",
+        A(
+          "refresh_off_stops_all", "Background App Refresh off stops every wake source", source: "assumed",
           Self.stopsAll(.backgroundRefreshOff)),
       ]
     case .drySpells:
       return [
-        A("every_refusal", "every refused request makes the widget dry", source: "A (\"withheld\")",
+        A(
+          "every_refusal", "every refused request makes the widget dry", source: "A (\"withheld\")",
           [(.budgetDryAfter, .number(0))]),
-        A("an_hour", "dry only after an hour's wait", source: "A (15-60 min between reloads)",
+        A(
+          "an_hour", "dry only after an hour's wait", source: "A (15-60 min between reloads)",
           [(.budgetDryAfter, .number(60))]),
       ]
     case .asapReloads:
       return [
-        A("immediate", "a request due at once is made at once; only the minimum interval and the budget hold it",
+        A(
+          "immediate", "a request due at once is made at once; only the minimum interval and the budget hold it",
           source: "seed 000 (\"ask immediately\")",
           [(.reloadAsap, .choice(ReloadTiming.Asap.immediate.rawValue))])
       ]
     case .latenessPressure:
       return [
-        A("none", "every policy reload draws the full lateness", source: "assumed",
+        A(
+          "none", "every policy reload draws the full lateness", source: "assumed",
           [(.reloadLatenessPressure, .choice(ReloadTiming.LatenessPressure.none.rawValue))])
       ]
     case .backgroundLatency:
       return [
-        A("at_once", "a background call reloads at once", source: "assumed",
+        A(
+          "at_once", "a background call reloads at once", source: "assumed",
           [(.appReloadBackgroundLatency, .distribution(.constant(.zero)))]),
-        A("two_minutes", "every background call takes 2 minutes", source: "M (Home Assistant #3520: 1-2 min)",
+        A(
+          "two_minutes", "every background call takes 2 minutes", source: "M (Home Assistant #3520: 1-2 min)",
           [(.appReloadBackgroundLatency, .distribution(.constant(.seconds(120))))]),
       ]
     case .backgroundWhileAsleep:
       return [
-        A("spend", "a background call at night reloads and spends budget at once", source: "assumed",
+        A(
+          "spend", "a background call at night reloads and spends budget at once", source: "assumed",
           [(.appReloadWhileAsleep, .choice(AppReloadParameters.WhileAsleep.spend.rawValue))])
       ]
     }

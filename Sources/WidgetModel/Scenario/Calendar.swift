@@ -4,7 +4,8 @@ import ReloadEngine
 /// clock counts its own days (docs/model.md#calendar), so a device west of
 /// UTC is still on the day before when day 0 starts at 00:00 UTC.
 public enum Weekday: Int, Sendable, CaseIterable {
-  case monday = 0, tuesday, wednesday, thursday, friday, saturday, sunday
+  case monday = 0
+  case tuesday, wednesday, thursday, friday, saturday, sunday
 
   /// The scenario file's spelling: "monday" ... "sunday".
   public var name: String {

@@ -280,7 +280,8 @@ extension ModelParameter {
     case .networkExtensionWakeStoppedByLowPowerMode:
       return D.wakeStop(\.wakeSources.networkExtension.stoppedByLowPowerMode, .networkExtension, .lowPowerMode)
     case .networkExtensionWakeStoppedByBackgroundRefreshOff:
-      return D.wakeStop(\.wakeSources.networkExtension.stoppedByBackgroundRefreshOff, .networkExtension, .backgroundRefreshOff)
+      return D.wakeStop(
+        \.wakeSources.networkExtension.stoppedByBackgroundRefreshOff, .networkExtension, .backgroundRefreshOff)
     case .audioWakeStoppedByForceQuit:
       return D.wakeStop(\.wakeSources.audio.stoppedByForceQuit, .audio, .forceQuit)
     case .audioWakeStoppedByLowPowerMode:

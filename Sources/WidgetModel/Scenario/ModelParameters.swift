@@ -138,7 +138,8 @@ public struct BudgetParameters: Sendable, Equatable {
     var largest = largestBudget
     for p in placements {
       guard let b = fixedBudget(p) else { continue }
-      largest = Swift.max(largest, Int((Double(b) * Swift.max(1, learningDays > 0 ? learningMultiplier : 1)).rounded(.up)))
+      largest = Swift.max(
+        largest, Int((Double(b) * Swift.max(1, learningDays > 0 ? learningMultiplier : 1)).rounded(.up)))
     }
     return largest
   }
@@ -406,8 +407,10 @@ public struct WakeSourceRules: Sendable, Equatable {
 
   public init(
     location: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: true),
-    accessory: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
-    networkExtension: Rule = Rule(stoppedByForceQuit: false, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
+    accessory: Rule = Rule(
+      stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
+    networkExtension: Rule = Rule(
+      stoppedByForceQuit: false, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false),
     audio: Rule = Rule(stoppedByForceQuit: true, stoppedByLowPowerMode: false, stoppedByBackgroundRefreshOff: false)
   ) {
     self.location = location

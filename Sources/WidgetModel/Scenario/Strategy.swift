@@ -153,7 +153,8 @@ public struct WakeSource: Sendable, Equatable {
   public var fetches: Bool
 
   public init(
-    name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile, every: SimDuration? = nil,
+    name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile,
+    every: SimDuration? = nil,
     fetches: Bool = true, onChangesOf: Int? = nil
   ) {
     self.onChangesOf = onChangesOf

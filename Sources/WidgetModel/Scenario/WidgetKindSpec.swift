@@ -47,7 +47,9 @@ public struct FetchFailure: Sendable, Equatable {
   /// for today", docs/model.md#publication-lag).
   public var whenUnpublished: Bool
 
-  public init(probability: Double = 0, outageFromHour: Double = 0, outageToHour: Double = 0, whenUnpublished: Bool = false) {
+  public init(
+    probability: Double = 0, outageFromHour: Double = 0, outageToHour: Double = 0, whenUnpublished: Bool = false
+  ) {
     self.whenUnpublished = whenUnpublished
     self.probability = probability
     self.outageFromHour = outageFromHour

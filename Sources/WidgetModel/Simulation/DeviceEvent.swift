@@ -108,7 +108,8 @@ extension Simulator {
   /// Schedules a model event of `kind` for widget or kind `index`.
   @inline(__always)
   mutating func schedule(_ kind: DeviceEvent, _ index: Int, at t: SimTime, generation: UInt32 = 0) {
-    schedule(payload: DeviceEvent.pack(kind, index: index, generation: generation), at: t, priority: DeviceEvent.modelPriority)
+    schedule(
+      payload: DeviceEvent.pack(kind, index: index, generation: generation), at: t, priority: DeviceEvent.modelPriority)
   }
 
   /// Schedules a glance (event-by-event mode): after every other event of its millisecond.

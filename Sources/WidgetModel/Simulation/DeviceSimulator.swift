@@ -94,7 +94,8 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   /// fixed here: per widget, then device-wide, then per kind.
   mutating func start(_ env: DeviceEnvironment) {
     let n = env.widgetCount
-    precondition(n <= Self.maxWidgetsPerDevice, "a device has \(n) widgets; at most \(Self.maxWidgetsPerDevice) are supported")
+    precondition(
+      n <= Self.maxWidgetsPerDevice, "a device has \(n) widgets; at most \(Self.maxWidgetsPerDevice) are supported")
     device.reset(for: env)
     lifecycle.reset()
     sources.reset(&device, env)

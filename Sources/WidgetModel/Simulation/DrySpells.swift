@@ -111,7 +111,9 @@ struct DrySpells {
 
   /// `true` when local day `day` lies wholly inside the measured window.
   @inline(__always)
-  static func localDayIsMeasured(_ day: Int, _ env: DeviceEnvironment, from measureStart: SimTime, to end: SimTime) -> Bool {
+  static func localDayIsMeasured(_ day: Int, _ env: DeviceEnvironment, from measureStart: SimTime, to end: SimTime)
+    -> Bool
+  {
     let start = SimTime.zero + .day * Int64(day) - env.utcOffset
     return start >= measureStart && start + .day <= end
   }

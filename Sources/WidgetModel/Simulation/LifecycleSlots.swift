@@ -37,9 +37,12 @@ package struct LifecycleSlots {
   /// `lifecycle`'s next change is `kind` at `t`; it replaces the one that
   /// was just handed out.
   @inline(__always)
-  mutating package func set(_ lifecycle: Lifecycle, _ kind: DeviceEvent, at t: SimTime, on queue: inout Simulator<EventQueue>) {
+  mutating package func set(
+    _ lifecycle: Lifecycle, _ kind: DeviceEvent, at t: SimTime, on queue: inout Simulator<EventQueue>
+  ) {
     let event = Event(
-      time: t, priority: DeviceEvent.modelPriority, seq: queue.sequence(at: t), payload: DeviceEvent.pack(kind, index: 0))
+      time: t, priority: DeviceEvent.modelPriority, seq: queue.sequence(at: t),
+      payload: DeviceEvent.pack(kind, index: 0))
     update(lifecycle, event)
   }
 

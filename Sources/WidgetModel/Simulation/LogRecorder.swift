@@ -86,7 +86,8 @@ struct LogRecorder {
 
   /// An app event of the device.
   @inline(never)
-  mutating func event(_ kind: LogRecord.Kind, at t: SimTime, widgetKind: Int = -1, cause: ReloadCause, _ app: AppState) {
+  mutating func event(_ kind: LogRecord.Kind, at t: SimTime, widgetKind: Int = -1, cause: ReloadCause, _ app: AppState)
+  {
     record(
       LogRecord(
         kind: kind, time: t, widget: -1, widgetKind: Int16(widgetKind), entries: 0, policy: .never, next: .never,

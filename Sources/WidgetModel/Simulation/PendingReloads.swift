@@ -62,7 +62,9 @@ package struct PendingReloads {
   /// earlier one is already pending (it will capture the same data, or
   /// later data).
   @inline(__always)
-  mutating package func set(_ w: Int, _ kind: DeviceEvent, at t: SimTime, cause: ReloadCause, on queue: inout Simulator<EventQueue>) {
+  mutating package func set(
+    _ w: Int, _ kind: DeviceEvent, at t: SimTime, cause: ReloadCause, on queue: inout Simulator<EventQueue>
+  ) {
     // (An empty slot's time is later than any event's.)
     if slot[w].time <= t { return }
     let event = Event(

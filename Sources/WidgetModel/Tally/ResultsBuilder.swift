@@ -283,7 +283,8 @@ public enum ResultsBuilder {
         if i == 0 {
           cumulative += c
           buckets.append(
-            DistributionBucket(upperMinutes: 0, count: c, cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
+            DistributionBucket(
+              upperMinutes: 0, count: c, cumulativePct: total > 0 ? 100 * Double(cumulative) / Double(total) : 0))
           continue
         }
         let g = i < 64 ? -2 - i : (i - 64) / 4

@@ -134,7 +134,8 @@ public struct FailureBranch: Sendable, Equatable {
   /// The most backoff steps a branch holds.
   public static let maxRetries = 8
   /// Backoff steps, in order; `retryCount` of the 8 slots are used.
-  @usableFromInline var steps: (SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration)
+  @usableFromInline var steps:
+    (SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration, SimDuration)
   public private(set) var retryCount: Int
   /// Up to this much random delay added to each retry.
   public var jitter: SimDuration
@@ -145,7 +146,10 @@ public struct FailureBranch: Sendable, Equatable {
 
   /// `retry`: the delay after the 1st, 2nd, ... consecutive failure (at most
   /// `maxRetries`); the last repeats. Empty: use `policy`.
-  public init(retry: [SimDuration] = [], jitter: SimDuration = .zero, policy: TimelineReloadPolicy = .atEnd, placeholder: Bool = false) {
+  public init(
+    retry: [SimDuration] = [], jitter: SimDuration = .zero, policy: TimelineReloadPolicy = .atEnd,
+    placeholder: Bool = false
+  ) {
     precondition(retry.count <= Self.maxRetries, "at most \(Self.maxRetries) retry steps, got \(retry.count)")
     var s = [SimDuration](repeating: .zero, count: Self.maxRetries)
     for (i, d) in retry.enumerated() { s[i] = d }

@@ -33,7 +33,9 @@ public struct ClockWindow: Sendable, Equatable {
   }
 
   /// One clock time, e.g. `ClockWindow(at: 13, 10)` for 13:10.
-  public init(at hour: Int, _ minute: Int = 0) { self.init(fromMinute: hour * 60 + minute, toMinute: hour * 60 + minute) }
+  public init(at hour: Int, _ minute: Int = 0) {
+    self.init(fromMinute: hour * 60 + minute, toMinute: hour * 60 + minute)
+  }
 }
 
 /// What a timeline provider's `getTimeline` returns: its entries (as a
@@ -198,7 +200,10 @@ public struct AppSnapshot: Sendable, Equatable {
   /// For `.wake`: which of the strategy's wake sources (index).
   public var wakeSource: Int
 
-  public init(now: SimTime, utcOffset: SimDuration = .zero, foreground: Bool = false, audio: Bool = false, lowPowerMode: Bool = false, wakeSource: Int = 0) {
+  public init(
+    now: SimTime, utcOffset: SimDuration = .zero, foreground: Bool = false, audio: Bool = false,
+    lowPowerMode: Bool = false, wakeSource: Int = 0
+  ) {
     self.now = now
     self.utcOffset = utcOffset
     self.foreground = foreground

@@ -33,7 +33,9 @@ struct AppTriggers: DeviceActivity {
 
   static let slots = 64
 
-  init(_ strategy: Strategy, _ parameters: AppReloadParameters, providerCalls: Bool, kinds: Int, storage: _DeviceStorage) {
+  init(
+    _ strategy: Strategy, _ parameters: AppReloadParameters, providerCalls: Bool, kinds: Int, storage: _DeviceStorage
+  ) {
     let triggers = strategy.triggers
     self.triggers = triggers
     self.parameters = parameters

@@ -5,7 +5,8 @@ import ReloadEngine
 /// less the app is used, and not while the user sleeps; the run fetches
 /// and calls `reloadAllTimelines()` from the background (budgeted). Not run
 /// in Low Power Mode (deferred), for a force-quit app (discarded until the
-/// next launch), or with Background App Refresh off (docs/model.md#background-refresh-delay, #background-refresh-suppressed, #force-quit).
+/// next launch), or with Background App Refresh off
+/// (docs/model.md#background-refresh-delay, #background-refresh-suppressed, #force-quit).
 struct BackgroundRefreshWakes: DeviceActivity {
   let interval: SimDuration?
   let reloads: Bool
