@@ -157,7 +157,8 @@ public enum LogParser {
         guard seen.insert(i).inserted else { throw error(f.at, "column '\(name)' twice", "list each column once") }
         out.append(i)
       }
-      for required in ["type", "time", "device"] where !seen.contains(LogFormat.columns.firstIndex(of: required)!) {
+      for required in ["type", "time", "device"]
+      where !seen.contains(where: { LogFormat.columns[$0] == required }) {
         throw error(
           1, "the header has no '\(required)' column",
           "start the file with '\(LogFormat.columns.joined(separator: ","))'")

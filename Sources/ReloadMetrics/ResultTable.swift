@@ -92,18 +92,18 @@ extension ResultTable {
   public func distinctBest(column i: Int, among rows: [ResultRow]) -> Double? {
     guard columns[i].polarity != .neutral, rows.count > 1 else { return nil }
     let larger = columns[i].polarity == .prefersLarger
-    let ranked = rows.filter { i < $0.values.count && $0.values[i] != nil }.sorted {
-      larger ? $0.values[i]! > $1.values[i]! : $0.values[i]! < $1.values[i]!
-    }
-    guard let first = ranked.first, let best = first.values[i] else { return nil }
-    guard ranked.count > 1, let next = ranked[1].values[i] else { return best }
+    let ranked = rows.compactMap { row in i < row.values.count ? row.values[i].map { (row: row, value: $0) } : nil }
+      .sorted { larger ? $0.value > $1.value : $0.value < $1.value }
+    guard let (first, best) = ranked.first else { return nil }
+    guard ranked.count > 1 else { return best }
+    let (second, next) = ranked[1]
     if next == best { return nil }
     let ciA = first.ci95?[safe: i] ?? nil
-    let ciB = ranked[1].ci95?[safe: i] ?? nil
+    let ciB = second.ci95?[safe: i] ?? nil
     if let a = ciA, let b = ciB, abs(best - next) <= (a * a + b * b).squareRoot() { return nil }
     if columns[i].name == SummaryMetric.backendFleetPeakRps.name,
       let lowIndex = columnIndex(.backendFleetPeakLowRps), let highIndex = columnIndex(.backendFleetPeakHighRps),
-      let bestHigh = first.values[safe: highIndex] ?? nil, let nextLow = ranked[1].values[safe: lowIndex] ?? nil,
+      let bestHigh = first.values[safe: highIndex] ?? nil, let nextLow = second.values[safe: lowIndex] ?? nil,
       bestHigh >= nextLow
     {
       return nil

@@ -73,11 +73,11 @@ enum JSONValue: Equatable, Sendable {
       out += "]"
     case .object(let o):
       out += "{"
-      for (i, k) in o.keys.sorted().enumerated() {
+      for (i, (k, v)) in o.sorted(by: { $0.key < $1.key }).enumerated() {
         if out.count > limit { return }
         if i > 0 { out += ", " }
         out += JSONValue.quote(TerminalText.short(k, max: limit)) + ": "
-        o[k]!.appendPreview(to: &out, limit: limit)
+        v.appendPreview(to: &out, limit: limit)
       }
       out += "}"
     }
@@ -405,7 +405,8 @@ struct JSONParser {
           throw error(.syntax, "\\u escape of a lone low surrogate")
         }
         // Not a surrogate, so a valid scalar.
-        out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+        guard let s = Unicode.Scalar(scalar) else { throw error(.syntax, "\\u escape of no Unicode scalar") }
+        out.append(contentsOf: String(Character(s)).utf8)
       default:
         throw error(.syntax, "unknown escape \\\(describeByte(i - 1)) in a string", at: i - 2)
       }

@@ -120,10 +120,16 @@ extension ScenarioDecoder {
           path: "\(e.path).source", message: "is empty",
           fix: "say where it was reported, e.g. \"owner/repo#123: a quote\"")
       }
+      // Validation checked both words against the enums' cases.
+      guard let reported = EvidenceClaim.Outcome(rawValue: e.string("reported")),
+        let strength = EvidenceClaim.Strength(rawValue: e.string("strength"))
+      else {
+        throw ScenarioError(
+          path: "\(e.path)", message: "has an unknown reported outcome or strength",
+          fix: "see the evidence fields in Scenarios/README.md")
+      }
       spec.evidence.append(
-        EvidenceClaim(
-          strategy: policy, segment: segment, reported: EvidenceClaim.Outcome(rawValue: e.string("reported"))!,
-          strength: EvidenceClaim.Strength(rawValue: e.string("strength"))!, source: source))
+        EvidenceClaim(strategy: policy, segment: segment, reported: reported, strength: strength, source: source))
     }
     guard let c = r.object("check", ScenarioSchema.check) else { return spec }
     spec.tolerancePct = c.optionalNumber("tolerance_pct")

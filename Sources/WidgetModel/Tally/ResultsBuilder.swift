@@ -124,10 +124,10 @@ public enum ResultsBuilder {
     /// Calls `body` with `count` elements of scratch memory, of any content
     /// (`body` writes before it reads).
     func with<R>(count: Int, _ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
-      var buffer = free.withLock { $0.popLast() }
-      if buffer == nil || buffer!.memory.count < count { buffer = Buffer(count: count) }
-      let result = body(UnsafeMutableBufferPointer(rebasing: buffer!.memory[0..<count]))
-      free.withLock { $0.append(buffer!) }
+      var buffer = free.withLock { $0.popLast() } ?? Buffer(count: count)
+      if buffer.memory.count < count { buffer = Buffer(count: count) }
+      let result = body(UnsafeMutableBufferPointer(rebasing: buffer.memory[0..<count]))
+      free.withLock { $0.append(buffer) }
       return result
     }
 
@@ -428,7 +428,8 @@ public enum ResultsBuilder {
               }
               if busiest > out[j].peak {
                 out[j].peak = busiest
-                out[j].peakIndex = series[start..<end].firstIndex(of: busiest)!
+                // `busiest` is the largest of these seconds, so it is among them.
+                out[j].peakIndex = series[start..<end].firstIndex(of: busiest) ?? start
               }
               out[j].hourPeaks.append(busiest)
             }
