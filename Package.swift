@@ -9,7 +9,7 @@
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
 //   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
-//   ReloadCalibration -> ReloadEngine, WidgetModel, ReloadReports  (reload logs and the fit of `calibrate`: fields
+//   ReloadCalibration -> ReloadEngine, ReloadMetrics, WidgetModel, ReloadReports (reload logs and the fit of `calibrate`: fields
 //                        named by the model's parameter catalogue, the fit a typed model patch; its
 //                        page drawn by ReloadReports' CalibrationPage, which knows nothing of the fit)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
@@ -55,7 +55,8 @@ let package = Package(
     .target(name: "ReloadStrategies", dependencies: ["WidgetModel", "ReloadEngine"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
     .target(
-      name: "ReloadCalibration", dependencies: ["ReloadEngine", "WidgetModel", "ReloadReports"], swiftSettings: checks),
+      name: "ReloadCalibration", dependencies: ["ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadReports"],
+      swiftSettings: checks),
     .target(
       name: "ReloadBenchCLI",
       dependencies: [

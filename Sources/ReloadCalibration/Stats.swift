@@ -1,21 +1,13 @@
+import ReloadMetrics
+
 /// Small statistics: quantiles, least squares, a seeded generator for the bootstrap.
 enum Stats {
   static func median(_ v: [Double]) -> Double { quantile(v, 0.5) }
 
-  /// The `q` quantile by linear interpolation between order statistics.
-  static func quantile(_ v: [Double], _ q: Double) -> Double {
-    guard !v.isEmpty else { return .nan }
-    let s = v.sorted()
-    return sortedQuantile(s, q)
-  }
+  /// The `q` quantile by linear interpolation between order statistics (`SampleQuantile`).
+  static func quantile(_ v: [Double], _ q: Double) -> Double { SampleQuantile.of(v, q) }
 
-  static func sortedQuantile(_ s: [Double], _ q: Double) -> Double {
-    guard !s.isEmpty else { return .nan }
-    let h = q * Double(s.count - 1)
-    let lo = Int(h.rounded(.down))
-    let hi = min(s.count - 1, lo + 1)
-    return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
-  }
+  static func sortedQuantile(_ s: [Double], _ q: Double) -> Double { SampleQuantile.ofSorted(s, q) }
 
   static func mean(_ v: [Double]) -> Double { v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count) }
 

@@ -1,3 +1,4 @@
+import ReloadMetrics
 /// The figures of `calibration.html`: what a reload log shows against what
 /// the fitted model simulates for the same users. Budgeted reloads per
 /// widget-day and the intervals between them as histograms (the observed
@@ -260,16 +261,9 @@ enum CalibrationCharts {
       anchor: .middle, cls: "hint")
   }
 
-  static func quantile(_ v: [Double], _ q: Double) -> Double { sortedQuantile(v.sorted(), q) }
+  static func quantile(_ v: [Double], _ q: Double) -> Double { SampleQuantile.of(v, q) }
 
-  /// The `q` quantile by linear interpolation between order statistics; NaN when empty.
-  static func sortedQuantile(_ s: [Double], _ q: Double) -> Double {
-    guard !s.isEmpty else { return .nan }
-    let h = q * Double(s.count - 1)
-    let lo = Int(h.rounded(.down))
-    let hi = min(s.count - 1, lo + 1)
-    return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
-  }
+  static func sortedQuantile(_ s: [Double], _ q: Double) -> Double { SampleQuantile.ofSorted(s, q) }
 
   static func median(_ v: [Double]) -> Double { quantile(v, 0.5) }
 

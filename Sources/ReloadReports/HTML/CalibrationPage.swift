@@ -232,13 +232,7 @@ package struct CalibrationPage {
         ("Files", files.isEmpty ? "–" : files.joined(separator: ", ")), ("Lines", NumberFormat.grouped(lines)),
         ("Devices", NumberFormat.grouped(devices)), ("Complete device-days", NumberFormat.grouped(deviceDays)),
       ] + dropped.map { ($0.what.uppercasedFirst, NumberFormat.grouped($0.count)) }
-    for (term, value) in facts {
-      w.raw("<div><dt>")
-      w.text(term)
-      w.raw("</dt><dd>")
-      w.text(value)
-      w.raw("</dd></div>")
-    }
+    w.factItems(facts)
     w.raw("</dl>\n</section>\n")
   }
 

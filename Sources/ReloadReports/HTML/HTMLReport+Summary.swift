@@ -29,13 +29,7 @@ extension HTMLReport {
       w.raw("</ul>\n")
     }
     w.raw("<h3>The run</h3><dl class=\"facts\">")
-    for (term, value) in facts(results.facts) {
-      w.raw("<div><dt>")
-      w.text(term)
-      w.raw("</dt><dd>")
-      w.text(value)
-      w.raw("</dd></div>")
-    }
+    w.factItems(facts(results.facts))
     w.raw("</dl>\n</section>\n")
   }
 

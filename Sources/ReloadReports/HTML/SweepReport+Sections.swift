@@ -326,13 +326,7 @@ extension SweepReport {
       ("Wall time", f.wallSeconds > 0 ? NumberFormat.seconds(f.wallSeconds) : "not measured"),
       ("Threads", f.threads > 0 ? String(f.threads) : "–"),
     ]
-    for (term, value) in facts {
-      w.raw("<div><dt>")
-      w.text(term)
-      w.raw("</dt><dd>")
-      w.text(value)
-      w.raw("</dd></div>")
-    }
+    w.factItems(facts)
     w.raw("</dl>\n</section>\n")
   }
 }

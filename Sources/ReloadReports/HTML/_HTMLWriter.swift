@@ -73,6 +73,17 @@ struct _HTMLWriter {
   }
 
   /// `string` escaped for element content and quoted attribute values.
+  /// The items of a `<dl class="facts">`: each a term and its value, escaped.
+  mutating func factItems(_ facts: [(String, String)]) {
+    for (term, value) in facts {
+      raw("<div><dt>")
+      text(term)
+      raw("</dt><dd>")
+      text(value)
+      raw("</dd></div>")
+    }
+  }
+
   static func escape(_ string: String) -> String {
     var out = ""
     out.reserveCapacity(string.utf8.count)
