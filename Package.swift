@@ -9,9 +9,10 @@
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
 //   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
-//   ReloadCalibration -> ReloadEngine, ReloadMetrics, WidgetModel, ReloadReports (reload logs and the fit of `calibrate`: fields
-//                        named by the model's parameter catalogue, the fit a typed model patch; its
-//                        page drawn by ReloadReports' CalibrationPage, which knows nothing of the fit)
+//   ReloadCalibration -> ReloadEngine, ReloadMetrics, WidgetModel, ReloadReports
+//                        (reload logs and the fit of `calibrate`: fields named by the model's
+//                        parameter catalogue, the fit a typed model patch; its page drawn by
+//                        ReloadReports' CalibrationPage, which knows nothing of the fit)
 //   ReloadBenchCLI -> all of the above + Foundation (the only module with I/O)
 //   reloadbench    -> ReloadBenchCLI  (main.swift only)
 //   ReloadBenchCommand -> reloadbench (a command plugin: `swift package reloadbench ...`)
