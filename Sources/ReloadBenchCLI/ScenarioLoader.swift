@@ -15,6 +15,9 @@ struct LoadedScenario {
   var objective: Objective? = nil
   /// What `reloadbench check` enforces (`expect`, `check`).
   var checkSpec = CheckSpec()
+  /// The file's `robustness` block, if any: then `run` says whether its
+  /// recommendation is robust, and `robustness` runs what it chooses.
+  var robustness: RobustnessSpec? = nil
 }
 
 enum ScenarioLoader {

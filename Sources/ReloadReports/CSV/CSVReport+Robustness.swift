@@ -1,0 +1,38 @@
+import ReloadMetrics
+
+extension CSVReport {
+  /// The columns of `robustness.csv`, in order.
+  public static let robustnessColumns = [
+    "scenario", "assumption", "alternative", "policy", "metric", "value", "base", "difference", "simulated",
+    "recommended",
+  ]
+
+  /// `robustness.csv`: one row per variant x strategy x headline metric, in
+  /// the variants' order (assumptions in docs/model.md's order, each
+  /// alternative in its order, then the whole-model profiles), then the
+  /// scenario's strategies, then the metrics in `summary.csv`'s order.
+  /// A profile's `assumption` is `profile`. Values at the metric's
+  /// `summary.csv` precision; `simulated` is 0 when the variant changes
+  /// nothing the strategy reads (its base results stand); `recommended` is
+  /// what the variant recommends.
+  ///
+  ///     scenario,assumption,alternative,policy,metric,value,base,difference,simulated,recommended
+  ///     default,budget_accrual,sliding_window,poll-15m,fresh_glance_pct,79.12,84.03,-4.91,1,hybrid
+  public static func robustness(_ r: RobustnessResults) -> String {
+    var out = line(robustnessColumns)
+    for v in r.variants {
+      for (s, policy) in r.strategies.enumerated() {
+        for (m, metric) in r.metrics.enumerated() {
+          let d = metric.metric.decimals
+          func cell(_ x: Double?) -> String { x.map { NumberFormat.fixed($0, decimals: d) } ?? "" }
+          out += line([
+            r.scenario, v.assumption ?? "profile", v.alternative, policy, metric.name, cell(v.values[s][m]),
+            cell(r.base[s][m]), cell(r.difference(v, strategy: s, metric: m)), v.simulated[s] ? "1" : "0",
+            v.recommended ?? "",
+          ])
+        }
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,166 @@
+import ReloadMetrics
+
+/// `robustness.html`: the scenario under every reading of the model. The
+/// sentence to quote, a tornado chart per headline metric for the
+/// recommended strategy (which assumptions move it most), the
+/// recommendation under each reading, and each metric's range per strategy.
+///
+/// Built like `report.html`, `sweep.html` and `calibration.html`: the same
+/// stylesheet, chart toolkit and figures with data tables (inline CSS and
+/// SVG, no script, no URLs); phones get narrow charts.
+package struct RobustnessPage {
+  let results: RobustnessResults
+  let verdict: RobustnessVerdict
+  let toolVersion: String
+
+  package init(_ results: RobustnessResults, verdict: RobustnessVerdict, toolVersion: String) {
+    self.results = results
+    self.verdict = verdict
+    self.toolVersion = toolVersion
+  }
+
+  /// The strategy the tornado charts show: the recommended one, else the first.
+  var focus: Int { results.strategies.firstIndex { $0 == verdict.strategy } ?? 0 }
+
+  package func render() -> String {
+    let figures = self.figures
+    var w = _HTMLWriter(reservingCapacity: 120_000)
+    w.pageStart(
+      title: "ReloadBench robustness: \(results.scenario)", toolVersion: toolVersion,
+      stylesheets: [HTMLReport.stylesheet, Self.stylesheet])
+    let sample =
+      results.devices < results.scenarioDevices
+      ? " on \(NumberFormat.grouped(results.devices)) of its \(NumberFormat.grouped(results.scenarioDevices)) devices"
+      : " on its \(NumberFormat.grouped(results.devices)) devices"
+    w.pageHeader(
+      eyebrow: "ReloadBench robustness", title: "\(results.scenario): every assumption side by side",
+      lead: "The scenario under \(NumberFormat.count(results.variants.count, "reading")) of the model besides its "
+        + "own\(sample), seed \(results.seed): the same users and random streams, only the model differs.",
+      description: "How to read it: Scenarios/README.md, \"Robustness\".")
+    ReportFigure.writeNavigation(
+      leading: [("verdict", "The recommendation")], figures: figures,
+      trailing: [("readings", "Each reading"), ("ranges", "Ranges")], to: &w)
+    w.raw("<main>\n")
+    writeVerdict(to: &w)
+    w.raw("<section id=\"tornado\" aria-labelledby=\"tornado-h\"><h2 id=\"tornado-h\">What moves the answer</h2>\n")
+    for f in figures { f.write(to: &w) }
+    w.raw("</section>\n")
+    writeReadings(to: &w)
+    writeRanges(to: &w)
+    w.raw("</main>\n</body>\n</html>\n")
+    return w.output
+  }
+
+  func writeVerdict(to w: inout _HTMLWriter) {
+    w.raw("<section id=\"verdict\" aria-labelledby=\"verdict-h\"><h2 id=\"verdict-h\">The recommendation</h2>\n")
+    w.raw(verdict.robust ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
+    w.raw("<p class=\"rec-k\">")
+    w.text(verdict.robust ? "Robust" : "Not robust")
+    w.raw("</p><p class=\"rec-name\">")
+    w.text(verdict.strategy ?? "no recommendation")
+    w.raw("</p><p class=\"rec-why\">")
+    w.text(verdict.sentence)
+    w.raw("</p></div>\n<p class=\"desc\">")
+    w.text("Judged by: " + (results.baseRecommendation?.objective ?? Recommendation.defaultObjective) + ".")
+    w.raw("</p>\n</section>\n")
+  }
+
+  /// A tornado figure per headline metric, for the recommended strategy.
+  var figures: [ReportFigure] {
+    let s = focus
+    return results.metrics.enumerated().map { m, metric in
+      let swings = results.swings(metric: m, strategy: s)
+      let base = results.base[s][m]
+      let id = "tornado-" + metric.name
+      func chart(_ narrow: Bool) -> SVGChart {
+        TornadoChart.chart(
+          id: id + (narrow ? "-n" : ""), metric: metric, strategy: results.strategies[s], base: base,
+          swings: swings, narrow: narrow)
+      }
+      let unit = metric.metric.unit
+      func v(_ d: Double) -> String { NumberFormat.metric(d, unit: unit) }
+      let rows = swings.map { g in
+        [
+          g.isAssumption ? g.group : g.group + " (profile)", g.lowVariant ?? "the base", v(g.low),
+          g.highVariant ?? "the base", v(g.high), v(g.width),
+        ]
+      }
+      return ReportFigure(
+        id: "fig-" + id, heading: metric.metric.label,
+        caption: "For \(results.strategies[s]) (base \(base.map(v) ?? "–")): each bar runs from the lowest to the "
+          + "highest difference to the base that the assumption's alternatives make, widest first; green is "
+          + "better, vermillion worse.",
+        charts: [chart(false)], narrowCharts: [chart(true)],
+        table: .init(
+          caption: "\(metric.metric.label) of \(results.strategies[s]): difference to the base per assumption",
+          columns: ["Assumption", "Lowest under", "Lowest", "Highest under", "Highest", "Swing"], rows: rows),
+        key: [("bandsw s2", "better than the base"), ("bandsw s1", "worse than the base")])
+    }
+  }
+
+  func writeReadings(to w: inout _HTMLWriter) {
+    w.raw("<section id=\"readings\" aria-labelledby=\"readings-h\"><h2 id=\"readings-h\">Each reading</h2>\n<p>")
+    w.text(
+      "What each reading of the model recommends. Strategies it cannot change (it sets only parameters their "
+        + "simulation never reads) keep their base results and were not simulated again.")
+    w.raw("</p>\n<div class=\"scroll\"><table class=\"fit\"><caption>")
+    w.text("The recommendation under each reading")
+    w.raw("</caption><thead><tr>")
+    for c in ["Reading", "What it says", "Recommends", "Simulated again"] { w.element("th", ["scope": "col"], text: c) }
+    w.raw("</tr></thead><tbody>\n")
+    for v in results.variants {
+      let changed = v.recommended != verdict.strategy
+      w.raw(changed ? "<tr class=\"changed\">" : "<tr>")
+      w.raw("<th scope=\"row\"><code>")
+      w.text(v.name)
+      w.raw("</code></th><td>")
+      w.text(v.summary)
+      w.raw("</td><td>")
+      w.text((v.recommended ?? "none") + (changed ? " (changed)" : ""))
+      w.raw("</td><td>")
+      let simulated = zip(results.strategies, v.simulated).filter(\.1).map(\.0)
+      w.text(simulated.isEmpty ? "none (the base's results)" : simulated.joined(separator: ", "))
+      w.raw("</td></tr>\n")
+    }
+    w.raw("</tbody></table></div>\n</section>\n")
+  }
+
+  func writeRanges(to w: inout _HTMLWriter) {
+    w.raw("<section id=\"ranges\" aria-labelledby=\"ranges-h\"><h2 id=\"ranges-h\">Ranges</h2>\n<p>")
+    w.text("Each headline metric of each strategy: its base value, its range over the base and every reading, and "
+      + "the assumption that moves it most.")
+    w.raw("</p>\n")
+    let ranges = results.ranges()
+    for metric in results.metrics {
+      let unit = metric.metric.unit
+      func v(_ d: Double?) -> String { d.map { NumberFormat.metric($0, unit: unit) } ?? "–" }
+      w.raw("<div class=\"scroll\"><table class=\"fit\"><caption>")
+      w.text(metric.metric.label + " (" + metric.name + ")")
+      w.raw("</caption><thead><tr>")
+      for c in ["Strategy", "Base", "Lowest", "Highest", "Moves it most"] { w.element("th", ["scope": "col"], text: c) }
+      w.raw("</tr></thead><tbody>\n")
+      for r in ranges where r.metric == metric {
+        w.raw("<tr><th scope=\"row\">")
+        w.text(r.strategy)
+        w.raw("</th><td class=\"num\">")
+        w.text(v(r.base))
+        w.raw("</td><td class=\"num\">")
+        w.text(v(r.low) + (r.lowVariant.map { " (" + $0 + ")" } ?? ""))
+        w.raw("</td><td class=\"num\">")
+        w.text(v(r.high) + (r.highVariant.map { " (" + $0 + ")" } ?? ""))
+        w.raw("</td><td>")
+        w.text(r.movesMost.map { $0 + " (swing " + v(r.movesMostSwing) + ")" } ?? "nothing")
+        w.raw("</td></tr>\n")
+      }
+      w.raw("</tbody></table></div>\n")
+    }
+    w.raw("</section>\n")
+  }
+
+  static let stylesheet = """
+    table.fit{font-size:.88rem;margin-bottom:1.2em}
+    table.fit td.num{text-align:right;white-space:nowrap}
+    tr.changed td,tr.changed th{background:var(--miss)}
+    .sw.bandsw.s2{background:var(--c2);opacity:1}.sw.bandsw.s1{background:var(--c1);opacity:1}
+    """
+}
