@@ -26,11 +26,17 @@ public struct RobustnessResults: Sendable, Equatable {
     /// Per strategy: simulated under the variant (false: the variant changes
     /// nothing the strategy reads, so its base results stand).
     public var simulated: [Bool]
+    /// For a run on a sample of the devices: per strategy, per metric, the
+    /// 95 % half-width of the difference to the base due to the sample
+    /// (0 for a strategy not simulated again; nil where it cannot be
+    /// estimated). Nil when every device ran: the differences are exact.
+    public var halfWidth95: [[Double?]]?
 
     public init(
       name: String, assumption: String?, alternative: String, summary: String, values: [[Double?]],
-      recommended: String?, simulated: [Bool]
+      recommended: String?, simulated: [Bool], halfWidth95: [[Double?]]? = nil
     ) {
+      self.halfWidth95 = halfWidth95
       self.name = name
       self.assumption = assumption
       self.alternative = alternative
@@ -58,15 +64,10 @@ public struct RobustnessResults: Sendable, Equatable {
   /// What the base recommends, and by what rule.
   public var baseRecommendation: Recommendation?
   public var variants: [Variant]
-  /// Per strategy, per metric: the 95 % half-width of a paired difference
-  /// between a variant and the base due to sampling the devices (nil when
-  /// every device ran, or it could not be estimated).
-  public var differenceHalfWidth95: [[Double?]]?
 
   public init(
     scenario: String, seed: UInt64, devices: Int, scenarioDevices: Int, metrics: [SummaryMetric],
-    strategies: [String], base: [[Double?]], baseRecommendation: Recommendation?, variants: [Variant],
-    differenceHalfWidth95: [[Double?]]? = nil
+    strategies: [String], base: [[Double?]], baseRecommendation: Recommendation?, variants: [Variant]
   ) {
     self.scenario = scenario
     self.seed = seed
@@ -77,7 +78,6 @@ public struct RobustnessResults: Sendable, Equatable {
     self.base = base
     self.baseRecommendation = baseRecommendation
     self.variants = variants
-    self.differenceHalfWidth95 = differenceHalfWidth95
   }
 
   /// The metrics a robustness run compares: the headline summary metrics,
@@ -110,6 +110,9 @@ public struct RobustnessResults: Sendable, Equatable {
     /// The variants at `low` and `high` (nil: the base's own reading).
     public var lowVariant: String?
     public var highVariant: String?
+    /// For a sample, the largest 95 % half-width of its variants'
+    /// differences (nil when every device ran or it cannot be estimated).
+    public var halfWidth95: Double?
     public var width: Double { high - low }
   }
 
@@ -124,6 +127,7 @@ public struct RobustnessResults: Sendable, Equatable {
         var w = swing ?? Swing(group: g, isAssumption: v.assumption != nil, low: 0, high: 0)
         if d < w.low { (w.low, w.lowVariant) = (d, v.name) }
         if d > w.high { (w.high, w.highVariant) = (d, v.name) }
+        if let h = v.halfWidth95?[s][m] { w.halfWidth95 = max(w.halfWidth95 ?? 0, h) }
         swing = w
       }
       if let swing { out.append(swing) }

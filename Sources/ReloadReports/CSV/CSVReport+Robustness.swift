@@ -3,8 +3,8 @@ import ReloadMetrics
 extension CSVReport {
   /// The columns of `robustness.csv`, in order.
   public static let robustnessColumns = [
-    "scenario", "assumption", "alternative", "policy", "metric", "value", "base", "difference", "simulated",
-    "recommended",
+    "scenario", "assumption", "alternative", "policy", "metric", "value", "base", "difference",
+    "difference_ci95", "simulated", "recommended",
   ]
 
   /// `robustness.csv`: one row per variant x strategy x headline metric, in
@@ -12,12 +12,14 @@ extension CSVReport {
   /// alternative in its order, then the whole-model profiles), then the
   /// scenario's strategies, then the metrics in `summary.csv`'s order.
   /// A profile's `assumption` is `profile`. Values at the metric's
-  /// `summary.csv` precision; `simulated` is 0 when the variant changes
+  /// `summary.csv` precision; `difference_ci95` is the 95 % half-width of
+  /// the difference due to a device sample (empty when every device ran or
+  /// it cannot be estimated); `simulated` is 0 when the variant changes
   /// nothing the strategy reads (its base results stand); `recommended` is
   /// what the variant recommends.
   ///
-  ///     scenario,assumption,alternative,policy,metric,value,base,difference,simulated,recommended
-  ///     default,budget_accrual,sliding_window,poll-15m,fresh_glance_pct,79.12,84.03,-4.91,1,hybrid
+  ///     scenario,assumption,alternative,policy,metric,value,base,difference,difference_ci95,simulated,recommended
+  ///     default,budget_accrual,sliding_window,poll-15m,fresh_glance_pct,79.12,84.03,-4.91,0.35,1,hybrid
   public static func robustness(_ r: RobustnessResults) -> String {
     var out = line(robustnessColumns)
     for v in r.variants {
@@ -27,7 +29,8 @@ extension CSVReport {
           func cell(_ x: Double?) -> String { x.map { NumberFormat.fixed($0, decimals: d) } ?? "" }
           out += line([
             r.scenario, v.assumption ?? "profile", v.alternative, policy, metric.name, cell(v.values[s][m]),
-            cell(r.base[s][m]), cell(r.difference(v, strategy: s, metric: m)), v.simulated[s] ? "1" : "0",
+            cell(r.base[s][m]), cell(r.difference(v, strategy: s, metric: m)), cell(v.halfWidth95?[s][m] ?? nil),
+            v.simulated[s] ? "1" : "0",
             v.recommended ?? "",
           ])
         }

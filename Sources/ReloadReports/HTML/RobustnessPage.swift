@@ -79,21 +79,26 @@ package struct RobustnessPage {
       }
       let unit = metric.metric.unit
       func v(_ d: Double) -> String { NumberFormat.metric(d, unit: unit) }
+      let sampled = results.devices < results.scenarioDevices
       let rows = swings.map { g in
         [
           g.isAssumption ? g.group : g.group + " (profile)", g.lowVariant ?? "the base", v(g.low),
           g.highVariant ?? "the base", v(g.high), v(g.width),
-        ]
+        ] + (sampled ? [g.halfWidth95.map { "± " + v($0) } ?? "–"] : [])
       }
       return ReportFigure(
         id: "fig-" + id, heading: metric.metric.label,
         caption: "For \(results.strategies[s]) (base \(base.map(v) ?? "–")): each bar runs from the lowest to the "
           + "highest difference to the base that the assumption's alternatives make, widest first; green is "
-          + "better, vermillion worse.",
+          + "better, vermillion worse."
+          + (sampled
+            ? " On a sample of the devices: a difference inside its sampling uncertainty (the data table) may be "
+              + "noise." : ""),
         charts: [chart(false)], narrowCharts: [chart(true)],
         table: .init(
           caption: "\(metric.metric.label) of \(results.strategies[s]): difference to the base per assumption",
-          columns: ["Assumption", "Lowest under", "Lowest", "Highest under", "Highest", "Swing"], rows: rows),
+          columns: ["Assumption", "Lowest under", "Lowest", "Highest under", "Highest", "Swing"]
+            + (sampled ? ["Sampling uncertainty (95 %)"] : []), rows: rows),
         key: [("bandsw s2", "better than the base"), ("bandsw s1", "worse than the base")])
     }
   }

@@ -39,6 +39,25 @@ public enum ResultsBuilder {
       series: series)
   }
 
+  /// The values of `metrics` in the all-segments row of a strategy whose
+  /// segments counted `counters` (one block per segment, laid out as
+  /// `tally`'s) over `replications` replications, as `build` computes them
+  /// from counters alone: no metric read from the per-second tallies (the
+  /// backend's peaks) or a fleet-scale estimate may be among `metrics`
+  /// (their values would be 0). A quick summary of a part of a run's devices
+  /// (a robustness run's device groups).
+  package static func overallValues(
+    _ scenario: Scenario, like tally: StrategyTally, counters: [CounterBlock<UInt64>], replications: Int,
+    metrics: [SummaryMetric]
+  ) -> [Double?] {
+    let segments = zip(tally.segments, counters).map {
+      SegmentTally(layout: $0.layout, counters: $1, perSecond: CounterBlock(count: 0))
+    }
+    let ctx = Context(scenario: scenario, replications: Double(replications))
+    let values = ctx.metrics(merged(segments), load: SecondStats(), fleet: .zero)
+    return metrics.map { values[$0.rawValue] }
+  }
+
   /// The rows (each segment, then `all`) and the series of strategy `s`.
   static func strategyPart(
     _ scenario: Scenario, _ s: Int, pooled: StrategyTally, replications: [[StrategyTally]], scratch: Scratch
