@@ -88,7 +88,7 @@ struct RobustnessCommand: Command {
           + "seed \(loaded.scenario.seed)\n")
     }
     let results = RobustnessRunner.run(loaded, spec: spec, threads: s.threads, quiet: s.quiet)
-    let verdict = Self.verdict(results, objective: loaded.objective)
+    let verdict = RobustnessRunner.verdict(results, objective: loaded.objective)
     let files = Self.render(results, verdict: verdict, objective: loaded.objective)
     try pipeline.write(files, to: dir)
     guard !s.quiet else { return ExitStatus.success }
@@ -99,14 +99,6 @@ struct RobustnessCommand: Command {
       ProgressLine.seconds(clock.now - start), NumberFormat.count(s.threads, "thread"))
     Terminal.out(text)
     return ExitStatus.success
-  }
-
-  /// The verdict on the base's recommendation, with its sentence.
-  static func verdict(_ r: RobustnessResults, objective: Objective?) -> RobustnessVerdict {
-    var v = r.verdict
-    v.sentence = RobustnessReport.sentence(
-      v, objective: objective, meetsTarget: r.baseRecommendation?.meetsTarget ?? true)
-    return v
   }
 
   /// The three files' text.

@@ -126,7 +126,7 @@ struct RunCommand: Command {
         continue
       }
       let header = pipeline.announce([job.loaded.scenario], name: job.loaded.scenario.name)
-      let report = pipeline.report(job.loaded, header: header)
+      let report = pipeline.report(job.loaded, header: header, robustness: true)
       try pipeline.write(report.files, to: job.directory)
       if !pipeline.options.quiet { Self.printSummary(report, dir: job.directory) }
       if let emitLog, let logFormat {
@@ -183,6 +183,9 @@ struct RunCommand: Command {
       } else {
         text += "Recommended: \(rec.strategy), by the scenario's objective:\n"
         for line in report.objectiveLines { text += wrapped(line) }
+      }
+      if let robustness = report.results.conclusions?.robustness {
+        text += wrapped((robustness.robust ? "Robust: " : "Not robust: ") + robustness.sentence)
       }
     }
     let names = report.files.map(\.name).joined(separator: ", ")

@@ -334,18 +334,31 @@ struct Pipeline {
   /// rendering (or left out with `--reproducible`).
   /// `merged`: the tallies of a run's shards (`reloadbench merge`), in
   /// place of simulating.
-  func report(_ loaded: LoadedScenario, merged: RunOutcome? = nil, header: RunHeader? = nil) -> Report {
+  /// `robustness`: with the scenario's `robustness` block, also run every
+  /// assumption's alternatives and say whether the recommendation holds
+  /// (`run` does; `check` and `merge` do not).
+  func report(
+    _ loaded: LoadedScenario, merged: RunOutcome? = nil, header: RunHeader? = nil, robustness: Bool = false
+  ) -> Report {
     let clock = ContinuousClock()
     let start = clock.now
     let outcome = merged ?? simulate(loaded.scenario, header: header)
     let reportStart = clock.now
     var built = buildResults(loaded, outcome, parameters: ParameterListing.facts(loaded.json))
+    var robustnessSeconds: Double? = nil
+    if robustness, let spec = loaded.robustness, spec.enabled {
+      let t0 = clock.now
+      let v = verdict(loaded, spec, built.results)
+      built.results.conclusions?.robustness = v
+      robustnessSeconds = ProgressLine.seconds(clock.now - t0)
+    }
     let beforeHTML = clock.now
     built.results.facts.wallSeconds = ProgressLine.seconds(beforeHTML - start)
     built.results.facts.phaseSeconds = [
       "setup": outcome.setupSeconds, "simulation": outcome.simulationSeconds, "merge": outcome.mergeSeconds,
-      "report": ProgressLine.seconds(beforeHTML - reportStart),
+      "report": ProgressLine.seconds(beforeHTML - reportStart) - (robustnessSeconds ?? 0),
     ]
+    if let robustnessSeconds { built.results.facts.phaseSeconds["robustness"] = robustnessSeconds }
     if options.reproducible {
       // What the page shows must not depend on the machine or the moment.
       built.results.facts.wallSeconds = 0
@@ -356,10 +369,21 @@ struct Pipeline {
     let end = clock.now
     var results = built.results
     results.facts.wallSeconds = ProgressLine.seconds(end - start)
-    results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart)
+    results.facts.phaseSeconds["report"] = ProgressLine.seconds(end - reportStart) - (robustnessSeconds ?? 0)
     return Report(
       results: results, files: files, outcome: outcome, reportSeconds: ProgressLine.seconds(end - reportStart),
       objectiveLines: built.objectiveLines)
+  }
+
+  /// Whether the run's recommendation holds under every reading of the
+  /// model `spec` chooses (`RobustnessRunner`): on every device, the run's
+  /// own results are the base; on a sample, the base runs again on it.
+  func verdict(_ loaded: LoadedScenario, _ spec: RobustnessSpec, _ results: ScenarioResults) -> RobustnessVerdict {
+    let sampled = RobustnessRunner.sampled(loaded.scenario, spec).devices < loaded.scenario.devices
+    let r = RobustnessRunner.run(
+      loaded, spec: spec, threads: options.threads, quiet: options.quiet, base: sampled ? nil : results.summary)
+    return RobustnessRunner.verdict(
+      r, objective: loaded.objective, fullRun: results.conclusions?.recommendation?.strategy)
   }
 
   // MARK: - 8. Write

@@ -51,23 +51,29 @@ public struct Conclusions: Sendable, Codable, Equatable {
   public var findings: [String]
   /// Nil when no strategy has glances to judge its freshness by.
   public var recommendation: Recommendation?
+  /// Whether the recommendation holds under every assumption's
+  /// alternatives, when the scenario asks (`"robustness"`; absent otherwise).
+  public var robustness: RobustnessVerdict?
 
-  public init(findings: [String], recommendation: Recommendation?) {
+  public init(findings: [String], recommendation: Recommendation?, robustness: RobustnessVerdict? = nil) {
     self.findings = findings
     self.recommendation = recommendation
+    self.robustness = robustness
   }
 
-  private enum CodingKeys: String, CodingKey { case findings, strategy }
+  private enum CodingKeys: String, CodingKey { case findings, strategy, robustness }
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(findings, forKey: .findings)
+    try c.encodeIfPresent(robustness, forKey: .robustness)
     try recommendation?.encode(to: encoder)
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     findings = try c.decode([String].self, forKey: .findings)
+    robustness = try c.decodeIfPresent(RobustnessVerdict.self, forKey: .robustness)
     recommendation = c.contains(.strategy) ? try Recommendation(from: decoder) : nil
   }
 }

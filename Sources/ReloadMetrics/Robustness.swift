@@ -231,7 +231,10 @@ public struct RobustnessVerdict: Sendable, Codable, Equatable {
   /// Devices each variant simulated, of the scenario's.
   public var devices: Int
   public var scenarioDevices: Int
-  /// The sentence the reports quote (`RobustnessSentence`); set by the renderer.
+  /// For a sample: the strategy the full run recommends when the base on
+  /// the sample recommends another (then the verdict is not robust).
+  public var fullRunStrategy: String? = nil
+  /// The sentence the reports quote (`RobustnessReport.sentence`).
   public var sentence: String = ""
 
   public init(

@@ -64,10 +64,16 @@ public enum RobustnessReport {
       }
     }
     if v.devices < v.scenarioDevices {
-      s += " (each reading on the same \(NumberFormat.grouped(v.devices)) of the scenario's "
-        + "\(NumberFormat.grouped(v.scenarioDevices)) devices)"
+      s += ", each on the same \(NumberFormat.grouped(v.devices)) of the scenario's "
+        + "\(NumberFormat.grouped(v.scenarioDevices)) devices"
     }
-    return s + "."
+    s += "."
+    if let full = v.fullRunStrategy, full != strategy {
+      s = "On the \(NumberFormat.grouped(v.devices))-device sample the comparison runs on, the scenario's own model "
+        + "recommends \(strategy), not \(full) as on all its devices, so the recommendation is not robust "
+        + "(fix: a larger robustness.sample_devices). " + s
+    }
+    return s
   }
 
   /// robustness.json: the run, the recommendation's verdict, per headline

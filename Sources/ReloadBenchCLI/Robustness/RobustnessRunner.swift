@@ -274,6 +274,19 @@ enum RobustnessRunner {
       baseRecommendation: baseRecommendation, variants: out)
   }
 
+  /// The verdict on `r`'s recommendation, with its sentence. `fullRun`:
+  /// what a run on every device recommends, when `r` ran on a sample (a
+  /// base on the sample that recommends another strategy is not robust).
+  static func verdict(_ r: RobustnessResults, objective: Objective?, fullRun: String? = nil) -> RobustnessVerdict {
+    var v = r.verdict
+    if r.devices < r.scenarioDevices, let fullRun, fullRun != v.strategy {
+      v.fullRunStrategy = fullRun
+      v.robust = false
+    }
+    v.sentence = RobustnessReport.sentence(v, objective: objective, meetsTarget: r.baseRecommendation?.meetsTarget ?? true)
+    return v
+  }
+
   /// Each job's result, set by the thread that ran it.
   final class Box<T>: @unchecked Sendable {
     private let lock = NSLock()

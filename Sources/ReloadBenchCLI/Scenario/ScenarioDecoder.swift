@@ -69,7 +69,7 @@ enum ScenarioDecoder {
     let checks = try checkSpec(root, scenario: scenario)
     return LoadedScenario(
       path: "", scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root),
-      checkSpec: checks)
+      checkSpec: checks, robustness: try robustness(root))
   }
 
   static func scenario(_ r: SchemaReader, strategies registry: StrategyRegistry) throws(ScenarioError) -> Scenario {

@@ -390,6 +390,10 @@ extension ScenarioSchema {
         "objective", .anyOf([.object(objective), .null]),
         "What the recommendation optimises (see Sweeps and objectives), or null for the default recommendation.",
         default: .null),
+      SchemaField(
+        "robustness", .anyOf([.object(robustness), .null]),
+        "Whether the recommendation holds under every assumption's alternatives (see Robustness), or null.",
+        default: .null),
     ] + checkFields
   }
 

@@ -15,7 +15,17 @@ extension HTMLReport {
       w.raw("</p><p class=\"rec-why\">")
       w.text(
         (rec.meetsTarget ? "It " : "") + (rec.meetsTarget ? rec.reason : rec.reason.uppercasedFirst) + ".")
-      w.raw("</p></div>\n")
+      w.raw("</p>")
+      if let robustness = results.conclusions?.robustness {
+        // Asked for by the scenario's `robustness` block: whether the answer
+        // rests on the model's undocumented assumptions.
+        w.raw("<p class=\"rec-robust\"><strong>")
+        w.text(robustness.robust ? "Robust: " : "Not robust: ")
+        w.raw("</strong>")
+        w.text(robustness.sentence)
+        w.raw("</p>")
+      }
+      w.raw("</div>\n")
     } else {
       w.raw("<p>No recommendation: no strategy has glances to judge its freshness by.</p>\n")
     }
