@@ -205,8 +205,9 @@ scripts = re.findall(r"<script\b[^>]*>", dom, flags=re.I)
 print(f"DOM: {len(dom)} bytes, {charts} charts (svg role=img), {tables} data tables, {len(scripts)} script element(s)")
 if charts < min_charts:
     problems.append(f"DOM has {charts} charts, expected at least {min_charts}")
-if not any(f'id="{i}"' in dom for i in ("results-data", "sweep-data", "calibration-data")):
-    problems.append("DOM lacks the embedded results (script#results-data, #sweep-data or #calibration-data)")
+if not any(f'id="{i}"' in dom for i in ("results-data", "sweep-data", "calibration-data", "robustness-data")):
+    problems.append(
+        "DOM lacks the embedded results (script#results-data, #sweep-data, #calibration-data or #robustness-data)")
 if any('type="application/json"' not in s for s in scripts):
     problems.append("DOM has an executable script element")
 

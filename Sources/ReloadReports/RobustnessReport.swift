@@ -82,10 +82,11 @@ public enum RobustnessReport {
   package static func json(
     _ r: RobustnessResults, verdict: RobustnessVerdict, objective: Objective?, toolVersion: String
   ) -> JSON {
-    func num(_ x: Double?) -> JSON { JSON.optional(x, JSON.number) }
     let ranges = r.ranges()
     var metrics: [JSON] = []
     for metric in r.metrics {
+      // At the metric's summary.csv precision.
+      func num(_ x: Double?) -> JSON { JSON.optional(x) { JSON.number($0, decimals: metric.metric.decimals) } }
       let rows = ranges.filter { $0.metric == metric }.map { g -> JSON in
         .object(
           [

@@ -30,7 +30,7 @@ enum TornadoChart {
     let frame = ChartFrame(plot: plot, x: scale, y: ChartScale.fixed(0, 1, ticks: []))
     let x = frame.x
     let unit = m.unit.symbol
-    func signed(_ d: Double) -> String {
+    func signed(_ d: Double, unit: String = unit) -> String {
       (d > 0 ? "+" : d < 0 ? "−" : "") + NumberFormat.significant(abs(d)) + (unit.isEmpty ? "" : " " + unit)
     }
     let baseText = base.map { NumberFormat.metric($0, unit: m.unit) } ?? "–"
@@ -40,7 +40,8 @@ enum TornadoChart {
         + swings.map { "\($0.group) \(signed($0.low)) to \(signed($0.high))" }.joined(separator: "; ") + ".")
     chart.add(
       frame.axes(
-        xLabel: { signed($0) }, yLabel: { _ in "" }, xTitle: "difference from the base (\(baseText))", yTitle: "",
+        xLabel: { signed($0, unit: "") }, yLabel: { _ in "" },
+        xTitle: "difference from the base (\(baseText))" + (unit.isEmpty ? "" : ", " + unit), yTitle: "",
         xGrid: true))
     chart.add(.text(.init(x: 4, y: 16), "\(m.label) · \(strategy)", cls: "ptitle"))
     let zero = x(0)

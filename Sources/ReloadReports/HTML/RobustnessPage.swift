@@ -7,16 +7,20 @@ import ReloadMetrics
 ///
 /// Built like `report.html`, `sweep.html` and `calibration.html`: the same
 /// stylesheet, chart toolkit and figures with data tables (inline CSS and
-/// SVG, no script, no URLs); phones get narrow charts.
+/// SVG, no executable script, no URLs; robustness.json embedded as data);
+/// phones get narrow charts.
 package struct RobustnessPage {
   let results: RobustnessResults
   let verdict: RobustnessVerdict
   let toolVersion: String
+  /// robustness.json's content, embedded so that the page is also the data.
+  let data: JSON?
 
-  package init(_ results: RobustnessResults, verdict: RobustnessVerdict, toolVersion: String) {
+  package init(_ results: RobustnessResults, verdict: RobustnessVerdict, toolVersion: String, data: JSON? = nil) {
     self.results = results
     self.verdict = verdict
     self.toolVersion = toolVersion
+    self.data = data
   }
 
   /// The strategy the tornado charts show: the recommended one, else the first.
@@ -47,7 +51,13 @@ package struct RobustnessPage {
     w.raw("</section>\n")
     writeReadings(to: &w)
     writeRanges(to: &w)
-    w.raw("</main>\n</body>\n</html>\n")
+    w.raw("</main>\n")
+    if let data {
+      w.raw("<script type=\"application/json\" id=\"robustness-data\">")
+      w.raw(data.text(.script))
+      w.raw("</script>\n")
+    }
+    w.raw("</body>\n</html>\n")
     return w.output
   }
 
