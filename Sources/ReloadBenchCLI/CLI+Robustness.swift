@@ -109,7 +109,9 @@ struct RobustnessCommand: Command {
     let files = [
       ("robustness.csv", CSVReport.robustness(r)),
       ("robustness.json", json.text(.document) + "\n"),
-      ("robustness.html", RobustnessPage(r, verdict: verdict, toolVersion: ReloadBenchCLI.version, data: json).render()),
+      (
+        "robustness.html", RobustnessPage(r, verdict: verdict, toolVersion: ReloadBenchCLI.version, data: json).render()
+      ),
     ]
     assert(files.map(\.0) == Self.files, "files is out of step with render")
     return files

@@ -22,7 +22,8 @@ public enum RobustnessReport {
         + Objective.format(b.value) + (unit.isEmpty ? "" : " " + unit)
     }
     guard !bounds.isEmpty else { return "the strategy that \(goal)" }
-    let list = bounds.count == 1 ? bounds[0] : bounds.dropLast().joined(separator: ", ") + " and " + bounds[bounds.count - 1]
+    let list =
+      bounds.count == 1 ? bounds[0] : bounds.dropLast().joined(separator: ", ") + " and " + bounds[bounds.count - 1]
     return meetsTarget
       ? "the strategy that \(goal) with \(list)"
       : "the strategy that comes closest to \(list) (none meets every constraint)"
@@ -33,7 +34,8 @@ public enum RobustnessReport {
   /// profile)".
   static func readings(_ v: RobustnessVerdict, of count: Int? = nil) -> String {
     let alternatives = v.variants - v.profiles
-    var parts = "the \(NumberFormat.count(alternatives, "alternative")) of "
+    var parts =
+      "the \(NumberFormat.count(alternatives, "alternative")) of "
       + "\(NumberFormat.count(v.assumptions, "assumption")), one at a time"
     if v.profiles > 0 { parts += ", and \(NumberFormat.count(v.profiles, "whole-model profile"))" }
     let head = count.map { "\($0) of the \(v.variants)" } ?? (v.variants == 1 ? "the one" : "all \(v.variants)")
@@ -64,12 +66,14 @@ public enum RobustnessReport {
       }
     }
     if v.devices < v.scenarioDevices {
-      s += ", each on the same \(NumberFormat.grouped(v.devices)) of the scenario's "
+      s +=
+        ", each on the same \(NumberFormat.grouped(v.devices)) of the scenario's "
         + "\(NumberFormat.grouped(v.scenarioDevices)) devices"
     }
     s += "."
     if let full = v.fullRunStrategy, full != strategy {
-      s = "On the \(NumberFormat.grouped(v.devices))-device sample the comparison runs on, the scenario's own model "
+      s =
+        "On the \(NumberFormat.grouped(v.devices))-device sample the comparison runs on, the scenario's own model "
         + "recommends \(strategy), not \(full) as on all its devices, so the recommendation is not robust "
         + "(fix: a larger robustness.sample_devices). " + s
     }

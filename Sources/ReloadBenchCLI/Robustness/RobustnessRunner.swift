@@ -124,7 +124,8 @@ enum RobustnessRunner {
       ).summary
     }
     guard !groups.isEmpty else {
-      return JobTables(summary: build(ExperimentRunner.run(scenario, threads: 1, progress: nil).replications), groups: [])
+      return JobTables(
+        summary: build(ExperimentRunner.run(scenario, threads: 1, progress: nil).replications), groups: [])
     }
     let wanted = metrics.filter(groupMetric)
     // Per group, per strategy, per segment: the counters summed over replications.
@@ -283,7 +284,8 @@ enum RobustnessRunner {
       v.fullRunStrategy = fullRun
       v.robust = false
     }
-    v.sentence = RobustnessReport.sentence(v, objective: objective, meetsTarget: r.baseRecommendation?.meetsTarget ?? true)
+    v.sentence = RobustnessReport.sentence(
+      v, objective: objective, meetsTarget: r.baseRecommendation?.meetsTarget ?? true)
     return v
   }
 

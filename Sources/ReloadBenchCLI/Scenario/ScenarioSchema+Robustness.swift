@@ -17,7 +17,8 @@ extension ScenarioSchema {
         "Say in the run report and results.json whether the recommendation is robust (false keeps the settings "
           + "for `reloadbench robustness` only).", default: true),
       SchemaField(
-        "assumptions", .anyOf([.array(of: .string(choices: Assumption.allCases.map(\.key)), minItems: 1, maxItems: nil), .null]),
+        "assumptions",
+        .anyOf([.array(of: .string(choices: Assumption.allCases.map(\.key)), minItems: 1, maxItems: nil), .null]),
         "The assumptions whose alternatives run, by name; null = all of them.", default: .null),
       flag("profiles", "Also run the whole-model profiles.", default: true),
       SchemaField(

@@ -142,8 +142,9 @@ package struct RobustnessPage {
 
   func writeRanges(to w: inout _HTMLWriter) {
     w.raw("<section id=\"ranges\" aria-labelledby=\"ranges-h\"><h2 id=\"ranges-h\">Ranges</h2>\n<p>")
-    w.text("Each headline metric of each strategy: its base value, its range over the base and every reading, and "
-      + "the assumption that moves it most.")
+    w.text(
+      "Each headline metric of each strategy: its base value, its range over the base and every reading, and "
+        + "the assumption that moves it most.")
     w.raw("</p>\n")
     let ranges = results.ranges()
     for metric in results.metrics {
