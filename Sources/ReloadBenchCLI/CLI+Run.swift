@@ -194,9 +194,10 @@ struct RunCommand: Command {
       format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%@).\n",
       NumberFormat.short(f.simulatedWidgetDays), f.wallSeconds, NumberFormat.short(f.widgetDaysPerSecond),
       NumberFormat.short(f.eventsPerSecond), NumberFormat.count(f.threads, "thread"))
-    let phases = ["setup", "simulation", "merge", "report"].map {
-      String(format: "%@ %.3f s", $0, f.phaseSeconds[$0] ?? 0)
-    }
+    let phases =
+      (["setup", "simulation", "merge", "report"] + (f.phaseSeconds["robustness"] == nil ? [] : ["robustness"])).map {
+        String(format: "%@ %.3f s", $0, f.phaseSeconds[$0] ?? 0)
+      }
     text += "Phases: " + phases.joined(separator: ", ") + ".\n"
     Terminal.out(text)
   }
