@@ -61,7 +61,9 @@ struct ListCommand: Command {
   static func assumptionList() -> String {
     var out = ""
     for a in Assumption.allCases {
-      out += "\(a.number). \(a.summary) (docs/model.md#\(a.anchors.joined(separator: ", #")))\n"
+      out +=
+        "\(a.number). \(a.summary) (docs/model.md#\(a.anchors.joined(separator: ", #")))"
+        + " [robustness: \(a.key)]\n"
       for p in a.parameters {
         out += "     model.\(p.path) = \(AssumptionReference.text(p.defaultValue, of: p)) (default)\n"
       }

@@ -29,7 +29,10 @@ struct RobustnessCommand: Command {
     arguments: [("SCENARIO", "A scenario file (without a \"sweep\" block).")],
     exitStatus: "0 success; 2 bad input (scenario, flags, unwritable --out, an output that would replace an input).")
 
-  static let options: [OptionSpec] = ScenarioOverrides.declarations
+  static let options: [OptionSpec] =
+    ScenarioOverrides.declarations + [
+      OptionSpec("--dry-run", nil, "Check the scenario and print the readings and what each simulates; simulate nothing.")
+    ]
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write robustness.csv, robustness.json and robustness.html to DIR (default Reports/<scenario name>).",
     .threads: nil, .seed: "Override the scenario's seed (every variant uses it).", .quiet: nil, .reproducible: nil,
@@ -41,6 +44,7 @@ struct RobustnessCommand: Command {
   var path: String
   var pipeline: Pipeline
   var positionals: Int
+  var dryRun: Bool
 
   init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     positionals = parsed.positionals.count
@@ -49,6 +53,7 @@ struct RobustnessCommand: Command {
     let common = try CommonOptions(parsed, command: "robustness")
     overrides.seed = common.seed
     pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
+    dryRun = parsed.has("--dry-run")
   }
 
   func validate() throws(CLIError) {
@@ -74,6 +79,10 @@ struct RobustnessCommand: Command {
     ])
     let spec = loaded.robustness ?? RobustnessSpec()
     try pipeline.validateMemory(RobustnessRunner.sampled(loaded.scenario, spec))
+    if dryRun {
+      Terminal.out(Self.plan(loaded, spec, dir: dir))
+      return ExitStatus.success
+    }
     try pipeline.prepare(dir, files: Self.files)
     pipeline.warnAboutBuild()
     let s = pipeline.options
@@ -99,6 +108,25 @@ struct RobustnessCommand: Command {
       ProgressLine.seconds(clock.now - start), NumberFormat.count(s.threads, "thread"))
     Terminal.out(text)
     return ExitStatus.success
+  }
+
+  /// What a run would do: each reading and the strategies it simulates again.
+  static func plan(_ loaded: LoadedScenario, _ spec: RobustnessSpec, dir: String) -> String {
+    let scenario = RobustnessRunner.sampled(loaded.scenario, spec)
+    let variants = spec.variants
+    let jobs = RobustnessRunner.jobs(scenario, variants, baseGiven: false)
+    let names = scenario.strategies.map(\.name)
+    let runs = jobs.reduce(0) { $0 + $1.strategies.count }
+    var text =
+      "\(loaded.scenario.name): \(NumberFormat.count(variants.count, "reading")) of the model besides its own, "
+      + "\(NumberFormat.count(scenario.devices, "device")) of \(NumberFormat.grouped(loaded.scenario.devices)), "
+      + "seed \(scenario.seed); \(runs) of \((variants.count + 1) * names.count) strategy runs simulated; "
+      + "reports to \(dir)/\n"
+    for (i, v) in variants.enumerated() {
+      let simulated = jobs.first { $0.variant == i }?.strategies.map { names[$0] } ?? []
+      text += "  \(v.name): " + (simulated.isEmpty ? "the base's results" : simulated.joined(separator: ", ")) + "\n"
+    }
+    return text
   }
 
   /// The three files' text.

@@ -114,6 +114,19 @@ import Testing
     }
   }
 
+  @Test func dryRunPrintsEachReadingAndWhatItSimulatesAndWritesNothing() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.scenario(#"{"assumptions": ["silent_push_throttle", "wake_sources"], "profiles": false}"#)
+      .write(to: dir.appendingPathComponent("s.json"))
+    let r = try Binary.run(["robustness", "s.json", "--out", "out", "--dry-run"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    // hybrid sends silent pushes; none of the three has a wake source.
+    #expect(r.stdout.contains("  silent_push_throttle = two_per_hour: hybrid\n"), "\(r.stdout)")
+    #expect(r.stdout.contains("  wake_sources = low_power_stops_all: the base's results\n"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+  }
+
   @Test func badInputIsOneLineExitTwoAndWritesNothing() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
