@@ -6,8 +6,7 @@ import Synchronization
 import WidgetModel
 
 /// What a robustness run compares: a scenario's `robustness` block, or
-/// the defaults of `reloadbench robustness` (every assumption, the
-/// profiles, every device).
+/// its defaults (every assumption, the profiles, a sample of 1,000 devices).
 struct RobustnessSpec: Equatable {
   /// Whether `run` says if its recommendation is robust.
   var enabled = true
@@ -34,7 +33,7 @@ struct RobustnessSpec: Equatable {
 /// on the same users and random streams (the scenario's seed; only the
 /// model differs), and collects what each recommends.
 ///
-/// Work is saved three ways, none of which changes a result:
+/// Work is saved four ways, none of which changes a result:
 /// - a variant that leaves the scenario's model as it is reuses the base;
 /// - a strategy keeps its base results under a variant that changes only
 ///   parameters its simulation never reads (`ModelVariant.changes`, declared
@@ -42,7 +41,9 @@ struct RobustnessSpec: Equatable {
 ///   pairs in full);
 /// - the runs left (variant x the strategies it can change) are spread over
 ///   the threads one run per thread, biggest first, each run on one thread,
-///   so the results do not depend on the thread count.
+///   so the results do not depend on the thread count;
+/// - on a sample, the groups whose differences give the uncertainty are
+///   read from the counters of the same run, not simulated apart.
 enum RobustnessRunner {
   /// One simulation: the base (`variant` nil) or a variant, for some strategies.
   struct Job {
