@@ -39,10 +39,12 @@ struct Pipeline {
 
   // MARK: - 1. Load
 
-  /// Reads and decodes `path`, with the command line's overrides applied.
+  /// Reads and decodes `path`, with the command line's overrides applied;
+  /// prints the file's model version warning, if any (not with `--quiet`).
   func load(_ path: String) throws(CLIError) -> LoadedScenario {
     var l = try ScenarioLoader.load(path, strategies: strategies)
     apply(to: &l.scenario)
+    if !options.quiet, let warning = l.versionWarning { Terminal.err("warning: \(path): \(warning)\n") }
     return l
   }
 

@@ -15,6 +15,10 @@ struct LoadedScenario {
   var objective: Objective? = nil
   /// What `reloadbench check` enforces (`expect`, `check`).
   var checkSpec = CheckSpec()
+  /// For a file written for an older model version: the warning naming the
+  /// defaults changed since (`ScenarioDecoder.versionWarning`), which the
+  /// command prints once, on stderr, unless `--quiet`.
+  var versionWarning: String? = nil
 }
 
 enum ScenarioLoader {
