@@ -8,17 +8,21 @@ import WidgetModel
 /// unless the scenario says otherwise. Each test fails if its rule breaks.
 @Suite struct GoldenBehaviourTests {
   /// Seed 004: "4 reloads/h ≈ 48 reloads/day, low impact"; Apple: 40-70 a day.
-  @Test func pollingFourTimesAnHourStaysInBudgetAndNeverRunsDry() throws {
-    let g = try golden("poll-4-per-hour")
+  /// Under the defaults and under the seeds' own reading.
+  @Test(arguments: seedFigureProfiles)
+  func pollingFourTimesAnHourStaysInBudgetAndNeverRunsDry(profile: String) throws {
+    let g = try golden("poll-4-per-hour", profile: profile)
     let budgeted = g.value(.budgetedReloadsPerWidgetDay, "poll-15m")
     #expect(budgeted >= 40 && budgeted <= 70, "\(budgeted) budgeted reloads a day")
     #expect(g.value(.dryWidgetDayPct, "poll-15m") == 0)
     #expect(g.value(.dryHoursPerWidgetDay, "poll-15m") == 0)
   }
 
-  /// Seed 004: "12 reloads/h exhausts the budget before 6 pm".
-  @Test func pollingTwelveTimesAnHourRunsDryBeforeSixPM() throws {
-    let g = try golden("poll-12-per-hour")
+  /// Seed 004: "12 reloads/h exhausts the budget before 6 pm", under the
+  /// defaults and the seeds' reading.
+  @Test(arguments: seedFigureProfiles)
+  func pollingTwelveTimesAnHourRunsDryBeforeSixPM(profile: String) throws {
+    let g = try golden("poll-12-per-hour", profile: profile)
     #expect(g.value(.dryWidgetDayPct, "poll-5m") > 50, "dry on most days")
     let dry = try #require(g.series("poll-5m").firstDryHour)
     #expect(dry.p50 < 18, "median first-dry hour \(dry.p50)")
@@ -29,9 +33,11 @@ import WidgetModel
     #expect(g.value(.budgetedReloadsPerWidgetDay, "poll-5m") > 60)
   }
 
-  /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are free (A).
-  @Test func foregroundOnlyReloadsFiveToTenTimesADayForFree() throws {
-    let g = try golden("foreground-only")
+  /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are
+  /// free (A). Under the defaults and the seeds' reading.
+  @Test(arguments: seedFigureProfiles)
+  func foregroundOnlyReloadsFiveToTenTimesADayForFree(profile: String) throws {
+    let g = try golden("foreground-only", profile: profile)
     let free = g.value(.freeReloadsPerWidgetDay, "on-demand")
     #expect(free >= 5 && free <= 10, "\(free) free reloads a day")
     #expect(g.value(.budgetedReloadsPerWidgetDay, "on-demand") == 0)
@@ -196,6 +202,6 @@ import WidgetModel
     let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scenarios/golden").path)
       .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    for f in files { #expect(source.contains("golden(\"\(f)\")"), "\(f).json has no test") }
+    for f in files { #expect(source.contains("golden(\"\(f)\""), "\(f).json has no test") }
   }
 }
