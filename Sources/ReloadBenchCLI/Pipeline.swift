@@ -42,7 +42,7 @@ struct Pipeline {
   /// Reads and decodes `path`, with the command line's overrides applied;
   /// prints the file's model version warning, if any (not with `--quiet`).
   func load(_ path: String) throws(CLIError) -> LoadedScenario {
-    var l = try ScenarioLoader.load(path, strategies: strategies)
+    var l = try ScenarioLoader.load(path, strategies: strategies, profile: overrides.profile)
     apply(to: &l.scenario)
     if !options.quiet, let warning = l.versionWarning { Terminal.err("warning: \(path): \(warning)\n") }
     return l

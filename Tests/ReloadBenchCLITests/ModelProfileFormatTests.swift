@@ -82,6 +82,35 @@ import WidgetModel
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
   }
 
+  /// `--profile` runs files under a profile as if their model named it:
+  /// `run` reports it among the parameters; `check` scores the claims, not a
+  /// baseline saved under the file's own model; an unknown name is one line.
+  @Test func theProfileFlagRunsAFileUnderAProfile() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var text = Self.scenario(#""model": {"reload": {"lateness_pressure": "none"}}"#, name: "flag")
+    text.removeLast(2)  // "}\n"
+    text += #", "expect": [{"metric": "reloads_per_widget_day", "max": 999}]}"#
+    try text.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+
+    let run = try Binary.run(["run", "s.json", "--profile", "seeds", "--out", "r", "--quiet"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let results = try String(contentsOf: dir.appendingPathComponent("r/results.json"), encoding: .utf8)
+    #expect(results.contains("\"model.profile\""))
+
+    let check = try Binary.run(["check", "s.json", "--profile", "seeds", "--out", "c", "--json", "-"], in: dir)
+    #expect(check.status == 0, "\(check.stderr)")
+
+    let bad = try Binary.run(["check", "s.json", "--profile", "seed", "--out", "c"], in: dir)
+    #expect(bad.status == 2)
+    #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    #expect(bad.stderr.contains("--profile: 'seed' is not a model profile (fix: did you mean 'seeds'?"))
+    let baseline = try Binary.run(
+      ["check", "s.json", "--profile", "seeds", "--baseline", "b.json", "--out", "c"], in: dir)
+    #expect(baseline.status == 2)
+    #expect(baseline.stderr.contains("--baseline and --profile"))
+  }
+
   /// The parameters version 2 changed, as the warning names them.
   static var changedSinceOne: [String] { ModelVersion.changes(since: 1).map(\.parameter.path) }
 

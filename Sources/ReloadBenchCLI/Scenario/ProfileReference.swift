@@ -30,14 +30,14 @@ enum ProfileReference {
     out += "| version | what changed | defaults changed (old → new) | profile that pins the version before |\n"
     out += "|---|---|---|---|\n"
     for v in ModelVersion.history {
-      let changes = v.changes.map {
-        "`\($0.parameter.path)`: `\(AssumptionReference.escape(AssumptionReference.text($0.old, of: $0.parameter)))` → "
-          + "`\(AssumptionReference.escape(AssumptionReference.text($0.new, of: $0.parameter)))`"
+      let changes = v.changes.map { c in
+        let value = { (x: ParameterValue) in AssumptionReference.escape(AssumptionReference.text(x, of: c.parameter)) }
+        return "`\(c.parameter.path)`: `\(value(c.old))` → `\(value(c.new))`"
       }
       let pin = v.number > 1 ? ModelProfile.pinning(version: v.number - 1).map { "`\($0.name)`" } ?? "" : ""
       out += "| \(v.number)\(v.number == ModelVersion.current ? " (current)" : "") | "
-      out += "\(AssumptionReference.escape(v.summary)) | \(changes.isEmpty ? "—" : changes.joined(separator: ", ")) | "
-      out += "\(pin) |\n"
+      out += "\(AssumptionReference.escape(v.summary)) | "
+      out += "\(changes.isEmpty ? "—" : changes.joined(separator: ", ")) | \(pin) |\n"
     }
     return out + "\n" + versionsEnd
   }
