@@ -118,6 +118,7 @@ struct BaselineSaveCommand: Command {
     try pipeline.validate(paths: uses)
     for l in loaded { try pipeline.validateMemory(l.scenario) }
     for t in targets { try pipeline.prepare(PathText.folder(of: t), files: [PathText.name(t)], option: "--to") }
+    pipeline.warnAboutModelVersions(loaded)
     let quiet = pipeline.options.quiet
     for (l, target) in zip(loaded, targets) {
       let header = pipeline.announce([l.scenario], name: l.scenario.name)

@@ -222,6 +222,7 @@ struct CheckCommand: Command {
       }
     }
 
+    pipeline.warnAboutModelVersions(plans.map(\.loaded))
     var checks: [ScenarioCheck] = []
     for p in plans {
       let header = pipeline.announce([p.loaded.scenario], name: p.loaded.scenario.name)

@@ -146,7 +146,8 @@ public enum ReloadBenchCLI {
       Terminal.out(helpText + "\n")
       return ExitStatus.success
     case "--version":
-      Terminal.out("reloadbench \(version)\n")
+      // The model version is what a scenario's "model_version" names.
+      Terminal.out("reloadbench \(version) (model version \(modelVersion))\n")
       return ExitStatus.success
     default:
       if let command = commands.first(where: { $0.name == first }) { return try command.main(rest, strategies) }

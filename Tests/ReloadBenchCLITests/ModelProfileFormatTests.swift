@@ -10,7 +10,7 @@ import WidgetModel
 @Suite struct ModelProfileFormatTests {
   /// `smallScenario` with `fields` (JSON members) added at the top level.
   static func scenario(_ fields: String, name: String = "small") -> String {
-    var s = smallScenario(name: name, devices: 20, days: 2, strategies: #"["poll-15m"]"#)
+    var s = smallScenario(name: name, devices: 20, days: 2, strategies: #"["poll-15m"]"#, modelVersion: nil)
     s.insert(contentsOf: "  \(fields),\n", at: s.index(after: s.startIndex))
     return s
   }
@@ -50,7 +50,9 @@ import WidgetModel
       ("keeps.json", #"{"extends": "base.json", "model": {"budget": {"max_per_day": 40}}}"#),
       ("switches.json", #"{"extends": "base.json", "model": {"profile": "model_1"}}"#),
     ]
-    for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    for (name, text) in files {
+      try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
     let seeds = try #require(ModelProfile.named("seeds"))
     let v1 = try #require(ModelProfile.pinning(version: 1))
 
@@ -111,6 +113,16 @@ import WidgetModel
     #expect(baseline.stderr.contains("--baseline and --profile"))
   }
 
+  /// A sweep over `model.profile` runs each reading on the same users.
+  @Test func aSweepCanVaryTheProfile() throws {
+    let names = ModelProfile.all.map(\.name)
+    let values = names.map { "\"\($0)\"" }.joined(separator: ", ")
+    let sweep = #""sweep": {"parameters": [{"name": "p", "path": "model.profile", "values": [\#(values)]}]}"#
+    let points = try CLITesting.sweepPoints(Data(Self.scenario(sweep).utf8)).get()
+    #expect(points.map { $0.values } == names.map { [$0] })
+    for (p, name) in zip(points, names) { #expect(p.scenario.model == ModelProfile.named(name)?.model, "\(name)") }
+  }
+
   /// The parameters version 2 changed, as the warning names them.
   static var changedSinceOne: [String] { ModelVersion.changes(since: 1).map(\.parameter.path) }
 
@@ -118,7 +130,7 @@ import WidgetModel
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     // No model_version: written before the field existed, version 1.
-    try smallScenario(name: "same", devices: 20, days: 2, strategies: #"["poll-15m"]"#).write(
+    try smallScenario(name: "same", devices: 20, days: 2, strategies: #"["poll-15m"]"#, modelVersion: nil).write(
       to: dir.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
     try Self.scenario(#""model_version": \#(ModelVersion.current)"#, name: "same").write(
       to: dir.appendingPathComponent("current.json"), atomically: true, encoding: .utf8)
@@ -198,8 +210,8 @@ import WidgetModel
     // And the assumptions' alternatives likewise.
     let a = try Binary.run(["list", "--assumptions", "--json"], in: repositoryRoot)
     #expect(a.status == 0)
-    let assumptions = try #require(
-      (try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any])?["assumptions"] as? [[String: Any]])
+    let assumptionDoc = try JSONSerialization.jsonObject(with: Data(a.stdout.utf8)) as? [String: Any]
+    let assumptions = try #require(assumptionDoc?["assumptions"] as? [[String: Any]])
     #expect(assumptions.count == Assumption.allCases.count)
   }
 
