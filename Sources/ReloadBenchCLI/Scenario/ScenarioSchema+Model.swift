@@ -295,11 +295,11 @@ extension ScenarioSchema {
         default: .string(ModelProfile.standardName))
     ]
       + ModelParameterGroup.allCases.filter { $0.parent == nil }.map {
-      SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
-    } + [
-      SchemaField(
-        ModelParameterGroup.wakeSourcesKey, .object(wakeRules), "What stops wake sources.", default: .object([:]))
-    ])
+        SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
+      } + [
+        SchemaField(
+          ModelParameterGroup.wakeSourcesKey, .object(wakeRules), "What stops wake sources.", default: .object([:]))
+      ])
 
   static let fetchFailure = SchemaObject(
     "Fetch failure",
