@@ -8,33 +8,44 @@ import WidgetModel
 /// unless the scenario says otherwise. Each test fails if its rule breaks.
 @Suite struct GoldenBehaviourTests {
   /// Seed 004: "4 reloads/h ≈ 48 reloads/day, low impact"; Apple: 40-70 a day.
-  @Test func pollingFourTimesAnHourStaysInBudgetAndNeverRunsDry() throws {
-    let g = try golden("poll-4-per-hour")
+  /// Under the defaults and under the seeds' own reading.
+  @Test(arguments: seedFigureProfiles)
+  func pollingFourTimesAnHourStaysInBudgetAndNeverRunsDry(profile: String) throws {
+    let g = try golden("poll-4-per-hour", profile: profile)
     let budgeted = g.value(.budgetedReloadsPerWidgetDay, "poll-15m")
     #expect(budgeted >= 40 && budgeted <= 70, "\(budgeted) budgeted reloads a day")
     #expect(g.value(.frozenWidgetDayPct, "poll-15m") == 0)
     #expect(g.value(.frozenHoursPerWidgetDay, "poll-15m") == 0)
   }
 
-  /// Seed 004: "12 reloads/h exhausts the budget before 6 pm".
-  /// The budget is exhausted when it first refuses a request
-  /// (docs/model.md#budget-limited); whether the user then sees a frozen
-  /// widget depends on the accrual (a bucket holds it to its pace, within
-  /// the tolerance) and is the seeds' profile's question.
-  @Test func pollingTwelveTimesAnHourExhaustsTheBudgetBeforeSixPM() throws {
-    let g = try golden("poll-12-per-hour")
+  /// Seed 004: "12 reloads/h exhausts the budget before 6 pm", under the
+  /// defaults and the seeds' reading. The budget is exhausted when it first
+  /// refuses a request (docs/model.md#budget-limited); whether the user then
+  /// sees a frozen widget depends on the accrual: the seeds' window freezes
+  /// it until slots free, the default bucket holds it to its pace, within
+  /// its tolerance.
+  @Test(arguments: seedFigureProfiles)
+  func pollingTwelveTimesAnHourExhaustsTheBudgetBeforeSixPM(profile: String) throws {
+    let g = try golden("poll-12-per-hour", profile: profile)
     #expect(g.value(.budgetLimitedWidgetDayPct, "poll-5m") > 50, "limited on most days")
     let ranOut = g.value(.firstBudgetLimitedHourMedian, "poll-5m")
     #expect(ranOut < 18, "median hour the budget first refused a request: \(ranOut)")
+    if profile == "seeds" {
+      #expect(g.value(.frozenWidgetDayPct, "poll-5m") > 50, "frozen on most days under the window")
+      let frozen = try #require(g.series("poll-5m").firstFrozenHour)
+      #expect(frozen.p90 < 18, "90 % of frozen days froze before 18:00, p90 \(frozen.p90)")
+    }
     // It uses nearly the whole budget of 70, and then the widget is stale (a
     // token bucket discards the part of the night's refill above its
     // capacity, about 8 % of the budget; a sliding window spends all of it).
     #expect(g.value(.budgetedReloadsPerWidgetDay, "poll-5m") > 60)
   }
 
-  /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are free (A).
-  @Test func foregroundOnlyReloadsFiveToTenTimesADayForFree() throws {
-    let g = try golden("foreground-only")
+  /// Seed 004: "on-demand only ≈ 5-10 reloads/day"; foreground reloads are
+  /// free (A). Under the defaults and the seeds' reading.
+  @Test(arguments: seedFigureProfiles)
+  func foregroundOnlyReloadsFiveToTenTimesADayForFree(profile: String) throws {
+    let g = try golden("foreground-only", profile: profile)
     let free = g.value(.freeReloadsPerWidgetDay, "on-demand")
     #expect(free >= 5 && free <= 10, "\(free) free reloads a day")
     #expect(g.value(.budgetedReloadsPerWidgetDay, "on-demand") == 0)
@@ -207,6 +218,6 @@ import WidgetModel
     let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scenarios/golden").path)
       .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    for f in files { #expect(source.contains("golden(\"\(f)\")"), "\(f).json has no test") }
+    for f in files { #expect(source.contains("golden(\"\(f)\""), "\(f).json has no test") }
   }
 }
