@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The evidence agreement under each alternative of each structural rule.
+"""The evidence agreement under each model profile and each alternative of each assumption.
 
 Usage (from the repository root, after `swift build -c release`):
 
     python3 Scenarios/evidence/sensitivity.py [path/to/reloadbench]
 
-For each alternative below, writes one small scenario per evidence file that
-`extends` it and changes that one model parameter, runs
-`reloadbench check ... --json -`, and prints a Markdown row: the alternative,
-how many claims agree, and which apps agree (+) or not (-). The table in
+The profiles and the assumptions' named alternatives come from the tool
+(`reloadbench list --profiles --json`, `reloadbench list --assumptions --json`),
+so this script keeps no list of its own. For each profile it runs
+`reloadbench check Scenarios/evidence/*.json --profile NAME --json -`; for each
+alternative it writes one small scenario per evidence file that `extends` it
+and sets the alternative's `model` block, and runs `reloadbench check` on them.
+Each prints a Markdown row: the profile or the assumption and alternative, how
+many claims agree, and which apps agree (+) or not (-). The table in
 Scenarios/README.md ("Sensitivity") is this script's output.
 """
 import glob, json, os, subprocess, sys, tempfile
@@ -16,48 +20,91 @@ import glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/reloadbench")
 
-# (rule, alternative, model overrides); the first row is the defaults.
-OLD = {"budget": {"accrual": "sliding_window"},
-       "reload": {"asap": "immediate", "lateness_pressure": "none"},
-       "app_reload": {"background_latency": {"dist": "constant", "value_s": 0}, "while_asleep": "spend"}}
-ALTERNATIVES = [
-    ("defaults", "as shipped", {}),
-    ("budget.accrual", "sliding_window", {"budget": {"accrual": "sliding_window"}}),
-    ("budget.token_bucket_burst_fraction", "0.1", {"budget": {"token_bucket_burst_fraction": 0.1}}),
-    ("budget.token_bucket_burst_fraction", "0.5", {"budget": {"token_bucket_burst_fraction": 0.5}}),
-    ("reload.asap", "immediate", {"reload": {"asap": "immediate"}}),
-    ("reload.asap + budget.accrual", "immediate, sliding_window",
-     {"reload": {"asap": "immediate"}, "budget": {"accrual": "sliding_window"}}),
-    ("reload.lateness_pressure", "none", {"reload": {"lateness_pressure": "none"}}),
-    ("reload.lateness", "realistic (pressure: budget)", {"reload": {"lateness": "realistic"}}),
-    ("reload.lateness", "realistic (pressure: none)", {"reload": {"lateness": "realistic", "lateness_pressure": "none"}}),
-    ("app_reload.background_latency", "0 s", {"app_reload": {"background_latency": {"dist": "constant", "value_s": 0}}}),
-    ("app_reload.background_latency", "120 s", {"app_reload": {"background_latency": {"dist": "constant", "value_s": 120}}}),
-    ("app_reload.burst", "one", {"app_reload": {"burst": "one"}}),
-    ("app_reload.while_asleep", "spend", {"app_reload": {"while_asleep": "spend"}}),
-    ("app_reload.enter_background", "free", {"app_reload": {"enter_background": "free"}}),
-    ("all four rules as before issue 14", "window, immediate, no pressure, 0 s, spend", OLD),
+# Combinations of alternatives that are no profile but that docs/model.md
+# cites, by the tool's names: (assumption number, alternative name).
+COMBINATIONS = [
+    [(5, "realistic"), (14, "none")],
 ]
+
+
+def tool(*args):
+    r = subprocess.run([BIN, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"reloadbench {' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
+    return json.loads(r.stdout)
+
+
+def merged(blocks):
+    """Model blocks laid over one another, objects key by key (as `extends` does)."""
+    out = {}
+    for b in blocks:
+        for k, v in b.items():
+            out[k] = merged([out[k], v]) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def paths(block, prefix=""):
+    """The parameters a model block sets (`budget.accrual`); a distribution is one value,
+    and one flag of several wake source types is `wake_sources.*.flag`."""
+    out = []
+    for k, v in block.items():
+        if isinstance(v, dict) and "dist" not in v:
+            out += paths(v, prefix + k + ".")
+        else:
+            out.append(prefix + k)
+    if prefix == "":
+        short = []
+        for p in out:
+            parts = p.split(".")
+            p = "wake_sources.*." + parts[2] if parts[0] == "wake_sources" else p
+            if p not in short:
+                short.append(p)
+        out = short
+    return out
+
+
+def check(files, tmp, model=None, profile=None):
+    paths = files
+    if model is not None:
+        paths = []
+        for f in files:
+            p = os.path.join(tmp, os.path.basename(f))
+            json.dump({"extends": f, "model": model}, open(p, "w"))
+            paths.append(p)
+    args = [BIN, "check", *paths, "--quiet", "--json", "-", "--out", os.path.join(tmp, "out")]
+    if profile is not None:
+        args += ["--profile", profile]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        sys.exit(f"reloadbench check exited {r.returncode}: {r.stderr.strip()}")
+    return json.loads(r.stdout)
+
 
 def main():
     files = sorted(glob.glob(os.path.join(ROOT, "Scenarios/evidence/*.json")))
     apps = [os.path.basename(f)[:-5] for f in files]
+    profiles = tool("list", "--profiles", "--json")["profiles"]
+    assumptions = tool("list", "--assumptions", "--json")["assumptions"]
+    alternative = {(a["number"], alt["name"]): alt for a in assumptions for alt in a["alternatives"]}
+
+    rows = [("profile", f"`{p['name']}`", {"profile": p["name"]}) for p in profiles]
+    for a in assumptions:
+        for alt in a["alternatives"]:
+            rule = f"{a['number']}: " + ", ".join(f"`{p}`" for p in paths(alt["model"]))
+            rows.append((rule, f"`{alt['name']}`", {"model": alt["model"]}))
+    for combo in COMBINATIONS:
+        model = merged([alternative[c]["model"] for c in combo])
+        rule = ", ".join(f"{c[0]}: " + ", ".join(f"`{p}`" for p in paths(alternative[c]["model"])) for c in combo)
+        rows.append((rule, " + ".join(f"`{name}`" for _, name in combo), {"model": model}))
+
     print("| rule | alternative | agree | " + " | ".join(apps) + " |")
     print("|---|---|--:|" + "---|" * len(apps))
     with tempfile.TemporaryDirectory() as tmp:
-        for rule, alternative, model in ALTERNATIVES:
-            paths = []
-            for f in files:
-                p = os.path.join(tmp, os.path.basename(f))
-                json.dump({"extends": f, "model": model} if model else {"extends": f}, open(p, "w"))
-                paths.append(p)
-            r = subprocess.run([BIN, "check", *paths, "--quiet", "--json", "-", "--out", os.path.join(tmp, "out")],
-                               capture_output=True, text=True)
-            if r.returncode not in (0, 1):
-                sys.exit(f"{rule} = {alternative}: reloadbench check exited {r.returncode}: {r.stderr.strip()}")
-            run = json.loads(r.stdout)
+        for rule, name, how in rows:
+            run = check(files, tmp, **how)
             marks = ["+" if all(c["agrees"] for c in s["evidence"]) else "**-**" for s in run["scenarios"]]
-            print(f"| `{rule}` | {alternative} | {run['evidence_agreeing']} of {run['evidence_claims']} | "
+            print(f"| {rule} | {name} | {run['evidence_agreeing']} of {run['evidence_claims']} | "
                   + " | ".join(marks) + " |")
+
 
 main()

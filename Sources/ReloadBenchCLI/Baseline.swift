@@ -188,8 +188,12 @@ struct Baseline: Codable, Equatable {
 enum ScenarioHash {
   /// Top-level keys that do not change any result, so editing them keeps
   /// the baseline valid: the schema link, the description, what `check`
-  /// enforces, and the objective (it only picks the recommendation).
-  static let ignoredKeys: Set<String> = ["$schema", "description", "expect", "check", "objective"]
+  /// enforces, the objective (it only picks the recommendation) and the
+  /// model version the file was written for (it only warns; the baseline
+  /// records the version it was saved under).
+  static let ignoredKeys: Set<String> = [
+    "$schema", "description", "expect", "check", "objective", ScenarioSchema.modelVersionKey,
+  ]
 
   /// The scenario as canonical JSON text: keys sorted, fixed separators,
   /// numbers in their shortest exact form, without `ignoredKeys`. Two

@@ -36,8 +36,8 @@ struct BaselineSaveCommand: Command {
       _ci95 half-widths when the scenario has replications), in
       Scenarios/baselines/<name>.json or FILE. The file records the scenario's content
       hash (sha256 of its canonical JSON without "$schema", "description", "expect",
-      "check" and "objective", which change no result), the tool version and the model
-      version; check refuses the baseline once the scenario or the model version has
+      "check", "objective" and "model_version", which change no result), the tool version
+      and the model version it was saved under; check refuses the baseline once the scenario or the model version has
       changed (a new tool version with the same model version is accepted).
 
       The run uses the scenario's own seed, replications and engine (--seed,
@@ -118,6 +118,7 @@ struct BaselineSaveCommand: Command {
     try pipeline.validate(paths: uses)
     for l in loaded { try pipeline.validateMemory(l.scenario) }
     for t in targets { try pipeline.prepare(PathText.folder(of: t), files: [PathText.name(t)], option: "--to") }
+    pipeline.warnAboutModelVersions(loaded)
     let quiet = pipeline.options.quiet
     for (l, target) in zip(loaded, targets) {
       let header = pipeline.announce([l.scenario], name: l.scenario.name)

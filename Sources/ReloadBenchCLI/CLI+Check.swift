@@ -70,6 +70,10 @@ struct CheckCommand: Command {
     OptionSpec(
       "--junit", "FILE", "Also write JUnit XML: one test case per expectation and per compared metric ('-': stdout)."),
     OptionSpec("--json", "FILE", "Also write the check as JSON, every compared metric included ('-': stdout)."),
+    OptionSpec(
+      "--profile", "NAME",
+      "Check the evidence and expectations under this model profile (docs/model.md#model-profiles), the files' "
+        + "own model fields over it; baselines, saved under the files' own model, are not compared."),
   ]
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write the usual reports to DIR (default Reports/<name>; with several scenarios, DIR/<name>).",
@@ -118,7 +122,10 @@ struct CheckCommand: Command {
     if baselineFlag != nil && paths.count > 1 { return }
     flagPct = try parsed.number("--tolerance", in: 0...1000, command: "check")
     minAgreement = try parsed.integer("--min-agreement", in: 0...100_000, command: "check")
-    pipeline = Pipeline(options: try CommonOptions(parsed, command: "check"), strategies: strategies)
+    var overrides = ScenarioOverrides()
+    overrides.profile = try ScenarioOverrides.profile(parsed)
+    pipeline = Pipeline(
+      options: try CommonOptions(parsed, command: "check"), overrides: overrides, strategies: strategies)
   }
 
   func validate() throws(CLIError) {
@@ -172,7 +179,20 @@ struct CheckCommand: Command {
       let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
       let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
       var baseline: Baseline? = nil
-      if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
+      if let profile = pipeline.overrides.profile {
+        // Under another profile the runs are not the baseline's: only the claims are checked.
+        if explicit != nil {
+          throw .badInput(
+            "--baseline and --profile: the baseline was saved under the scenario's own model, not profile "
+              + "'\(profile)' (fix: drop --baseline to check the evidence and expectations under the profile)")
+        }
+        if loaded.checkSpec.expectations.isEmpty && loaded.checkSpec.evidence.isEmpty {
+          throw .badInput(
+            "nothing to check in \(path) under --profile \(profile): baselines are not compared under another "
+              + "profile, and the scenario has no \"expect\" or \"evidence\" "
+              + "(fix: drop --profile, or add expectations)")
+        }
+      } else if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
         let b = try Baseline.load(baselinePath, save: resave)
         try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
         baseline = b
@@ -202,6 +222,7 @@ struct CheckCommand: Command {
       }
     }
 
+    pipeline.warnAboutModelVersions(plans.map(\.loaded))
     var checks: [ScenarioCheck] = []
     for p in plans {
       let header = pipeline.announce([p.loaded.scenario], name: p.loaded.scenario.name)

@@ -104,6 +104,7 @@ struct RunCommand: Command {
     }
     let threads = pipeline.options.threads
     if dryRun {
+      pipeline.warnAboutModelVersions(loaded)
       for job in jobs {
         let text =
           job.points.map { SweepCommand.plan(job.loaded, $0, dir: job.directory, threads: threads) }
@@ -115,6 +116,7 @@ struct RunCommand: Command {
     for job in jobs {
       try pipeline.prepare(job.directory, files: pipeline.outputFiles(sweep: job.points != nil))
     }
+    pipeline.warnAboutModelVersions(loaded)
     if let shard = pipeline.shard {
       for job in jobs { try Shards.run(job, shard, pipeline: pipeline) }
       return ExitStatus.success

@@ -18,9 +18,9 @@ enum SchemaCommand {
     Writes DIR/scenario.schema.json and the field reference between the markers in
     DIR/README.md, both generated from the table the scenario decoder validates with,
     the metric table between the markers in the reports folder's README.md,
-    generated from the metric catalogue, and the assumption table between the
-    markers in the docs folder's model.md, generated from the model's parameter
-    catalogue and its assumptions.
+    generated from the metric catalogue, and the assumption, profile and version
+    tables between the markers in the docs folder's model.md, generated from the
+    model's parameter catalogue, its assumptions, profiles and version history.
 
     OPTIONS:
     \(ArgumentParser.describe(options))
@@ -58,7 +58,9 @@ enum SchemaCommand {
       let modelDoc = String(data: modelDocData, encoding: .utf8)
     else { throw .badInput("cannot read \(modelDocPath) (fix: run from the repository root or pass --docs-dir)") }
     guard let newModelDoc = AssumptionReference.updatingModelDoc(modelDoc) else {
-      throw .badInput("\(modelDocPath) has no assumption table markers (fix: add the BEGIN/END ASSUMPTION TABLE lines)")
+      throw .badInput(
+        "\(modelDocPath) has no assumption, profile or version table markers "
+          + "(fix: add the BEGIN/END ASSUMPTION TABLE, PROFILE TABLE and VERSION TABLE lines)")
     }
     let schema = SchemaExport.jsonSchema()
     if parsed.has("--check") {
@@ -69,7 +71,7 @@ enum SchemaCommand {
       if newReportsReadme != reportsReadme { stale.append(reportsReadmePath) }
       if newModelDoc != modelDoc { stale.append(modelDocPath) }
       if stale.isEmpty {
-        Terminal.out("schema, field reference, metric table and assumption table are up to date\n")
+        Terminal.out("schema, field reference, metric table and model tables are up to date\n")
         return ExitStatus.success
       }
       Terminal.err("error: out of date: \(stale.joined(separator: ", ")) (fix: run 'reloadbench schema')\n")
@@ -81,7 +83,7 @@ enum SchemaCommand {
     try OutputWriter.writeFile(modelDocPath, newModelDoc)
     Terminal.out(
       "wrote \(schemaPath), the field reference in \(readmePath), the metric table in \(reportsReadmePath) "
-        + "and the assumption table in \(modelDocPath)\n")
+        + "and the assumption, profile and version tables in \(modelDocPath)\n")
     return ExitStatus.success
   }
 }

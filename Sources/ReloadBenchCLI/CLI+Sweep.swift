@@ -75,11 +75,13 @@ struct SweepCommand: Command {
       return ExitStatus.success
     }
     if dryRun {
+      pipeline.warnAboutModelVersions([loaded])
       let shard = pipeline.shard.map { "\n" + Shards.plan(job, $0) } ?? ""
       Terminal.out(Self.plan(job.loaded, points, dir: job.directory, threads: pipeline.options.threads) + shard + "\n")
       return ExitStatus.success
     }
     try pipeline.prepare(job.directory, files: pipeline.outputFiles(sweep: true))
+    pipeline.warnAboutModelVersions([loaded])
     if let shard = pipeline.shard {
       try Shards.run(job, shard, pipeline: pipeline)
       return ExitStatus.success

@@ -7,16 +7,20 @@ import WidgetModel
 public enum ReloadBenchCLI {
   public static let version = "0.1.0"
 
-  /// The version of the model's semantics, stored in every baseline.
+  /// The version of the model's semantics (`ModelVersion.current`, from the
+  /// version history in WidgetModel), stored in every baseline and checked
+  /// against a scenario's `model_version`.
   ///
-  /// Bump it when a change to the model, a metric's definition or a
-  /// default changes the results of an unchanged scenario on purpose:
-  /// `reloadbench check` then refuses the old baselines (exit 2, "re-save
-  /// the baseline") instead of reporting the change as regressions. After
-  /// bumping, re-save the committed baselines:
+  /// A new version is one entry in `ModelVersion.history` (a change to the
+  /// model, a metric's definition or a default that changes the results of
+  /// an unchanged scenario on purpose): `reloadbench check` then refuses the
+  /// old baselines (exit 2, "re-save the baseline") instead of reporting the
+  /// change as regressions, and scenarios written for the old version warn.
+  /// After adding one, re-save the committed baselines and set the shipped
+  /// scenarios' `model_version`:
   ///
   ///     reloadbench baseline save Scenarios/golden/*.json Scenarios/example.json
-  public static let modelVersion = "2"
+  public static let modelVersion = String(ModelVersion.current)
 
   /// A subcommand: its name, its one-line summary, and its entry point
   /// (the arguments after its name, and the strategies scenarios may name).
@@ -143,7 +147,8 @@ public enum ReloadBenchCLI {
       Terminal.out(helpText + "\n")
       return ExitStatus.success
     case "--version":
-      Terminal.out("reloadbench \(version)\n")
+      // The model version is what a scenario's "model_version" names.
+      Terminal.out("reloadbench \(version) (model version \(modelVersion))\n")
       return ExitStatus.success
     default:
       if let command = commands.first(where: { $0.name == first }) { return try command.main(rest, strategies) }

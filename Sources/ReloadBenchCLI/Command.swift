@@ -216,15 +216,38 @@ struct ScenarioOverrides {
   static let declarations: [OptionSpec] = [
     OptionSpec("--replications", "N", "Override the scenario's replications (2+ adds _ci95 columns)."),
     OptionSpec("--engine", "MODE", "Override the scenario's engine: elided or event_by_event."),
+    profileDeclaration,
   ]
+
+  /// `--profile NAME`, shared by `run`, `sweep` and `check`.
+  static let profileDeclaration = OptionSpec(
+    "--profile", "NAME",
+    "Run under this model profile (docs/model.md#model-profiles) instead of the scenario's own: as if its "
+      + "\"model\" named it, the file's own model fields still over it ('reloadbench list --profiles').")
 
   var seed: UInt64? = nil
   var replications: Int? = nil
   var engine: EngineMode? = nil
+  /// `--profile`: the model profile every scenario runs under.
+  var profile: String? = nil
 
   init() {}
 
+  /// `--profile`'s value, checked against the profiles.
+  static func profile(_ parsed: ParsedArguments) throws(CLIError) -> String? {
+    guard let name = parsed.value("--profile") else { return nil }
+    guard ModelProfile.named(name) != nil else {
+      let names = ModelProfile.all.map(\.name)
+      let near = SchemaValidator.nearest(name, in: names).map { "did you mean '\($0)'? " } ?? ""
+      throw .badInput(
+        "--profile: '\(name)' is not a model profile (fix: \(near)use one of \(names.joined(separator: ", ")); "
+          + "'reloadbench list --profiles' says what each sets)")
+    }
+    return name
+  }
+
   init(_ parsed: ParsedArguments, seed: UInt64?, command: String) throws(CLIError) {
+    profile = try Self.profile(parsed)
     if let e = parsed.value("--engine") {
       guard let mode = EngineMode(rawValue: e) else {
         throw .badInput("--engine expects elided or event_by_event, got '\(e)'")

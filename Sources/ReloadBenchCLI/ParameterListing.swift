@@ -1,4 +1,5 @@
 import ReloadMetrics
+import WidgetModel
 
 /// The scenario's parameters as the report lists them: every model
 /// assumption and energy cost with its effective value, whether the file set
@@ -11,9 +12,19 @@ enum ParameterListing {
       return nil
     }
     let placements = usedPlacements(json)
-    walk(ScenarioSchema.model, root("model"), prefix: "model", placements: placements, into: &out)
+    walk(
+      ScenarioSchema.model, root("model"), prefix: "model", placements: placements, profile: profile(root("model")),
+      into: &out)
     walk(ScenarioSchema.energy, root("energy"), prefix: "energy", placements: placements, into: &out)
     return out
+  }
+
+  /// The model profile a `model` block names, if it sets anything.
+  static func profile(_ model: JSONValue?) -> ModelProfile? {
+    guard case .object(let o)? = model, case .string(let name)? = o[ScenarioSchema.profileKey],
+      let p = ModelProfile.named(name), !p.patch.isEmpty
+    else { return nil }
+    return p
   }
 
   /// The placements of the scenario's widget slots.
@@ -32,27 +43,37 @@ enum ParameterListing {
 
   /// Lists `spec`'s fields; a parameter of a placement (`SchemaField.placement`)
   /// the scenario does not use is left out unless the file sets it.
+  /// A parameter the model's `profile` sets, and not the file itself, is
+  /// listed with the profile's value; `model.profile` itself only when set.
   static func walk(
-    _ spec: SchemaObject, _ value: JSONValue?, prefix: String, placements: Set<String>, into out: inout [ParameterFact]
+    _ spec: SchemaObject, _ value: JSONValue?, prefix: String, placements: Set<String>, profile: ModelProfile? = nil,
+    into out: inout [ParameterFact]
   ) {
     var object: [String: JSONValue] = [:]
     if case .object(let o)? = value { object = o }
     for field in spec.fields {
       let path = "\(prefix).\(field.key)"
       if case .object(let nested) = field.type {
-        walk(nested, object[field.key], prefix: path, placements: placements, into: &out)
+        walk(nested, object[field.key], prefix: path, placements: placements, profile: profile, into: &out)
         continue
       }
       let set = object[field.key]
-      if let p = field.placement, !placements.contains(p), set == nil { continue }
-      let effective = set ?? field.defaultValue ?? .null
+      if path == "model.\(ScenarioSchema.profileKey)" && set == nil { continue }
+      let fromProfile = profile.flatMap { p in
+        ModelParameter(path: String(path.dropFirst("model.".count))).flatMap { q in
+          p.patch[q].map { ScenarioSchema.json($0, of: q) }
+        }
+      }
+      if let p = field.placement, !placements.contains(p), set == nil, fromProfile == nil { continue }
+      let effective = set ?? fromProfile ?? field.defaultValue ?? .null
       var text = effective.jsonText
       if case .string(let s) = effective { text = s }
       if let unit = field.unit, case .number = effective { text += " " + unit }
       out.append(
         ParameterFact(
           path: path, value: text, source: field.source ?? "scenario",
-          note: (set == nil ? "default" : "set in scenario") + ": " + field.doc))
+          note: (set != nil ? "set in scenario" : fromProfile != nil ? "profile \(profile?.name ?? "")" : "default")
+            + ": " + field.doc))
     }
   }
 }

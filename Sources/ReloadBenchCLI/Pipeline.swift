@@ -41,7 +41,7 @@ struct Pipeline {
 
   /// Reads and decodes `path`, with the command line's overrides applied.
   func load(_ path: String) throws(CLIError) -> LoadedScenario {
-    var l = try ScenarioLoader.load(path, strategies: strategies)
+    var l = try ScenarioLoader.load(path, strategies: strategies, profile: overrides.profile)
     apply(to: &l.scenario)
     return l
   }
@@ -199,6 +199,17 @@ struct Pipeline {
   func prepare(_ directory: String, files: [String], option: String = "--out") throws(CLIError) {
     try OutputWriter.prepare(directory, option: option, files: files)
     OutputWriter.removeStaleTemporaryFiles(in: directory, names: files)
+  }
+
+  /// Prints each file's model version warning (docs/model.md#model-versions),
+  /// one line each on stderr, once everything was checked and before the
+  /// first simulation (a command that fails prints only its error); not
+  /// with `--quiet`.
+  func warnAboutModelVersions(_ loaded: [LoadedScenario]) {
+    guard !options.quiet else { return }
+    for l in loaded {
+      if let warning = l.versionWarning { Terminal.err("warning: \(l.path): \(warning)\n") }
+    }
   }
 
   /// Prints the debug-build warning once, before the first simulation.

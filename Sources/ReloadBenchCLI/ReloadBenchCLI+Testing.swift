@@ -91,6 +91,25 @@ package enum CLITesting {
     }
   }
 
+  /// The scenario file at `path` as the tool reads it (its `extends`
+  /// chain resolved) and its model version warning, or the error line.
+  package static func loadFile(_ path: String) -> Result<(scenario: Scenario, versionWarning: String?), CLIError> {
+    do {
+      let l = try ScenarioLoader.load(path, strategies: .presets)
+      return .success((l.scenario, l.versionWarning))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The model version warning of a scenario's JSON, read without decoding
+  /// the rest (a file whose strategies only a team's executable knows).
+  package static func versionWarning(_ data: Data) throws -> String? {
+    let json = try JSONValue.parse(data)
+    let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: nil)
+    return ScenarioDecoder.versionWarning(root, version: try ScenarioDecoder.modelVersion(root))
+  }
+
   package static func errorLine(_ data: Data, file: String = "test.json") -> String? {
     do {
       _ = try ScenarioDecoder.decode(data, strategies: .presets)

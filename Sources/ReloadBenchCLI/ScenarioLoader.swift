@@ -15,6 +15,10 @@ struct LoadedScenario {
   var objective: Objective? = nil
   /// What `reloadbench check` enforces (`expect`, `check`).
   var checkSpec = CheckSpec()
+  /// For a file written for an older model version: the warning naming the
+  /// defaults changed since (`ScenarioDecoder.versionWarning`), which the
+  /// command prints once, on stderr, unless `--quiet`.
+  var versionWarning: String? = nil
   /// The file's `robustness` block, if any: then `run` says whether its
   /// recommendation is robust, and `robustness` runs what it chooses.
   var robustness: RobustnessSpec? = nil
@@ -26,8 +30,16 @@ enum ScenarioLoader {
   /// Reads and decodes `path`, whose `strategies` may name the presets and
   /// `strategies`' registered ones; every failure is bad input (exit 2)
   /// with the file, the JSON path and a fix on one line.
-  static func load(_ path: String, strategies: StrategyRegistry) throws(CLIError) -> LoadedScenario {
-    let json = try resolvedJSON(path, chain: [])
+  ///
+  /// With `profile` (`--profile`), the file runs under that model profile
+  /// as if its `model` named it, its own model fields still over it.
+  static func load(
+    _ path: String, strategies: StrategyRegistry, profile: String? = nil
+  ) throws(CLIError) -> LoadedScenario {
+    var json = try resolvedJSON(path, chain: [])
+    if let profile {
+      json = overlay(json, with: .object(["model": .object([ScenarioSchema.profileKey: .string(profile)])]))
+    }
     do {
       var file = try ScenarioDecoder.decode(json: json, strategies: strategies)
       file.path = path

@@ -6,7 +6,7 @@ extension ModelPatch {
   /// an object per group in the catalogue's order (the wake source rules
   /// under `wake_sources`), each value as `ModelParameter.written` says, a
   /// distribution on one line.
-  var scenarioBlock: JSON {
+  package var scenarioBlock: JSON {
     var top: [(key: String, fields: [(key: String, value: JSON)])] = []
     var wakes: [(key: String, fields: [(key: String, value: JSON)])] = []
     for s in settings {

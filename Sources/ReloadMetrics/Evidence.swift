@@ -51,9 +51,9 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
   /// Scores the claim on a run's table.
   public func evaluate(on table: ResultTable) -> EvidenceResult {
     let row = table.row(strategy: strategy, segment: segment)
-    let dry = row.flatMap { table.value(.dryWidgetDayPct, in: $0) }
+    let frozen = row.flatMap { table.value(.frozenWidgetDayPct, in: $0) }
     let acceptable = row.flatMap { table.value(.acceptableGlancePct, in: $0) }
-    return EvidenceResult(claim: self, dryWidgetDayPct: dry, acceptableGlancePct: acceptable)
+    return EvidenceResult(claim: self, frozenWidgetDayPct: frozen, acceptableGlancePct: acceptable)
   }
 }
 
@@ -61,9 +61,9 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
 ///
 /// Each reported word names one condition on the run's results:
 /// - **exhausted** (a statement about the budget, as maintainers make it):
-///   the widget ran dry (a request withheld longer than
-///   `model.budget.dry_after_min`) on at least `dryPct` % of widget-days
-///   (`dry_widget_day_pct`);
+///   the budget froze the widget (a refused request while its last reload
+///   was older than its tolerance, docs/model.md#frozen-widgets) on at
+///   least `frozenPct` % of widget-days (`frozen_widget_day_pct`);
 /// - **stale** (what people see): fewer than `acceptablePct` % of glances
 ///   were within the kind's tolerance (`acceptable_glance_pct`);
 /// - **fine**: at least `acceptablePct` % of glances were.
@@ -74,18 +74,18 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
 public enum EvidenceScoring {
   /// A widget people call fine shows acceptable data at 9 glances in 10.
   public static let acceptablePct = 90.0
-  /// Running dry on 1 widget-day in 10 is "runs out" as people report it.
-  public static let dryPct = 10.0
+  /// Frozen by the budget on 1 widget-day in 10 is "runs out" as people report it.
+  public static let frozenPct = 10.0
 
   /// Whether a run with these figures has `outcome`; nil when a figure
   /// the condition reads has no value.
   public static func has(
-    _ outcome: EvidenceClaim.Outcome, dryWidgetDayPct dry: Double?, acceptableGlancePct acceptable: Double?
+    _ outcome: EvidenceClaim.Outcome, frozenWidgetDayPct frozen: Double?, acceptableGlancePct acceptable: Double?
   ) -> Bool? {
     switch outcome {
     case .exhausted:
-      guard let dry, !dry.isNaN else { return nil }
-      return dry >= dryPct
+      guard let frozen, !frozen.isNaN else { return nil }
+      return frozen >= frozenPct
     case .stale, .fine:
       guard let acceptable, !acceptable.isNaN else { return nil }
       return (acceptable >= acceptablePct) == (outcome == .fine)
@@ -94,15 +94,15 @@ public enum EvidenceScoring {
 
   /// The outcomes a run has, as a report prints them: `exhausted, stale`,
   /// `exhausted, fine`, `stale`, `fine`.
-  public static func outcomes(dryWidgetDayPct dry: Double?, acceptableGlancePct acceptable: Double?) -> [EvidenceClaim
+  public static func outcomes(frozenWidgetDayPct frozen: Double?, acceptableGlancePct acceptable: Double?) -> [EvidenceClaim
     .Outcome]
   {
-    [.exhausted, .stale, .fine].filter { has($0, dryWidgetDayPct: dry, acceptableGlancePct: acceptable) == true }
+    [.exhausted, .stale, .fine].filter { has($0, frozenWidgetDayPct: frozen, acceptableGlancePct: acceptable) == true }
   }
 
   /// The rule in one line, for reports.
   public static var ruleText: String {
-    "exhausted: dry_widget_day_pct at least \(Expectation.format(dryPct)); stale: acceptable_glance_pct below "
+    "exhausted: frozen_widget_day_pct at least \(Expectation.format(frozenPct)); stale: acceptable_glance_pct below "
       + "\(Expectation.format(acceptablePct)); fine: acceptable_glance_pct at least "
       + "\(Expectation.format(acceptablePct)). "
       + "A claim agrees when the run has the outcome it reports."
@@ -112,7 +112,7 @@ public enum EvidenceScoring {
 /// One claim scored on one run.
 public struct EvidenceResult: Sendable, Equatable, Codable {
   public var claim: EvidenceClaim
-  public var dryWidgetDayPct: Double?
+  public var frozenWidgetDayPct: Double?
   public var acceptableGlancePct: Double?
   /// The outcomes the run has (`EvidenceScoring.outcomes`).
   public var predicted: [EvidenceClaim.Outcome]
@@ -121,19 +121,19 @@ public struct EvidenceResult: Sendable, Equatable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case claim
-    case dryWidgetDayPct = "dry_widget_day_pct"
+    case frozenWidgetDayPct = "frozen_widget_day_pct"
     case acceptableGlancePct = "acceptable_glance_pct"
     case predicted,
       agrees
   }
 
-  public init(claim: EvidenceClaim, dryWidgetDayPct: Double?, acceptableGlancePct: Double?) {
+  public init(claim: EvidenceClaim, frozenWidgetDayPct: Double?, acceptableGlancePct: Double?) {
     self.claim = claim
-    self.dryWidgetDayPct = dryWidgetDayPct
+    self.frozenWidgetDayPct = frozenWidgetDayPct
     self.acceptableGlancePct = acceptableGlancePct
-    predicted = EvidenceScoring.outcomes(dryWidgetDayPct: dryWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
+    predicted = EvidenceScoring.outcomes(frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
     agrees =
-      EvidenceScoring.has(claim.reported, dryWidgetDayPct: dryWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
+      EvidenceScoring.has(claim.reported, frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
       ?? false
   }
 }

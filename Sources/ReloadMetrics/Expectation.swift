@@ -3,8 +3,8 @@
 ///
 ///     // "hybrid keeps at least 90 % of glances fresh"
 ///     Expectation(strategy: "hybrid", metric: .freshGlancePct, min: 90)
-///     // "no strategy runs dry on more than 5 % of widget-days"
-///     Expectation(metric: .dryWidgetDayPct, max: 5)
+///     // "no strategy is frozen on more than 5 % of widget-days"
+///     Expectation(metric: .frozenWidgetDayPct, max: 5)
 ///     // "the interval of the mean staleness is at most 2 minutes wide on each side"
 ///     Expectation(metric: .stalenessMeanMin, ci95: true, max: 2)
 public struct Expectation: Sendable, Equatable, Codable {

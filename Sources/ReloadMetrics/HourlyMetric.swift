@@ -14,7 +14,7 @@ public enum HourlyMetric: Int, CaseIterable, Sendable {
   case freeReloads
   case glances
   case staleGlances
-  case widgetsDryPct
+  case widgetsFrozenPct
   case backendRps
   case backendPeakRps
   case silentPushesSent
@@ -61,10 +61,10 @@ public enum HourlyMetric: Int, CaseIterable, Sendable {
         definition:
           "Stale glances in the hour: the widget showed data older than a change it had not shown (placeholders "
           + "are neither fresh nor stale); in timeseries.csv, a percent of the hour's glances.")
-    case .widgetsDryPct:
+    case .widgetsFrozenPct:
       return .init(
-        key: "widgetsDryPct", column: .value("widgets_dry_pct", decimals: 3),
-        definition: "Share of widgets that were dry, averaged over the hour (percent).")
+        key: "widgetsFrozenPct", column: .value("widgets_frozen_pct", decimals: 3),
+        definition: "Share of widgets frozen by the budget (docs/model.md#frozen-widgets), averaged over the hour (percent).")
     case .backendRps:
       return .init(
         key: "backendRps", column: .value("backend_rps", decimals: 4),

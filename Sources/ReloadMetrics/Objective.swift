@@ -1,10 +1,10 @@
 /// What a sweep (or a run) should optimise: one summary metric to maximise
 /// or minimise, subject to bounds on others.
 ///
-///     // "maximise fresh glances, with at most 1 % dry widget-days
+///     // "maximise fresh glances, with at most 1 % frozen widget-days
 ///     //  and at most 500 requests/s at the backend's peak"
 ///     let o = Objective(goal: .maximize, metric: .freshGlancePct, bounds: [
-///       .init(metric: .dryWidgetDayPct, kind: .atMost, value: 1),
+///       .init(metric: .frozenWidgetDayPct, kind: .atMost, value: 1),
 ///       .init(metric: .backendPeakRps, kind: .atMost, value: 500),
 ///     ])
 ///     let outcome = o.evaluate(candidates, columns: SummaryMetrics.all)
@@ -40,7 +40,7 @@ public struct Objective: Sendable, Codable, Equatable {
       kind == .atLeast ? x - value : value - x
     }
 
-    /// `dry_widget_day_pct <= 1`.
+    /// `frozen_widget_day_pct <= 1`.
     public var text: String { metric.name + (kind == .atLeast ? " >= " : " <= ") + Objective.format(value) }
   }
 
@@ -54,7 +54,7 @@ public struct Objective: Sendable, Codable, Equatable {
     self.bounds = bounds
   }
 
-  /// `maximize fresh_glance_pct subject to dry_widget_day_pct <= 1, ...`.
+  /// `maximize fresh_glance_pct subject to frozen_widget_day_pct <= 1, ...`.
   public var text: String {
     goal.rawValue + " " + metric.name
       + (bounds.isEmpty ? "" : " subject to " + bounds.map(\.text).joined(separator: ", "))

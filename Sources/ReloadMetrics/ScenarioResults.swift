@@ -219,13 +219,13 @@ public struct StrategySeries: Sendable, Codable, Equatable {
   /// The busiest second: hours since the start of the measured days, and its scaled rate.
   public var backendPeakHour: Double
   public var backendPeakRps: Double
-  /// Quantiles of the local hour at which dry widget-days ran dry.
-  public var firstDryHour: QuantileBand?
+  /// Quantiles of the local hour at which frozen widget-days first froze.
+  public var firstFrozenHour: QuantileBand?
 
   public init(
     strategy: String, budgetLeftByLocalHour: [QuantileBand], glancesByLocalHour: [UInt64],
     staleGlancesByLocalHour: [UInt64], hourly: HourlySeries, staleness: [DistributionBucket],
-    funnel: WakeFunnel, backendPeakHour: Double, backendPeakRps: Double, firstDryHour: QuantileBand?
+    funnel: WakeFunnel, backendPeakHour: Double, backendPeakRps: Double, firstFrozenHour: QuantileBand?
   ) {
     self.strategy = strategy
     self.budgetLeftByLocalHour = budgetLeftByLocalHour
@@ -236,6 +236,6 @@ public struct StrategySeries: Sendable, Codable, Equatable {
     self.funnel = funnel
     self.backendPeakHour = backendPeakHour
     self.backendPeakRps = backendPeakRps
-    self.firstDryHour = firstDryHour
+    self.firstFrozenHour = firstFrozenHour
   }
 }

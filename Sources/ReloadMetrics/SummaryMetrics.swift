@@ -30,9 +30,9 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case budgetedReloadsPerWidgetDay
   case freeReloadsPerWidgetDay
   case wastedReloadPct
-  case dryWidgetDayPct
-  case dryHoursPerWidgetDay
-  case firstDryHourMedian
+  case frozenWidgetDayPct
+  case frozenHoursPerWidgetDay
+  case firstFrozenHourMedian
   case extensionLaunchesPerWidgetDay
   case appWakesPerDeviceDay
   case silentPushesSent
@@ -61,6 +61,10 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case widgetPushesPerFleetDay
   case silentPushFleetPeakPerS
   case widgetPushFleetPeakPerS
+  case budgetLimitedWidgetDayPct
+  case budgetLimitedRequestPct
+  case budgetLimitedHoursPerWidgetDay
+  case firstBudgetLimitedHourMedian
 
   /// The metric's declaration: column name, unit, polarity, decimals,
   /// labels and definition.
@@ -68,6 +72,15 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
 
   /// The CSV column name.
   public var name: String { metric.name }
+
+  /// Columns of earlier versions and the metric that replaced each: the
+  /// dry figures (a refusal withheld past a fixed wait) became the frozen
+  /// ones in model version 3 (docs/model.md#frozen-widgets). An old
+  /// scenario's or baseline's name is answered with its replacement.
+  public static let retiredNames: [String: SummaryMetric] = [
+    "dry_widget_day_pct": .frozenWidgetDayPct, "dry_hours_per_widget_day": .frozenHoursPerWidgetDay,
+    "first_dry_hour_median": .firstFrozenHourMedian,
+  ]
 
   /// The summary metric whose column is named `name` (for names that come
   /// from outside the code: a scenario's `expect`, a baseline file).
@@ -155,31 +168,31 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
           "Share of reloads that captured nothing new: the widget already showed current data and the new timeline "
           + "added no scheduled change."
       )
-    case .dryWidgetDayPct:
+    case .frozenWidgetDayPct:
       return Metric(
-        "dry_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
-        label: "Widget-days that ran dry", shortLabel: "dry days", terminalLabel: "dry days %",
-        terminalKey: "widget-days on which the budget ran out",
+        "frozen_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2, headline: true,
+        label: "Widget-days frozen by the budget", shortLabel: "frozen days", terminalLabel: "frozen days %",
+        terminalKey: "widget-days on which the budget froze the widget",
         definition:
-          "Share of widget-days (whole local days inside the measured window) touched by a dry spell: a budgeted "
-          + "request withheld for lack of budget longer than budget.dry_after_min (15 min by default), from the "
-          + "refusal to the budget's return, including a spell carried over from the day before."
+          "Share of widget-days (whole local days inside the measured window) with frozen time: the widget asked "
+          + "for a reload, the budget refused it, and its last reload was older than its kind's tolerance_min (or "
+          + "budget.frozen_after_min), until it reloaded; a frozen stretch carried over from the day before counts."
       )
-    case .dryHoursPerWidgetDay:
+    case .frozenHoursPerWidgetDay:
       return Metric(
-        "dry_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
-        label: "Hours without budget", shortLabel: "dry hours",
+        "frozen_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
+        label: "Hours frozen by the budget", shortLabel: "frozen hours",
         definition:
-          "Hours per widget-day in dry spells: from a budgeted request refused for lack of budget to the budget's "
-          + "return, for spells longer than budget.dry_after_min."
+          "Hours per widget-day the widget was frozen: from a refusal, or from when its last reload became older "
+          + "than its tolerance if that is later, to its next reload."
       )
-    case .firstDryHourMedian:
+    case .firstFrozenHourMedian:
       return Metric(
-        "first_dry_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
-        label: "Budget ran out at (median)", shortLabel: "ran dry at",
+        "first_frozen_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
+        label: "Froze at (median)", shortLabel: "froze at",
         definition:
-          "Median local hour at which a budget first ran out on a day: the start of the day's first dry spell (a "
-          + "refusal withheld longer than budget.dry_after_min); empty when none did."
+          "Median local hour at which a widget first froze on a frozen widget-day (the start of the day's first "
+          + "frozen stretch; a stretch carried over from the day before does not count); empty when none froze."
       )
     case .extensionLaunchesPerWidgetDay:
       return Metric(
@@ -352,6 +365,39 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
           "WidgetKit APNs pushes the backend sends to the fleet in a busy second, estimated like "
           + "silent_push_fleet_peak_per_s. All segments only (empty on segment rows); 0 for a strategy that sends "
           + "none."
+      )
+    case .budgetLimitedWidgetDayPct:
+      return Metric(
+        "budget_limited_widget_day_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
+        label: "Widget-days limited by the budget", shortLabel: "limited days",
+        definition:
+          "Share of widget-days (whole local days inside the measured window) touched by budget-limited time: from "
+          + "a budgeted request the budget held back or dropped, however short the wait, to the widget's next reload."
+      )
+    case .budgetLimitedRequestPct:
+      return Metric(
+        "budget_limited_request_pct", unit: .percent, polarity: .prefersSmaller, decimals: 2,
+        label: "Requests limited by the budget", shortLabel: "limited requests",
+        definition:
+          "Share of budgeted requests that reached the budget (after the minimum interval) and were held back or "
+          + "dropped for lack of budget: how many of the app's requests the budget refused, which depends on how "
+          + "often it asks (empty when there were none)."
+      )
+    case .budgetLimitedHoursPerWidgetDay:
+      return Metric(
+        "budget_limited_hours_per_widget_day", unit: .hours, polarity: .prefersSmaller, decimals: 3,
+        label: "Hours limited by the budget", shortLabel: "limited hours",
+        definition:
+          "Hours per widget-day from a refused request to the widget's next reload (of any kind): how long the "
+          + "widget's requests waited on the budget, whatever its tolerance."
+      )
+    case .firstBudgetLimitedHourMedian:
+      return Metric(
+        "first_budget_limited_hour_median", unit: .hourOfDay, polarity: .prefersLarger, decimals: 2,
+        label: "Budget ran out at (median)", shortLabel: "ran out at",
+        definition:
+          "Median local hour of a budget-limited widget-day's first refusal (a refusal carried over from the day "
+          + "before does not count): when the budget first held a request back that day; empty when it never did."
       )
     }
   }

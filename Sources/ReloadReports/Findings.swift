@@ -1,7 +1,7 @@
 import ReloadMetrics
 
 /// Two to four sentences computed from the numbers, never canned: who is
-/// freshest and at what cost, who runs dry and when, what that does to the
+/// freshest and at what cost, who is frozen by the budget and when, what that does to the
 /// glances afterwards, and the backend's peak (the highest, the lowest and
 /// the `recommended` strategy's, when it is neither).
 public enum Findings {
@@ -39,11 +39,11 @@ public enum Findings {
       }
     }
 
-    // The strategy that runs dry most often, when, and what follows.
-    if let dry = rows.filter({ v(.dryWidgetDayPct, $0) >= 10 }).max(by: {
-      v(.dryWidgetDayPct, $0) < v(.dryWidgetDayPct, $1)
+    // The strategy the budget freezes most often, when, and what follows.
+    if let frozen = rows.filter({ v(.frozenWidgetDayPct, $0) >= 10 }).max(by: {
+      v(.frozenWidgetDayPct, $0) < v(.frozenWidgetDayPct, $1)
     }),
-      let s = results.series(for: dry.strategy), let hour = s.firstDryHour?.p50
+      let s = results.series(for: frozen.strategy), let hour = s.firstFrozenHour?.p50
     {
       let from = Int(hour.rounded(.up)) % 24
       var glances: UInt64 = 0
@@ -53,8 +53,8 @@ public enum Findings {
         stale += s.staleGlancesByLocalHour[h]
       }
       var sentence =
-        "\(dry.strategy) runs dry on \(pct(v(.dryWidgetDayPct, dry))) of widget-days, at \(NumberFormat.clock(hour)) "
-        + "local time on a median dry day"
+        "The budget freezes \(frozen.strategy) on \(pct(v(.frozenWidgetDayPct, frozen))) of widget-days, from "
+        + "\(NumberFormat.clock(hour)) local time on a median frozen day"
       if glances > 0 && from > 0 {
         sentence +=
           "; from \(NumberFormat.clock(Double(from))) to midnight \(pct(100 * Double(stale) / Double(glances))) of "

@@ -12,7 +12,7 @@ import ReloadMetrics
 public enum TextTable {
   /// What people see, then what it costs.
   public static let defaultGroups: [[SummaryMetric]] = [
-    [.freshGlancePct, .acceptableGlancePct, .stalenessP95Min, .dryWidgetDayPct],
+    [.freshGlancePct, .acceptableGlancePct, .stalenessP95Min, .frozenWidgetDayPct],
     [
       .budgetedReloadsPerWidgetDay, .freeReloadsPerWidgetDay, .backendRequestsPerWidgetDay, .backendFleetPeakRps,
       .energyMjPerDeviceDay,

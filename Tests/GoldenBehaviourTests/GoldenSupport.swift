@@ -5,14 +5,27 @@ import Testing
 import WidgetModel
 
 /// Loads `Scenarios/golden/<name>.json` through the same decoder as the
-/// CLI, simulates it in process and returns its results.
-func golden(_ name: String) throws -> GoldenRun {
+/// CLI, simulates it in process and returns its results; with `profile`,
+/// under that model profile (docs/model.md#model-profiles) as a file's
+/// `"model": {"profile": ...}` sets it, the file's own model fields over it.
+func golden(_ name: String, profile: String? = nil) throws -> GoldenRun {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
   let url = root.appendingPathComponent("Scenarios/golden/\(name).json")
-  let data = try Data(contentsOf: url)
+  var data = try Data(contentsOf: url)
+  if let profile {
+    var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var model = json["model"] as? [String: Any] ?? [:]
+    model["profile"] = profile
+    json["model"] = model
+    data = try JSONSerialization.data(withJSONObject: json)
+  }
   return try simulated(data, file: url.lastPathComponent)
 }
+
+/// The readings seed 004's figures must hold under: the defaults (the
+/// evidence-fitted reading) and the seeds' own (docs/model.md#model-profiles).
+let seedFigureProfiles = ["evidence", "seeds"]
 
 /// Decodes scenario JSON through the CLI's decoder, simulates it in
 /// process and returns its results.

@@ -18,7 +18,7 @@ import Testing
   }
 
   /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x 35 columns.
-  static let comparedMetrics = 3 * 3 * 43
+  static let comparedMetrics = 3 * 3 * 47
 
   static func write(_ text: String, _ name: String, in dir: URL) throws {
     let url = dir.appendingPathComponent(name)
@@ -47,7 +47,7 @@ import Testing
   @Test func aPassingCheckExitsZeroAndWritesEveryOutput() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let expect = #"[{"policy": "hybrid", "metric": "fresh_glance_pct", "min": 50}, {"metric": "dry_widget_day_pct", "max": 100}]"#
+    let expect = #"[{"policy": "hybrid", "metric": "fresh_glance_pct", "min": 50}, {"metric": "frozen_widget_day_pct", "max": 100}]"#
     try Self.write(Self.scenario("pass", expect: expect), "s.json", in: dir)
     let save = try Binary.run(["baseline", "save", "s.json"], in: dir)
     #expect(save.status == 0, "\(save.stderr)")

@@ -37,7 +37,7 @@ import Testing
     #expect(none.contains(#"$.expect[0]: has neither "min" nor "max""#))
     let crossed = try #require(Self.error(expect: #"[{"metric": "fresh_glance_pct", "min": 90, "max": 80}]"#))
     #expect(crossed.contains("$.expect[0].min: 90 is above max 80"))
-    let ci = try #require(Self.error(expect: #"[{"metric": "dry_widget_day_pct_ci95", "max": 1}]"#))
+    let ci = try #require(Self.error(expect: #"[{"metric": "frozen_widget_day_pct_ci95", "max": 1}]"#))
     #expect(ci.contains("exists only with 2 or more replications"))
     let negative = try #require(Self.error(check: #"{"tolerance_pct": -1}"#))
     #expect(negative.contains("$.check.tolerance_pct"))

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadBenchCLI
 import Testing
 
 @Suite struct RunCommandTests {
@@ -91,6 +92,7 @@ import Testing
     }
     let v = try Binary.run(["--version"], in: dir)
     #expect(v.status == 0 && v.stdout.hasPrefix("reloadbench "))
+    #expect(v.stdout.contains("(model version \(ReloadBenchCLI.modelVersion))"))
   }
 
   @Test func dryRunChecksWithoutSimulating() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetModel
 
 /// Runs the built `reloadbench` binary, as a user would.
 struct Binary {
@@ -81,10 +82,14 @@ func fixture(_ name: String) -> URL {
   URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
 }
 
-/// A small valid scenario, as JSON text, with `overrides` applied to the top level.
-func smallScenario(name: String = "small", devices: Int = 60, days: Double = 2, strategies: String = #"["poll-15m", "hybrid", "on-demand"]"#) -> String {
+/// A small valid scenario, as JSON text, written for `modelVersion` (the
+/// current model version; nil: no `model_version`, as before the field).
+func smallScenario(
+  name: String = "small", devices: Int = 60, days: Double = 2,
+  strategies: String = #"["poll-15m", "hybrid", "on-demand"]"#, modelVersion: Int? = ModelVersion.current
+) -> String {
   """
-  {
+  {\(modelVersion.map { "\n  \"model_version\": \($0)," } ?? "")
     "name": "\(name)",
     "seed": 3,
     "days": \(days == days.rounded() ? String(Int(days)) : String(days)),

@@ -15,13 +15,13 @@ import Testing
     try Self.write(
       SweepSpecTests.scenario(
         sweep: Self.twoBudgets,
-        objective: #"{"maximize": "fresh_glance_pct", "subject_to": [{"metric": "dry_widget_day_pct", "max": 5}]}"#),
+        objective: #"{"maximize": "fresh_glance_pct", "subject_to": [{"metric": "frozen_widget_day_pct", "max": 5}]}"#),
       "s.json", in: dir)
     let r = try Binary.run(["sweep", "s.json", "--out", "out"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.isEmpty)
     #expect(r.stdout.contains("point 1/2: budget = 20") && r.stdout.contains("point 2/2: budget = 70"))
-    #expect(r.stdout.contains("Objective: maximize fresh_glance_pct subject to dry_widget_day_pct <= 5"))
+    #expect(r.stdout.contains("Objective: maximize fresh_glance_pct subject to frozen_widget_day_pct <= 5"))
     #expect(r.stdout.contains("Best: ") && r.stdout.contains("Wrote out/{sweep.csv, sweep.html, sweep.json}"))
     let csv = try String(contentsOf: dir.appendingPathComponent("out/sweep.csv"), encoding: .utf8)
     let lines = csv.split(separator: "\n")

@@ -173,7 +173,7 @@ import Testing
     BadSweep(
       label: "constraint metric typo", sweep: #"{"parameters": [{"path": "seed", "values": [1]}]}"#,
       objective: #"{"minimize": "budgeted_reloads_per_widget_day", "subject_to": [{"metric": "dry_widget_days_pct", "max": 1}]}"#,
-      mentions: ["$.objective.subject_to[0].metric", "did you mean \"dry_widget_day_pct\"?"]),
+      mentions: ["$.objective.subject_to[0].metric", "did you mean \"frozen_widget_day_pct\"?"]),
   ]
 
   @Test(arguments: badSweeps)

@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func aValueThatAppearsOrVanishesIsAChange() {
-    let hour = SummaryMetric.firstDryHourMedian.metric
+    let hour = SummaryMetric.firstFrozenHourMedian.metric
     #expect(Self.compare(hour, nil, 8.5).verdict == .changed)
     #expect(Self.compare(hour, 8.5, nil).verdict == .changed)
     #expect(Self.compare(hour, nil, nil).verdict == .unchanged)
@@ -77,12 +77,12 @@ import Testing
         ResultRow(scenario: "s", strategy: "gone", segment: "all", values: [50, 5]),
       ])
     let now = ResultTable(
-      columns: columns.reversed() + [SummaryMetric.dryWidgetDayPct.metric],
+      columns: columns.reversed() + [SummaryMetric.frozenWidgetDayPct.metric],
       rows: [ResultRow(scenario: "s", strategy: "a", segment: "all", values: [12, 91, 0])])
     let (comparisons, notes) = now.compared(with: base) { Tolerance.standard(for: $0.unit) }
     #expect(comparisons.map(\.metric.name) == ["budgeted_reloads_per_widget_day", "fresh_glance_pct"])
     #expect(comparisons.map(\.verdict) == [.regressed, .improved])
-    #expect(notes.contains { $0.contains("dry_widget_day_pct") && $0.contains("not in the baseline") })
+    #expect(notes.contains { $0.contains("frozen_widget_day_pct") && $0.contains("not in the baseline") })
     #expect(notes.contains { $0.contains("gone") && $0.contains("baseline only") })
   }
 

@@ -7,7 +7,7 @@ import Testing
   /// A table with the two columns the rule reads, one row per strategy.
   static func table(_ rows: [(String, dry: Double?, acceptable: Double?)]) -> ResultTable {
     ResultTable(
-      columns: [SummaryMetric.acceptableGlancePct.metric, SummaryMetric.dryWidgetDayPct.metric],
+      columns: [SummaryMetric.acceptableGlancePct.metric, SummaryMetric.frozenWidgetDayPct.metric],
       rows: rows.map { ResultRow(scenario: "s", strategy: $0.0, segment: "all", values: [$0.acceptable, $0.dry]) })
   }
 
@@ -33,10 +33,10 @@ import Testing
   }
 
   @Test func thresholdsSitExactlyAtTenAndNinety() {
-    #expect(EvidenceScoring.has(.exhausted, dryWidgetDayPct: 10, acceptableGlancePct: 50) == true)
-    #expect(EvidenceScoring.has(.exhausted, dryWidgetDayPct: 9.999, acceptableGlancePct: 50) == false)
-    #expect(EvidenceScoring.has(.stale, dryWidgetDayPct: 0, acceptableGlancePct: 89.999) == true)
-    #expect(EvidenceScoring.has(.fine, dryWidgetDayPct: 0, acceptableGlancePct: 90) == true)
+    #expect(EvidenceScoring.has(.exhausted, frozenWidgetDayPct: 10, acceptableGlancePct: 50) == true)
+    #expect(EvidenceScoring.has(.exhausted, frozenWidgetDayPct: 9.999, acceptableGlancePct: 50) == false)
+    #expect(EvidenceScoring.has(.stale, frozenWidgetDayPct: 0, acceptableGlancePct: 89.999) == true)
+    #expect(EvidenceScoring.has(.fine, frozenWidgetDayPct: 0, acceptableGlancePct: 90) == true)
   }
 
   @Test func aMissingFigureOrRowNeverAgrees() {

@@ -117,8 +117,8 @@ import Testing
     let required = [
       "devices", "widgets", "widget_days", "glances", "fresh_glance_pct", "acceptable_glance_pct",
       "staleness_mean_min", "staleness_p50_min", "staleness_p95_min", "staleness_p99_min",
-      "budgeted_reloads_per_widget_day", "free_reloads_per_widget_day", "wasted_reload_pct", "dry_widget_day_pct",
-      "dry_hours_per_widget_day", "first_dry_hour_median", "extension_launches_per_widget_day",
+      "budgeted_reloads_per_widget_day", "free_reloads_per_widget_day", "wasted_reload_pct", "frozen_widget_day_pct",
+      "frozen_hours_per_widget_day", "first_frozen_hour_median", "extension_launches_per_widget_day",
       "app_wakes_per_device_day", "silent_pushes_sent", "silent_pushes_delivered_pct",
       "bg_refresh_runs_per_device_day", "backend_requests_per_widget_day", "backend_peak_rps",
       "energy_mj_per_device_day",

@@ -19,16 +19,16 @@ import Testing
   static let freshUnderCaps = Objective(
     goal: .maximize, metric: .freshGlancePct,
     bounds: [
-      .init(metric: .dryWidgetDayPct, kind: .atMost, value: 1),
+      .init(metric: .frozenWidgetDayPct, kind: .atMost, value: 1),
       .init(metric: .backendPeakRps, kind: .atMost, value: 500),
     ])
 
   @Test func picksTheBestFeasibleWithRunnerUpAndMargins() {
     let c = [
-      Self.candidate("a", ["fresh_glance_pct": 90, "dry_widget_day_pct": 2, "backend_peak_rps": 100]),
-      Self.candidate("b", ["fresh_glance_pct": 80, "dry_widget_day_pct": 0.5, "backend_peak_rps": 100]),
-      Self.candidate("a", point: 1, ["fresh_glance_pct": 85, "dry_widget_day_pct": 1, "backend_peak_rps": 400]),
-      Self.candidate("b", point: 1, ["fresh_glance_pct": 95, "dry_widget_day_pct": 0, "backend_peak_rps": 600]),
+      Self.candidate("a", ["fresh_glance_pct": 90, "frozen_widget_day_pct": 2, "backend_peak_rps": 100]),
+      Self.candidate("b", ["fresh_glance_pct": 80, "frozen_widget_day_pct": 0.5, "backend_peak_rps": 100]),
+      Self.candidate("a", point: 1, ["fresh_glance_pct": 85, "frozen_widget_day_pct": 1, "backend_peak_rps": 400]),
+      Self.candidate("b", point: 1, ["fresh_glance_pct": 95, "frozen_widget_day_pct": 0, "backend_peak_rps": 600]),
     ]
     let o = Self.freshUnderCaps.evaluate(c, columns: Self.columns)
     #expect(o.best?.candidate == 2, "a at point 1: 85 %, exactly on the dry bound")
@@ -60,11 +60,11 @@ import Testing
   /// "at most 1"; 85.001 and 84.999 are both "85.00", a tie.
   @Test func judgesAtCSVPrecisionAndBreaksTiesByOrder() {
     let c = [
-      Self.candidate("late", point: 1, ["fresh_glance_pct": 84.999, "dry_widget_day_pct": 0.2]),
-      Self.candidate("early", point: 1, ["fresh_glance_pct": 85.001, "dry_widget_day_pct": 1.004]),
+      Self.candidate("late", point: 1, ["fresh_glance_pct": 84.999, "frozen_widget_day_pct": 0.2]),
+      Self.candidate("early", point: 1, ["fresh_glance_pct": 85.001, "frozen_widget_day_pct": 1.004]),
     ]
     let o = Objective(
-      goal: .maximize, metric: .freshGlancePct, bounds: [.init(metric: .dryWidgetDayPct, kind: .atMost, value: 1)]
+      goal: .maximize, metric: .freshGlancePct, bounds: [.init(metric: .frozenWidgetDayPct, kind: .atMost, value: 1)]
     ).evaluate(c, columns: Self.columns)
     #expect(o.ranking.count == 2)
     #expect(o.best?.candidate == 0, "equal at two decimals: the first listed wins")
@@ -74,9 +74,9 @@ import Testing
 
   @Test func nothingFeasibleNamesTheClosestAndEachBound() {
     let c = [
-      Self.candidate("a", ["fresh_glance_pct": 90, "dry_widget_day_pct": 5, "backend_peak_rps": 100]),
-      Self.candidate("b", ["fresh_glance_pct": 99, "dry_widget_day_pct": 0, "backend_peak_rps": 2000]),
-      Self.candidate("c", ["fresh_glance_pct": 70, "dry_widget_day_pct": 1.5, "backend_peak_rps": 450]),
+      Self.candidate("a", ["fresh_glance_pct": 90, "frozen_widget_day_pct": 5, "backend_peak_rps": 100]),
+      Self.candidate("b", ["fresh_glance_pct": 99, "frozen_widget_day_pct": 0, "backend_peak_rps": 2000]),
+      Self.candidate("c", ["fresh_glance_pct": 70, "frozen_widget_day_pct": 1.5, "backend_peak_rps": 450]),
     ]
     let o = Self.freshUnderCaps.evaluate(c, columns: Self.columns)
     #expect(o.best == nil && o.runnerUp == nil && o.ranking.isEmpty)
@@ -89,9 +89,9 @@ import Testing
 
   @Test func missingValuesAreLeftOutOrFail() {
     let c = [
-      Self.candidate("no-objective", ["dry_widget_day_pct": 0, "backend_peak_rps": 1]),
+      Self.candidate("no-objective", ["frozen_widget_day_pct": 0, "backend_peak_rps": 1]),
       Self.candidate("no-dry", ["fresh_glance_pct": 99, "backend_peak_rps": 1]),
-      Self.candidate("ok", ["fresh_glance_pct": 50, "dry_widget_day_pct": 0, "backend_peak_rps": 1]),
+      Self.candidate("ok", ["fresh_glance_pct": 50, "frozen_widget_day_pct": 0, "backend_peak_rps": 1]),
     ]
     let o = Self.freshUnderCaps.evaluate(c, columns: Self.columns)
     #expect(o.unscored == 1)
@@ -102,12 +102,12 @@ import Testing
   /// A strategy the sweep does not change has identical rows at every
   /// point: one choice, not a runner-up to itself.
   @Test func identicalResultsOfOneStrategyCountOnce() {
-    let same: [String: Double] = ["fresh_glance_pct": 97, "dry_widget_day_pct": 0, "backend_peak_rps": 10]
+    let same: [String: Double] = ["fresh_glance_pct": 97, "frozen_widget_day_pct": 0, "backend_peak_rps": 10]
     let c = [
       Self.candidate("hybrid", point: 0, same),
-      Self.candidate("poll", point: 0, ["fresh_glance_pct": 90, "dry_widget_day_pct": 0, "backend_peak_rps": 10]),
+      Self.candidate("poll", point: 0, ["fresh_glance_pct": 90, "frozen_widget_day_pct": 0, "backend_peak_rps": 10]),
       Self.candidate("hybrid", point: 1, same),
-      Self.candidate("poll", point: 1, ["fresh_glance_pct": 80, "dry_widget_day_pct": 0, "backend_peak_rps": 10]),
+      Self.candidate("poll", point: 1, ["fresh_glance_pct": 80, "frozen_widget_day_pct": 0, "backend_peak_rps": 10]),
     ]
     #expect(ObjectiveCandidate.representatives(c) == [0, 1, 0, 3])
     let o = Self.freshUnderCaps.evaluate(c, columns: Self.columns)
@@ -121,10 +121,10 @@ import Testing
   /// judged on their worst case.
   @Test func groupsAreJudgedOnTheirWorstCase() {
     let c = [
-      Self.candidate("steady", point: 0, group: 0, ["fresh_glance_pct": 90, "dry_widget_day_pct": 0.5, "backend_peak_rps": 1]),
-      Self.candidate("fragile", point: 0, group: 1, ["fresh_glance_pct": 95, "dry_widget_day_pct": 0.2, "backend_peak_rps": 1]),
-      Self.candidate("steady", point: 1, group: 0, ["fresh_glance_pct": 70, "dry_widget_day_pct": 0.8, "backend_peak_rps": 1]),
-      Self.candidate("fragile", point: 1, group: 1, ["fresh_glance_pct": 94, "dry_widget_day_pct": 2, "backend_peak_rps": 1]),
+      Self.candidate("steady", point: 0, group: 0, ["fresh_glance_pct": 90, "frozen_widget_day_pct": 0.5, "backend_peak_rps": 1]),
+      Self.candidate("fragile", point: 0, group: 1, ["fresh_glance_pct": 95, "frozen_widget_day_pct": 0.2, "backend_peak_rps": 1]),
+      Self.candidate("steady", point: 1, group: 0, ["fresh_glance_pct": 70, "frozen_widget_day_pct": 0.8, "backend_peak_rps": 1]),
+      Self.candidate("fragile", point: 1, group: 1, ["fresh_glance_pct": 94, "frozen_widget_day_pct": 2, "backend_peak_rps": 1]),
     ]
     let o = Self.freshUnderCaps.evaluate(c, columns: Self.columns)
     #expect(o.choices == 2)
@@ -135,7 +135,7 @@ import Testing
   }
 
   @Test func textNamesGoalAndBounds() {
-    #expect(Self.freshUnderCaps.text == "maximize fresh_glance_pct subject to dry_widget_day_pct <= 1, backend_peak_rps <= 500")
+    #expect(Self.freshUnderCaps.text == "maximize fresh_glance_pct subject to frozen_widget_day_pct <= 1, backend_peak_rps <= 500")
     #expect(Objective.Bound(metric: .freshGlancePct, kind: .atLeast, value: 0.5).text == "fresh_glance_pct >= 0.5")
   }
 
@@ -174,7 +174,7 @@ import Testing
   @Test func metricsAreWrittenAndReadAsTheirColumnNames() throws {
     let data = try JSONEncoder().encode(Self.freshUnderCaps)
     let text = String(decoding: data, as: UTF8.self)
-    #expect(text.contains(#""metric":"fresh_glance_pct""#) && text.contains(#""metric":"dry_widget_day_pct""#))
+    #expect(text.contains(#""metric":"fresh_glance_pct""#) && text.contains(#""metric":"frozen_widget_day_pct""#))
     #expect(try JSONDecoder().decode(Objective.self, from: data) == Self.freshUnderCaps)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(SummaryMetric.self, from: Data(#""fresh""#.utf8)) }
   }

@@ -27,11 +27,11 @@ import Testing
   /// A typed key finds its column in a table of other columns too.
   @Test func typedLookupFindsTheColumnWhereverItIs() {
     let table = ResultTable(
-      columns: [SummaryMetric.dryWidgetDayPct.metric, SummaryMetric.freshGlancePct.metric],
+      columns: [SummaryMetric.frozenWidgetDayPct.metric, SummaryMetric.freshGlancePct.metric],
       rows: [ResultRow(scenario: "s", strategy: "a", segment: "all", values: [3, 97])])
     #expect(table.columnIndex(.freshGlancePct) == 1)
     #expect(table.value(.freshGlancePct, in: table.rows[0]) == 97)
-    #expect(table.value(.dryWidgetDayPct, in: table.rows[0]) == 3)
+    #expect(table.value(.frozenWidgetDayPct, in: table.rows[0]) == 3)
     #expect(table.value(.devices, in: table.rows[0]) == nil)
     #expect(table.columnIndex(named: "fresh_glance_pct") == 1)
   }

@@ -145,7 +145,7 @@ import Testing
     var results = ReportFixtures.results()
     results.summary.rows[0].ci95 = results.summary.rows[0].values.map { $0.map { $0 / 10 } }
     results.facts.phaseSeconds = ["simulation": 1.25, "report": 0.5, "merge": 0.0001]
-    results.series[0].firstDryHour = nil
+    results.series[0].firstFrozenHour = nil
     let decoder = JSONDecoder()
     decoder.nonConformingFloatDecodingStrategy = .convertFromString(
       positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

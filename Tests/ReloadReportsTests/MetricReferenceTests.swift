@@ -27,7 +27,7 @@ import Testing
     let free = rows[SummaryMetric.freeReloadsPerWidgetDay.rawValue]
     #expect(free.contains("newly added widgets"))
     #expect(free.contains("| per widget-day | – | 3 |"))
-    #expect(rows[SummaryMetric.firstDryHourMedian.rawValue].contains("| local hour (0-24) | higher | 2 |"))
+    #expect(rows[SummaryMetric.firstFrozenHourMedian.rawValue].contains("| local hour (0-24) | higher | 2 |"))
   }
 
   @Test func aHandEditedTableIsReplaced() throws {

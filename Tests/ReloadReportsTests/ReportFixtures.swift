@@ -71,7 +71,7 @@ enum ReportFixtures {
       case "free_reloads_per_widget_day": return d
       case "staleness_mean_min": return 50 - 5 * d
       case "staleness_p95_min": return 300 - 20 * d
-      case "first_dry_hour_median": return i == 0 ? nil : 14 + d
+      case "first_frozen_hour_median": return i == 0 ? nil : 14 + d
       case "backend_peak_rps": return 1000 * (d + 1)
       default: return d + 0.5
       }
@@ -88,7 +88,7 @@ enum ReportFixtures {
       case .freeReloads: hourly[m] = hours.map { $0.truncatingRemainder(dividingBy: 3) }
       case .glances: hourly[m] = hours.map { 100 + $0 }
       case .staleGlances: hourly[m] = hours.map { _ in 10 + d * 5 }
-      case .widgetsDryPct: hourly[m] = hours.map { $0.truncatingRemainder(dividingBy: 5) }
+      case .widgetsFrozenPct: hourly[m] = hours.map { $0.truncatingRemainder(dividingBy: 5) }
       case .backendRps: hourly[m] = hours.map { 20 * (d + 1) + $0.truncatingRemainder(dividingBy: 24) }
       case .backendPeakRps: hourly[m] = hours.map { 200 * (d + 1) + $0 }
       case .silentPushesSent: hourly[m] = hours
@@ -120,7 +120,7 @@ enum ReportFixtures {
       glancesByLocalHour: (0..<24).map { h in h < 6 && h > 0 ? 0 : UInt64(100 + h) },
       staleGlancesByLocalHour: (0..<24).map { h in h < 6 && h > 0 ? 0 : UInt64(10 + h + i * 10) },
       hourly: hourly, staleness: staleness, funnel: funnel, backendPeakHour: 5.5 + d,
-      backendPeakRps: 1000 * (d + 1), firstDryHour: i == 0 ? nil : QuantileBand(p10: 10, p50: 14, p90: 18))
+      backendPeakRps: 1000 * (d + 1), firstFrozenHour: i == 0 ? nil : QuantileBand(p10: 10, p50: 14, p90: 18))
   }
 
   /// Strategy names for a crowded chart.

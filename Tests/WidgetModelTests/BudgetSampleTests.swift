@@ -4,9 +4,10 @@ import Testing
 import WidgetModel
 
 /// The hourly budget samples read a sliding window with a cursor that only
-/// moves forward (`ReloadBudget.sampledLeft`); the answer must be the
-/// window's own count (`left`, a binary search over the ring) at every
-/// sample, whatever the spending: bursts that fill the ring past its
+/// moves forward (`ReloadBudget.sampledLeft`): what the widget could spend
+/// within the hour after the sample. The answer must be the window's own
+/// count an hour later with nothing spent in between (`left`, a binary
+/// search over the ring) at every sample, whatever the spending: bursts that fill the ring past its
 /// capacity, quiet days that empty the window, Low Power Mode changing
 /// the cap between samples, and a new device starting from nothing.
 @Suite struct BudgetSampleTests {
@@ -35,7 +36,7 @@ import WidgetModel
           t = t + .milliseconds(gap)
           while tick <= t && tick < end {
             app.lowPower = rng.nextUnit() < 0.2
-            let want = budget.left(w, at: tick, app)
+            let want = budget.left(w, at: tick + .hour, app)
             let got = budget.sampledLeft(w, at: tick, app)
             #expect(got == want, "device \(device) widget \(w) at \(tick): \(got) vs \(want)")
             sawFull = sawFull || want == 0

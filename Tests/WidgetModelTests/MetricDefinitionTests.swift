@@ -115,14 +115,15 @@ import WidgetModel
     let r = Self.run(Self.scenario(strategy: poll1h, days: 2, budget: budget), glances: [], changes: [])
     #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 2)
     #expect(Self.value(r, .withheldRequestsPerWidgetDay) == 1)
-    #expect(Self.value(r, .dryWidgetDayPct) == 100)
-    #expect(Self.value(r, .dryHoursPerWidgetDay) == 22)
-    #expect(abs(Self.value(r, .firstDryHourMedian) - 2) < 0.1)
+    #expect(Self.value(r, .frozenWidgetDayPct) == 100)
+    #expect(Self.value(r, .frozenHoursPerWidgetDay) == 22)
+    #expect(abs(Self.value(r, .firstFrozenHourMedian) - 2) < 0.1)
   }
 
   /// Budget left is sampled at every local hour: the reloads a widget could
-  /// still make then. Polling every 3 h on a budget of 10 (reloads at 0, 3,
-  /// ..., 21 h each day; a reload at a sample's own time counts as spent).
+  /// make from then to the end of the hour after it (docs/model.md#budget-left).
+  /// Polling every 3 h on a budget of 10 (reloads at 0, 3, ..., 21 h each
+  /// day; a reload at a sample's own time counts as spent).
   @Test func budgetLeftOfASlidingWindowAtEachLocalHour() {
     let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
     let budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
@@ -131,9 +132,11 @@ import WidgetModel
     #expect(bands.count == 24)
     for h in 0..<24 {
       // Day 0 at h:00: the reloads at 0, 3, ..., 3 x (h / 3) are spent.
-      let day0 = Double(10 - (h / 3 + 1))
-      // Day 1: the 24 h window (h - 24 h, h] always holds 8 reloads.
-      let day1 = 2.0
+      // At 23:00 the slot of 00:00 frees within the hour, at midnight.
+      let day0 = Double(10 - (h / 3 + 1) + (h == 23 ? 1 : 0))
+      // Day 1: the window (h + 1 h - 24 h, h] holds 8 reloads, or 7 when
+      // the hour after the sample frees the slot of day 0's reload at h + 1.
+      let day1: Double = h % 3 == 2 ? 3 : 2
       // Two samples per hour: the 10th and 50th percentiles are the
       // smaller, the 90th the larger.
       #expect(bands[h].p10 == min(day0, day1), "hour \(h)")
@@ -142,10 +145,11 @@ import WidgetModel
     }
   }
 
-  /// A token bucket's budget left is the whole tokens in it at the sample.
-  /// Budget 10 a day refills 10/24 of a token an hour up to 2.5 tokens;
-  /// polling every 3 h takes one at 0, 3, ..., 21 h: after each reload the
-  /// bucket holds 1.5 (read 1), an hour later 1.92 (1), two hours 2.33 (2).
+  /// A token bucket's budget left is the whole tokens in it at the sample
+  /// plus the hour's refill. Budget 10 a day refills 10/24 = 0.42 of a token
+  /// an hour up to 2.5 tokens; polling every 3 h takes one at 0, 3, ..., 21 h:
+  /// after each reload the bucket holds 1.5 (read 1.92: 1), an hour later
+  /// 1.92 (2.33: 2), two hours 2.33 (2.75: 2).
   /// The samples before a request are read as they were then, not after
   /// the request's budget check refills the bucket to its own time.
   @Test func budgetLeftOfATokenBucketAtEachLocalHour() {
@@ -155,7 +159,7 @@ import WidgetModel
     let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
     let bands = r.series[0].budgetLeftByLocalHour
     for h in 0..<24 {
-      let left: Double = h % 3 == 2 ? 2 : 1
+      let left: Double = h % 3 == 0 ? 1 : 2
       #expect(bands[h].p10 == left && bands[h].p50 == left && bands[h].p90 == left, "hour \(h): \(bands[h])")
     }
   }
@@ -212,7 +216,7 @@ import WidgetModel
     #expect(Self.value(r, .backendPeakRps) == 1000)
     #expect(abs(Self.value(r, .backendPeakMinuteRps) - 1000.0 / 60) < 1e-9)
     // A run shorter than a day has no whole local day to call dry or not.
-    #expect(r.summary.value(.dryWidgetDayPct, in: r.summary.overallRows[0]) == nil)
+    #expect(r.summary.value(.frozenWidgetDayPct, in: r.summary.overallRows[0]) == nil)
     // 12 requests per device in 12 h, over 43,200 s, scaled x100.
     #expect(abs(Self.value(r, .backendMeanRps) - 12.0 * 10 / 43_200 * 100) < 1e-9)
   }

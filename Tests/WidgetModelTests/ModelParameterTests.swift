@@ -60,7 +60,7 @@ import WidgetModel
     #expect(ModelParameter.reloadLatenessPressure.defaultValue == .choice("budget"))
     #expect(ModelParameter.appReloadWhileAsleep.defaultValue == .choice("defer_to_wake"))
     #expect(ModelParameter.budgetMinInterval.defaultValue == .number(30))
-    #expect(ModelParameter.budgetDryAfter.defaultValue == .number(15))
+    #expect(ModelParameter.budgetFrozenAfter.defaultValue == .null)
     #expect(ModelParameter.reloadLateness.defaultValue == .distribution(ReloadTiming.smallLateness))
   }
 

@@ -43,7 +43,7 @@ import WidgetModel
     // 70 reloads 30 s apart (the minimum interval): all in the first hour, then nothing until the window frees.
     #expect(h[0] == 70)
     #expect(h[1..<24].allSatisfy { $0 == 0 })
-    #expect(Self.total(r, .dryHoursPerWidgetDay) > 20)
+    #expect(Self.total(r, .frozenHoursPerWidgetDay) > 20)
   }
 
   @Test func pacedAsapSpreadsTheBudgetOverTheDayAtItsPace() {
@@ -53,7 +53,7 @@ import WidgetModel
     // "budget left over time left" would spend about half), never dry.
     #expect(h.allSatisfy { $0 == 2 || $0 == 3 }, "\(h)")
     #expect(h[0..<24].reduce(0, +) == 70)
-    #expect(Self.total(r, .dryHoursPerWidgetDay) == 0)
+    #expect(Self.total(r, .frozenHoursPerWidgetDay) == 0)
   }
 
   @Test func pacedAsapSpreadsTheBudgetOverTheAwakeHours() {

@@ -41,9 +41,9 @@ enum AssumptionReference {
 
   static func escape(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
 
-  /// `doc` (docs/model.md) with its assumption table replaced, or nil
-  /// without the markers.
+  /// `doc` (docs/model.md) with its assumption table, and the profile and
+  /// version tables (`ProfileReference`), replaced, or nil without the markers.
   static func updatingModelDoc(_ doc: String) -> String? {
-    SchemaExport.replacingBlock(doc, beginMarker, endMarker, markdown())
+    SchemaExport.replacingBlock(doc, beginMarker, endMarker, markdown()).flatMap(ProfileReference.updatingModelDoc)
   }
 }

@@ -249,15 +249,17 @@ extension ScenarioDecoder {
     PushTrigger(on: PushTrigger.Changes(rawValue: r.string("on")) ?? .all, coalesce: .minutes(r.number("coalesce_min")))
   }
 
-  /// The `model` block: every parameter of the catalogue (`ModelParameter`)
-  /// read from its group's object, absent ones at their defaults
-  /// (`ModelParameters.standard`, through the schema).
+  /// The `model` block: its profile's settings (`ModelProfile`, validation
+  /// checked the name) laid over the defaults (`ModelParameters.standard`),
+  /// then every parameter of the catalogue (`ModelParameter`) the block
+  /// sets, read from its group's object.
   static func model(_ r: SchemaReader) throws(ScenarioError) -> ModelParameters {
-    var model = ModelParameters.standard
+    var model = ModelProfile.named(r.string(ScenarioSchema.profileKey))?.model ?? .standard
     for group in ModelParameterGroup.allCases {
       let g = groupReader(r, group)
       for p in ModelParameter.parameters(of: group) {
         let key = p.declaration.key
+        guard g.has(key) else { continue }
         guard p.set(try parameterValue(g, p), in: &model) else {
           throw ScenarioError(
             path: "\(g.path).\(key)", message: "is not a value of this parameter",

@@ -63,13 +63,15 @@ enum ScenarioDecoder {
   static func decode(
     json: JSONValue, strategies: StrategyRegistry, log: SchemaAccessLog? = nil
   ) throws(ScenarioError) -> LoadedScenario {
+    try checkProfile(json)
     try SchemaValidator.validate(json, .object(ScenarioSchema.root(accepting: strategies)), path: "$")
     let root = SchemaReader(json, ScenarioSchema.root, path: "$", log: log)
+    let version = try modelVersion(root)
     let scenario = try self.scenario(root, strategies: strategies)
     let checks = try checkSpec(root, scenario: scenario)
     return LoadedScenario(
       path: "", scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root),
-      checkSpec: checks, robustness: try robustness(root))
+      checkSpec: checks, versionWarning: versionWarning(root, version: version), robustness: try robustness(root))
   }
 
   static func scenario(_ r: SchemaReader, strategies registry: StrategyRegistry) throws(ScenarioError) -> Scenario {

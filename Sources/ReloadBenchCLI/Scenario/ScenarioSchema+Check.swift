@@ -72,7 +72,7 @@ extension ScenarioSchema {
     doc:
       "An outcome that a real app's users or maintainers reported for one of the scenario's strategies. "
       + "`reloadbench check` scores it with one rule for every app (Scenarios/README.md, \"Evidence\"): the run "
-      + "is **exhausted** when `dry_widget_day_pct` is at least 10, **stale** when `acceptable_glance_pct` is "
+      + "is **exhausted** when `frozen_widget_day_pct` is at least 10, **stale** when `acceptable_glance_pct` is "
       + "below 90 and **fine** when it is at least 90; the claim agrees when the run has the outcome it "
       + "reports. A disagreement does not fail the check by itself: `--min-agreement` sets how many must "
       + "agree.",

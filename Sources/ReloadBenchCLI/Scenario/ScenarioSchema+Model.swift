@@ -270,6 +270,9 @@ extension ScenarioSchema {
     }
   }
 
+  /// `model.profile`: the model profile a scenario's model starts from.
+  static let profileKey = "profile"
+
   static let wakeRules = SchemaObject(
     "Wake source rules", doc: "What stops each type of wake source (docs/model.md#wake-sources).",
     ModelParameterGroup.allCases.filter { $0.parent == ModelParameterGroup.wakeSourcesKey }.map {
@@ -280,13 +283,23 @@ extension ScenarioSchema {
     "Model",
     doc:
       "The model's assumptions (docs/model.md#assumptions). Every field has a default; change them to test how much "
-      + "an answer depends on them.",
-    ModelParameterGroup.allCases.filter { $0.parent == nil }.map {
-      SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
-    } + [
+      + "an answer depends on them. `profile` picks a whole reading of the model as the base: its settings are laid "
+      + "over the defaults first, then this block's own fields over them.",
+    [
       SchemaField(
-        ModelParameterGroup.wakeSourcesKey, .object(wakeRules), "What stops wake sources.", default: .object([:]))
-    ])
+        profileKey, .string(choices: ModelProfile.all.map(\.name)),
+        "The model profile this block starts from (docs/model.md#model-profiles): "
+          + ModelProfile.all.map { "`\($0.name)` (\($0.summary))" }.joined(separator: "; ")
+          + ". Fields set here override it; with `extends`, the nearest file that names a profile wins and every "
+          + "file's own fields lie over it.",
+        default: .string(ModelProfile.standardName))
+    ]
+      + ModelParameterGroup.allCases.filter { $0.parent == nil }.map {
+        SchemaField($0.key, .object(object($0)), $0.summary, default: .object([:]))
+      } + [
+        SchemaField(
+          ModelParameterGroup.wakeSourcesKey, .object(wakeRules), "What stops wake sources.", default: .object([:]))
+      ])
 
   static let fetchFailure = SchemaObject(
     "Fetch failure",
@@ -325,6 +338,9 @@ extension ScenarioSchema {
 
   // MARK: - Top level
 
+  /// `model_version`: the model version a scenario file was written for.
+  static let modelVersionKey = "model_version"
+
   /// The longest run a scenario may ask for.
   static let maxDays = 366.0
 
@@ -339,6 +355,13 @@ extension ScenarioSchema {
           + "and this file's are laid over them, objects key by key, anything else (a number, a list) replaced "
           + "whole. Resolved when the file is read; chains of up to 8 files."
       ),
+      integer(
+        modelVersionKey,
+        "The model version (docs/model.md#model-versions) the file was written for. Absent: 1 (files written "
+          + "before the field existed). An older version runs under today's model with one warning naming the "
+          + "defaults changed since, unless the file sets them itself (`\"model\": {\"profile\": \"model_1\"}` "
+          + "pins version 1's); a newer one than this reloadbench simulates is an error. Changes no result.",
+        min: 1, max: 1_000_000),
       SchemaField(
         "name", .string(choices: nil),
         "Scenario name: letters, digits, `-`, `_`, `.`; reports go to `Reports/<name>/`.", required: true),

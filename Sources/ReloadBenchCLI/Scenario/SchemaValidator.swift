@@ -1,3 +1,6 @@
+import ReloadMetrics
+import WidgetModel
+
 /// Checks a JSON value against a `SchemaType`, reporting the first problem
 /// with its JSON path and a fix.
 enum SchemaValidator {
@@ -175,6 +178,7 @@ enum SchemaValidator {
   /// candidate whose length differs by more than the allowed distance is
   /// skipped without computing the distance.
   static func nearest(_ word: String, in candidates: [String]) -> String? {
+    if let replacement = renamed[word], candidates.contains(replacement) { return replacement }
     guard word.utf8.count <= maxHintLength else { return nil }
     let w = word.lowercased()
     let allowed = max(2, word.count / 3)
@@ -187,6 +191,12 @@ enum SchemaValidator {
     guard let (c, d) = best else { return nil }
     return d <= allowed ? c : nil
   }
+
+  /// Names of earlier versions (a model parameter's key, a metric's column)
+  /// and their replacements, which `nearest` suggests whatever the distance.
+  static let renamed: [String: String] =
+    ModelParameter.retiredKeys.mapValues(\.declaration.key)
+    .merging(SummaryMetric.retiredNames.mapValues(\.name)) { a, _ in a }
 
   /// Longest word `nearest` compares (bytes).
   static let maxHintLength = 200

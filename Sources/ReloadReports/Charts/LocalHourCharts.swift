@@ -34,8 +34,9 @@ enum LocalHourCharts {
       let bands = s.budgetLeftByLocalHour
       let lowest = bands.min { $0.p50 < $1.p50 }
       var chart = SVGChart(
-        id: "budget-\(n)", width: width, height: height, title: "Budget left by local hour: \(s.strategy)",
-        summary: "Median budget left, between \(NumberFormat.short(lowest?.p50 ?? 0)) and "
+        id: "budget-\(n)", width: width, height: height,
+        title: "Reloads the budget allows within the hour, by local hour: \(s.strategy)",
+        summary: "Median reloads the budget allows within the hour, between \(NumberFormat.short(lowest?.p50 ?? 0)) and "
           + "\(NumberFormat.short(bands.map(\.p50).max() ?? 0)) reloads; "
           + "the band spans the 10th to 90th percentile of widgets.")
       chart.add(
@@ -64,12 +65,13 @@ enum LocalHourCharts {
     return ReportFigure(
       id: "fig-budget", heading: "Budget left by hour of the local day",
       caption:
-        "Reloads left in each widget's 24-hour budget at each local hour: the line is the median widget, "
-        + "the shaded band runs from the 10th to the 90th percentile. A band touching zero means widgets that "
-        + "cannot reload until budget returns.",
+        "Reloads each widget's budget allows from each local hour to the end of the next, if it asked at once "
+        + "(a token bucket's tokens plus the hour's refill; a sliding window's free slots plus those that free "
+        + "within the hour): the line is the median widget, the shaded band runs from the 10th to the 90th "
+        + "percentile. A band touching zero means widgets that cannot reload within the hour.",
       layout: .multiples, charts: charts,
       table: .init(
-        caption: "Budget left (reloads): median (10th–90th percentile), by local hour",
+        caption: "Reloads allowed within the hour: median (10th–90th percentile), by local hour",
         columns: ["Local hour"] + series.map(\.strategy), rows: rows),
       key: [("line", "median widget"), ("bandsw", "10th–90th percentile of widgets")])
   }

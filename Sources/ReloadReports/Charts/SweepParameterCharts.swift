@@ -15,7 +15,7 @@ enum SweepParameterCharts {
   /// questions, then the objective's metrics not among them.
   static func metrics(_ results: SweepResults) -> [Metric] {
     let headline: [SummaryMetric] = [
-      .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendPeakRps, .dryWidgetDayPct,
+      .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendPeakRps, .frozenWidgetDayPct,
     ]
     var metrics = headline
     if let o = results.objective {

@@ -61,7 +61,7 @@ extension CheckReport {
       "strength": .string(r.claim.strength.rawValue),
       "source": .string(r.claim.source),
       "predicted": .array(r.predicted.map { .string($0.rawValue) }),
-      "dry_widget_day_pct": JSON.optional(r.dryWidgetDayPct, JSON.number),
+      "frozen_widget_day_pct": JSON.optional(r.frozenWidgetDayPct, JSON.number),
       "acceptable_glance_pct": JSON.optional(r.acceptableGlancePct, JSON.number),
       "agrees": .bool(r.agrees),
     ]

@@ -129,7 +129,7 @@ extension CheckReport {
     var out = "### " + (run.agreementTooLow ? "❌ " : "") + agreementLine(run) + "\n\n"
     out += "Scoring rule (the same for every app): \(cell(EvidenceScoring.ruleText))\n\n"
     out +=
-      "| scenario | strategy | segment | reported | the run has | dry widget-days % | acceptable glances % | agrees "
+      "| scenario | strategy | segment | reported | the run has | frozen widget-days % | acceptable glances % | agrees "
       + "| source |\n"
     out += "|---|---|---|---|---|--:|--:|---|---|\n"
     for s in run.scenarios {
@@ -139,7 +139,7 @@ extension CheckReport {
         out +=
           "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
           + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | "
-          + "\(value(r.dryWidgetDayPct, decimals: 1)) "
+          + "\(value(r.frozenWidgetDayPct, decimals: 1)) "
           + "| \(value(r.acceptableGlancePct, decimals: 1)) | \(r.agrees ? "yes" : "**no**") | \(cell(c.source)) |\n"
       }
     }

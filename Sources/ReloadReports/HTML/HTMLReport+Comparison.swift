@@ -20,7 +20,7 @@ extension HTMLReport {
     ),
     // The hour budgets ran out is in the findings and the budget chart; here
     // it would be empty for most strategies.
-    ("Budget", [.dryWidgetDayPct, .dryHoursPerWidgetDay]),
+    ("Budget", [.frozenWidgetDayPct, .frozenHoursPerWidgetDay, .budgetLimitedWidgetDayPct]),
     ("Backend", [.backendRequestsPerWidgetDay, .backendFleetPeakRps]),
   ]
 

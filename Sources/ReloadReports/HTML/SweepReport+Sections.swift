@@ -12,7 +12,7 @@ extension SweepReport {
       w.text(
         "The scenario has no objective, so nothing is recommended. Add one to choose a point and a strategy, e.g. "
           + "\"objective\": {\"maximize\": \"fresh_glance_pct\", \"subject_to\": [{\"metric\": "
-          + "\"dry_widget_day_pct\", \"max\": 1}]}.")
+          + "\"frozen_widget_day_pct\", \"max\": 1}]}.")
       w.raw("</p></section>\n")
       return
     }

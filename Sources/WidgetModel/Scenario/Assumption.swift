@@ -26,7 +26,7 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
   case learningPeriod
   case appReloadCalls
   case wakeSources
-  case drySpells
+  case frozenWidgets
   case asapReloads
   case latenessPressure
   case backgroundLatency
@@ -62,7 +62,7 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
     case .learningPeriod: return "a learning period with extra reloads (off by default)"
     case .appReloadCalls: return "a reload call inside `didEnterBackground`; what a burst of calls costs"
     case .wakeSources: return "what stops each wake source (force-quit, Low Power Mode, Background App Refresh off)"
-    case .drySpells: return "how long a withheld request must wait before the widget counts as dry"
+    case .frozenWidgets: return "how old a refused widget's last reload must be before it counts as frozen"
     case .asapReloads: return "a policy request due at once: made at once, or paced by the budget"
     case .latenessPressure: return "whether lateness grows with the budget spent"
     case .backgroundLatency: return "the latency of a background `reloadTimelines` call"
@@ -189,14 +189,14 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
           "refresh_off_stops_all", "Background App Refresh off stops every wake source", source: "assumed",
           Self.stopsAll(.backgroundRefreshOff)),
       ]
-    case .drySpells:
+    case .frozenWidgets:
       return [
         A(
-          "every_refusal", "every refused request makes the widget dry", source: "A (\"withheld\")",
-          [(.budgetDryAfter, .number(0))]),
+          "fifteen_minutes", "frozen 15 minutes after the last reload, whatever the content's tolerance",
+          source: "A (15-60 min between reloads)", [(.budgetFrozenAfter, .number(15))]),
         A(
-          "an_hour", "dry only after an hour's wait", source: "A (15-60 min between reloads)",
-          [(.budgetDryAfter, .number(60))]),
+          "an_hour", "frozen an hour after the last reload, whatever the content's tolerance",
+          source: "A (15-60 min between reloads)", [(.budgetFrozenAfter, .number(60))]),
       ]
     case .asapReloads:
       return [

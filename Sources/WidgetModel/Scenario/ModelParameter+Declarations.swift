@@ -52,13 +52,14 @@ extension ModelParameter {
         \.budget.whenEmpty, .budget, "when_empty",
         doc: "A request with no budget left is `withhold`-en until budget returns (Apple's wording) or `drop`-ped.",
         source: "A", anchor: "when-empty", .whenEmpty)
-    case .budgetDryAfter:
-      return D.duration(
-        \.budget.dryAfter, .budget, "dry_after_min", in: .minutes, min: 0, max: 1440,
-        doc: "A widget counts as dry (dry_widget_day_pct, dry_hours_per_widget_day, first_dry_hour_median, the "
-          + "hourly dry share) while a budgeted request is withheld for lack of budget, when the wait lasts longer "
-          + "than this; shorter waits are the ordinary pace of a full budget (docs/model.md#dry-spells).",
-        source: "A (15-60 min between reloads), value reasoned", anchor: "dry-spells", .drySpells)
+    case .budgetFrozenAfter:
+      return D.optionalDuration(
+        \.budget.frozenAfter, .budget, "frozen_after_min", in: .minutes, min: 0,
+        doc: "A widget that asked for a reload and was refused for lack of budget counts as frozen "
+          + "(frozen_widget_day_pct, frozen_hours_per_widget_day, first_frozen_hour_median, the hourly frozen "
+          + "share) from the refusal or from when its last reload became older than this, whichever is later, "
+          + "until it reloads; null uses each widget kind's tolerance_min (docs/model.md#frozen-widgets).",
+        source: "reasoned (what users see)", anchor: "frozen-widgets", .frozenWidgets)
     case .budgetLearningDays:
       return D.number(
         \.budget.learningDays, .budget, "learning_days", min: 0, max: 60, unit: "days",

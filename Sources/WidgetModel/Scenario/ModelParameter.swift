@@ -29,7 +29,7 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case budgetLowPowerMultiplier
   case budgetMinInterval
   case budgetWhenEmpty
-  case budgetDryAfter
+  case budgetFrozenAfter
   case budgetLearningDays
   case budgetLearningMultiplier
   case budgetWatchComplicationPerDay
@@ -92,6 +92,12 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   /// Its path in a scenario's `model` block: `budget.max_per_day`,
   /// `wake_sources.location.stopped_by_force_quit`.
   public var path: String { declaration.group.path + "." + declaration.key }
+
+  /// Keys of earlier model versions and the parameter that replaced each
+  /// (`budget.dry_after_min`, a wait before a widget counted as dry, became
+  /// `budget.frozen_after_min` in model version 3; docs/model.md#frozen-widgets):
+  /// an old file's key is answered with its replacement, not just refused.
+  public static let retiredKeys: [String: ModelParameter] = ["dry_after_min": .budgetFrozenAfter]
 
   /// Its default: the value in `ModelParameters.standard`.
   public var defaultValue: ParameterValue { declaration.read(.standard) }

@@ -64,11 +64,10 @@ public struct BudgetParameters: Sendable, Equatable {
   /// Minimum time between a reload and the next budgeted one.
   public var minInterval: SimDuration
   public var whenEmpty: WhenEmpty
-  /// A widget is *dry* while a budgeted request of it is withheld for lack
-  /// of budget, counted only when the wait lasts longer than this
-  /// (docs/model.md#dry-spells): shorter waits are part of a full budget's
-  /// ordinary pace, not a widget that stopped updating.
-  public var dryAfter: SimDuration
+  /// A widget that asked for a reload and was refused for lack of budget is
+  /// *frozen* once its last reload is older than this, until it reloads
+  /// (docs/model.md#frozen-widgets); `nil` = its kind's `tolerance_min`.
+  public var frozenAfter: SimDuration?
   /// Days after install with a larger budget (learning period); 0 = off.
   public var learningDays: Double
   public var learningMultiplier: Double
@@ -85,7 +84,7 @@ public struct BudgetParameters: Sendable, Equatable {
     tokenBucketBurstFraction: Double = 0.25, lowPowerMultiplier: Double = 0.5,
     minInterval: SimDuration = .seconds(30), whenEmpty: WhenEmpty = .withhold,
     learningDays: Double = 0, learningMultiplier: Double = 1.5, watchComplicationPerDay: Int? = 50,
-    standbyPerDay: Int? = nil, dryAfter: SimDuration = .minutes(15)
+    standbyPerDay: Int? = nil, frozenAfter: SimDuration? = nil
   ) {
     self.accrual = accrual
     self.maxPerDay = maxPerDay
@@ -100,7 +99,7 @@ public struct BudgetParameters: Sendable, Equatable {
     self.learningMultiplier = learningMultiplier
     self.watchComplicationPerDay = watchComplicationPerDay
     self.standbyPerDay = standbyPerDay
-    self.dryAfter = dryAfter
+    self.frozenAfter = frozenAfter
   }
 
   public static let standard = BudgetParameters()

@@ -47,22 +47,24 @@ public struct ModelVariant: Sendable, Equatable {
     return out + (includeProfiles ? profiles : [])
   }
 
-  /// The documented whole-model profiles.
-  ///
-  /// PLACEHOLDER until the named model profiles of issue 36 (part 3) land:
-  /// one combination, the alternatives whose source is the seeds
-  /// (docs/model.md#source-tags), laid over each other. Replace this list
-  /// with the named profiles then; nothing else changes.
+  /// The whole-model profiles (docs/model.md#model-profiles): the sources'
+  /// readings (`ModelProfile`: the evidence-fitted one and the seeds'), each
+  /// as its values of every parameter any reading sets, so that laid over a
+  /// scenario's model it gives that reading of the rules the readings
+  /// disagree on and keeps the scenario's other fields. (A version's profile,
+  /// `model_1`, pins old defaults rather than reading the sources: not one.)
   public static let profiles: [ModelVariant] = {
-    var patch = ModelPatch()
-    for a in Assumption.allCases {
-      for alt in a.alternatives where alt.source.hasPrefix("seed") { patch = patch.merging(alt.patch) }
+    let readings = ModelProfile.readings
+    var disputed: [ModelParameter] = []
+    for r in readings {
+      for s in r.patch.settings where !disputed.contains(s.parameter) { disputed.append(s.parameter) }
     }
-    return [
-      ModelVariant(
-        name: "seeds_reading", assumption: nil, alternative: "seeds_reading",
-        summary: "placeholder profile: every alternative that rests on the seeds, together", patch: patch)
-    ]
+    return readings.map { r in
+      let model = r.model
+      return ModelVariant(
+        name: r.name, assumption: nil, alternative: r.name, summary: r.summary,
+        patch: ModelPatch(disputed.map { ($0, $0.value(in: model)) }))
+    }
   }()
 
   /// Whether the variant can change what `strategy` produces under
@@ -119,7 +121,7 @@ extension Assumption {
     case .learningPeriod: return "learning_period"
     case .appReloadCalls: return "app_reload_calls"
     case .wakeSources: return "wake_sources"
-    case .drySpells: return "dry_spells"
+    case .frozenWidgets: return "frozen_widgets"
     case .asapReloads: return "asap_reloads"
     case .latenessPressure: return "lateness_pressure"
     case .backgroundLatency: return "background_latency"

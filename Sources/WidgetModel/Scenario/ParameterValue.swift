@@ -2,7 +2,7 @@ import ReloadEngine
 
 /// The value of one model parameter as a scenario file states it, in the
 /// parameter's own unit (`budget.min_interval_s` in seconds,
-/// `budget.dry_after_min` in minutes): what the decoder sets, what a
+/// `budget.frozen_after_min` in minutes): what the decoder sets, what a
 /// calibration fits and what an assumption's alternative changes.
 public enum ParameterValue: Sendable, Equatable {
   /// A number in the parameter's unit (whole for integer parameters).

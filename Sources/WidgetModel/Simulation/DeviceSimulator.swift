@@ -7,7 +7,7 @@ import ReloadMetrics
 ///
 /// It is a dispatcher: each event goes to the owner of the mechanism it
 /// belongs to. `DeviceWidgets` owns the widgets and WidgetKit's reload
-/// machinery (pending reloads, budgets, dry spells, timelines, glances)
+/// machinery (pending reloads, budgets, refusals, timelines, glances)
 /// around the state every part shares (`DeviceContext`: the queue, the
 /// app's state, the counters); `DeviceSources` holds the triggers and wake
 /// sources (foreground reloads, BGAppRefresh, silent and WidgetKit pushes,

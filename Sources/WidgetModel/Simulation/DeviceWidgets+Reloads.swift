@@ -44,12 +44,13 @@ extension DeviceWidgets {
     // bucket as it was at each sample, not as it is now.
     if budget.isTokenBucket { catchUp(w, before: t, env) }
     let available = budget.available(w, at: t, context.app)
+    if context.measured(t) { context.counts.count(.budgetRequests) }
     if available > t {
       if context.measured(t) {
         context.counts.count(.withheldRequests)
         context.counts.count(.events)
       }
-      dry.open(w, at: t, until: available, env, &context.counts)
+      refusals.refused(w, at: t, env, context.counts)
       if rules.params.budget.whenEmpty == .drop { return }
       let at = late ? lateExecution(w, after: available) : available
       if at < context.end {
@@ -217,6 +218,7 @@ extension DeviceWidgets {
     }
     if charge == .budget { budget.spend(w, at: t, context.app) }
     widgets.show(w, newPlan, madeAt: t, eventMode: rules.eventMode, context.feed, env)
+    refusals.reloads(w, at: t, last: pending.lastReload[w], env, &context.counts)
     pending.reloaded(w, at: t)
     if context.log.enabled {
       context.log.timeline(w, kind: k, at: t, answer, next: newPlan.nextRequest, cause: cause, context.app)

@@ -2,7 +2,7 @@ import ReloadEngine
 import ReloadMetrics
 
 /// The widgets of one device and the WidgetKit machinery that reloads them:
-/// pending reloads, budgets, dry spells, timelines and glances, around the
+/// pending reloads, budgets, refusals, timelines and glances, around the
 /// state every part shares (`context`: the event queue, the app's state,
 /// the counters). Triggers and wake sources see it as a `ReloadingDevice`:
 /// the context and the reloads they may ask for (`reload`, `appReload`,
@@ -15,7 +15,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
   let widgets: WidgetTimelines
   var pending: PendingReloads
   var budget: ReloadBudget
-  let dry: DrySpells
+  let refusals: BudgetRefusals
   let glances: GlanceCursors
   /// The current device's widgets.
   private(set) var count = 0
@@ -39,7 +39,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
-    dry = DrySpells(widgets: w, end: prepared.end, dryAfter: scenario.model.budget.dryAfter, storage: storage)
+    refusals = BudgetRefusals(widgets: w, end: prepared.end, storage: storage)
     glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
   }
 
@@ -63,7 +63,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
       widgets.predictedNext[w] = .never
       widgets.nextAsked[w] = WidgetTimelines.notAsked
       widgets.kind[w] = env.widgetKind[w]
-      dry.reset(w)
+      refusals.reset(w, limit: .milliseconds(rules.frozenAfter[env.widgetKind[w]]))
       glances.reset(w, env)
     }
     glances.resetKinds(context.kindCount)
@@ -118,7 +118,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
     let end = context.end
     for w in 0..<count {
       catchUp(w, before: end, env)
-      dry.close(w, at: end, env, &context.counts)
+      refusals.reloads(w, at: end, last: pending.lastReload[w], env, &context.counts)
     }
     var changes: UInt64 = 0
     for w in 0..<count { changes &+= UInt64(env.measuredChanges[env.widgetKind[w]]) }
@@ -157,7 +157,6 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
     for w in 0..<count where pending.withheld[w] && pending.time(w) > t {
       let available = budget.available(w, at: t, context.app)
       if available < pending.time(w) {
-        dry.budgetReturns(w, at: available)
         let cause = pending.cause(w)
         pending.take(w)
         let at = cause == .policy ? lateExecution(w, after: available) : available

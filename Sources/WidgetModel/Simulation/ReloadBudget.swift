@@ -144,8 +144,15 @@ package struct ReloadBudget {
     left(w, at: t, cap: cap(w, app))
   }
 
-  /// `left` for the hourly samples of widget `w`, whose times `t` never
-  /// decrease: the same value, found without a search. The reloads that
+  /// The hourly budget-left sample of widget `w` at `t`: the budgeted
+  /// reloads it could make from `t` to the end of the hour after it, if it
+  /// spent as fast as the budget allows (docs/model.md#budget-left). The
+  /// same question under both accruals: a token bucket's tokens now plus
+  /// the hour's refill; a sliding window's free slots now plus the slots
+  /// that free within the hour (a full window whose oldest reloads keep
+  /// leaving it still lets the widget reload, and reads so).
+  ///
+  /// The sample times `t` of a widget never decrease: the reloads that
   /// left the window of one sample stay out of every later one, so a
   /// cursor over them only moves forward (amortised O(1) per sample
   /// instead of a binary search over the ring; NOTE: for performance,
@@ -175,11 +182,12 @@ package struct ReloadBudget {
   /// `sampledLeft` with the catch-up's shared values.
   @inline(__always)
   func sampledLeft(_ w: Int, at t: SimTime, _ r: SampleRate) -> Int {
+    let horizon = SimDuration.hour
     guard parameters.accrual == .slidingWindow else {
       let dt = Double(max(0, t.milliseconds &- tokensAt[w].milliseconds))
-      return Int(min(r.capacity, tokens[w] + dt * r.rate))
+      return Int(min(r.capacity, tokens[w] + dt * r.rate) + Double(horizon.milliseconds) * r.rate)
     }
-    let threshold = t - Self.window
+    let threshold = t + horizon - Self.window
     let total = spent[w]
     // The ring holds the newest `count` of the `total` reloads.
     var c = max(sampleCursor[w], total &- rings.count(of: w))

@@ -11,6 +11,9 @@ struct ReloadRules {
   let minInterval: SimDuration
   /// Per kind: the staleness it tolerates, ms.
   let tolerance: [Int64]
+  /// Per kind: how old a refused widget's last reload is when it freezes, ms
+  /// (`budget.frozen_after_min`, or the kind's tolerance; docs/model.md#frozen-widgets).
+  let frozenAfter: [Int64]
   /// Per kind: its reloads re-read the app's cache (docs/model.md#data-source).
   let readsCache: [Bool]
   let cacheReaders: Bool
@@ -34,6 +37,7 @@ struct ReloadRules {
     eventMode = scenario.engine == .eventByEvent
     minInterval = scenario.model.budget.minInterval
     tolerance = scenario.kinds.map(\.tolerance.milliseconds)
+    frozenAfter = scenario.kinds.map { (scenario.model.budget.frozenAfter ?? $0.tolerance).milliseconds }
     readsCache = (0..<scenario.kinds.count).map { strategy.dataSource(kind: $0) == .appCache }
     cacheReaders = readsCache.contains(true)
     failure = scenario.kinds.map { kind in

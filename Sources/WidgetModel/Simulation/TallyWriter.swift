@@ -121,10 +121,16 @@ struct TallyWriter {
     counters.increment(layout.budgetLeft &+ hour &* layout.budgetLeftWidth &+ left)
   }
 
-  /// A dry widget-day that first ran dry in tenth-of-an-hour `tenth`.
+  /// A budget-limited widget-day whose first refusal came in tenth-of-an-hour `tenth`.
   @inline(__always)
-  func recordFirstDry(tenth: Int) {
-    counters.increment(layout.firstDryTenths &+ tenth)
+  func recordFirstLimited(tenth: Int) {
+    counters.increment(layout.firstLimitedTenths &+ tenth)
+  }
+
+  /// A frozen widget-day that first froze in tenth-of-an-hour `tenth`.
+  @inline(__always)
+  func recordFirstFrozen(tenth: Int) {
+    counters.increment(layout.firstFrozenTenths &+ tenth)
   }
 
   /// Adds buffered backend requests to the per-second tallies.

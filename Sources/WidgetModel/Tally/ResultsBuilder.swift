@@ -185,7 +185,8 @@ public enum ResultsBuilder {
       let reloads = t.budgetedReloads &+ t.freeReloads
       let minutes = 60_000.0
       let staleness = t.staleness
-      let firstDry = t.firstDryTenths
+      let firstFrozen = t.firstFrozenTenths
+      let firstLimited = t.firstLimitedTenths
       let scale = self.scale
       // One case per metric: the compiler checks that every column has a value.
       return SummaryMetric.allCases.map { metric -> Double? in
@@ -204,11 +205,18 @@ public enum ResultsBuilder {
         case .budgetedReloadsPerWidgetDay: return per(t.budgetedReloads, widgetDays)
         case .freeReloadsPerWidgetDay: return per(t.freeReloads, widgetDays)
         case .wastedReloadPct: return pct(t.wastedReloads, reloads)
-        case .dryWidgetDayPct:
+        case .frozenWidgetDayPct:
           return t.measuredLocalWidgetDays > 0
-            ? 100 * Double(t.dryWidgetDays) / Double(t.measuredLocalWidgetDays) : nil
-        case .dryHoursPerWidgetDay: return widgetDays > 0 ? Double(t.dryMs) / 3_600_000 / widgetDays : nil
-        case .firstDryHourMedian: return firstDry.contains { $0 > 0 } ? tenthsQuantile(firstDry, 0.5) : nil
+            ? 100 * Double(t.frozenWidgetDays) / Double(t.measuredLocalWidgetDays) : nil
+        case .frozenHoursPerWidgetDay: return widgetDays > 0 ? Double(t.frozenMs) / 3_600_000 / widgetDays : nil
+        case .firstFrozenHourMedian:
+          return firstFrozen.contains { $0 > 0 } ? tenthsQuantile(firstFrozen, 0.5) : nil
+        case .budgetLimitedWidgetDayPct: return pct(t.limitedWidgetDays, t.measuredLocalWidgetDays)
+        case .budgetLimitedRequestPct: return pct(t.withheldRequests, t.budgetRequests)
+        case .budgetLimitedHoursPerWidgetDay:
+          return widgetDays > 0 ? Double(t.limitedMs) / 3_600_000 / widgetDays : nil
+        case .firstBudgetLimitedHourMedian:
+          return firstLimited.contains { $0 > 0 } ? tenthsQuantile(firstLimited, 0.5) : nil
         case .extensionLaunchesPerWidgetDay: return per(reloads, widgetDays)
         case .appWakesPerDeviceDay: return per(t.appWakes, deviceDays)
         case .silentPushesSent: return Double(t.funnel.silentPushesSent) / replications
@@ -251,7 +259,7 @@ public enum ResultsBuilder {
     func series(_ name: String, _ tally: StrategyTally, all: SegmentTally, load: SecondStats) -> StrategySeries {
       let width = all.budgetLeftWidth
       let budgetLeft = all.budgetLeft
-      let firstDry = all.firstDryTenths
+      let firstFrozen = all.firstFrozenTenths
       let staleness = all.staleness
       let bands = (0..<24).map { h -> QuantileBand in
         let counts = Array(budgetLeft[(h * width)..<((h + 1) * width)])
@@ -271,8 +279,8 @@ public enum ResultsBuilder {
         case .freeReloads: hourly[m] = counts(.freeReloads)
         case .glances: hourly[m] = counts(.glances)
         case .staleGlances: hourly[m] = counts(.staleGlances)
-        case .widgetsDryPct:
-          hourly[m] = s.values(.dryMs).map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
+        case .widgetsFrozenPct:
+          hourly[m] = s.values(.frozenMs).map { widgets > 0 ? 100 * Double($0) / (widgets * 3_600_000) : 0 }
         case .backendRps: hourly[m] = s.values(.backendRequests).map { Double($0) / 3600 * scale }
         case .backendPeakRps: hourly[m] = load.hourPeaks.map { Double($0) * scale }
         case .silentPushesSent: hourly[m] = counts(.silentPushesSent)
@@ -313,11 +321,11 @@ public enum ResultsBuilder {
         pending = (upper, (pending?.count ?? 0) + c)
       }
       flush()
-      let dry: QuantileBand? =
-        firstDry.contains { $0 > 0 }
+      let frozen: QuantileBand? =
+        firstFrozen.contains { $0 > 0 }
         ? QuantileBand(
-          p10: tenthsQuantile(firstDry, 0.1), p50: tenthsQuantile(firstDry, 0.5),
-          p90: tenthsQuantile(firstDry, 0.9)) : nil
+          p10: tenthsQuantile(firstFrozen, 0.1), p50: tenthsQuantile(firstFrozen, 0.5),
+          p90: tenthsQuantile(firstFrozen, 0.9)) : nil
       var funnel = all.funnel
       funnel.silentPushesSent /= UInt64(replications)
       funnel.silentPushesDelivered /= UInt64(replications)
@@ -331,7 +339,7 @@ public enum ResultsBuilder {
       return StrategySeries(
         strategy: name, budgetLeftByLocalHour: bands, glancesByLocalHour: all.glancesByLocalHour,
         staleGlancesByLocalHour: all.staleByLocalHour, hourly: hourly, staleness: buckets, funnel: funnel,
-        backendPeakHour: Double(peakIndex) / 3600, backendPeakRps: peak, firstDryHour: dry)
+        backendPeakHour: Double(peakIndex) / 3600, backendPeakRps: peak, firstFrozenHour: frozen)
     }
   }
 
@@ -348,7 +356,7 @@ public enum ResultsBuilder {
     return Double(counts.count - 1)
   }
 
-  /// Quantile (in hours) of the first-dry-hour histogram (tenths of an hour),
+  /// Quantile (in hours) of the first-frozen-hour histogram (tenths of an hour),
   /// interpolated within the bin.
   static func tenthsQuantile(_ counts: [UInt64], _ q: Double) -> Double {
     let total = counts.reduce(0, &+)

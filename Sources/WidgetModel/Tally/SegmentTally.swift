@@ -5,7 +5,7 @@ import ReloadMetrics
 @usableFromInline
 enum Counter: Int, CaseIterable {
   case devices, widgets, freshGlances, acceptableStaleGlances, staleGlances, staleSumMs
-  case budgetedReloads, freeReloads, wastedReloads, withheldRequests, dryWidgetDays, dryMs
+  case budgetedReloads, freeReloads, wastedReloads, withheldRequests, frozenWidgetDays, frozenMs
   case appWakes, silentPushesSent, silentPushesDelivered, silentPushReloads
   case bgRefreshRequested, bgRefreshRuns, bgRefreshReloads
   case widgetPushesSent, widgetPushesAccepted, widgetPushReloads
@@ -16,13 +16,19 @@ enum Counter: Int, CaseIterable {
   case placeholderGlances
   /// Budgeted reloads that changed what the widget shows.
   case changedBudgetedReloads
+  /// Budgeted requests that reached the budget (held back, dropped or granted).
+  case budgetRequests
+  /// Budget-limited time, from a refusal to the widget's next reload, and
+  /// the local widget-days (wholly measured) it touches (docs/model.md#budget-limited).
+  case limitedWidgetDays, limitedMs
 }
 
 /// Where each part of a segment tally sits in its counter block.
 @frozen
 public struct TallyLayout: Sendable, Equatable {
   public let staleness: Int
-  public let firstDryTenths: Int
+  public let firstFrozenTenths: Int
+  public let firstLimitedTenths: Int
   public let glancesByHour: Int
   public let staleByHour: Int
   public let budgetLeft: Int
@@ -32,8 +38,9 @@ public struct TallyLayout: Sendable, Equatable {
 
   public init(ringCapacity: Int) {
     staleness = Counter.allCases.count
-    firstDryTenths = staleness + LogHistogram.bucketCount
-    glancesByHour = firstDryTenths + 240
+    firstFrozenTenths = staleness + LogHistogram.bucketCount
+    firstLimitedTenths = firstFrozenTenths + 240
+    glancesByHour = firstLimitedTenths + 240
     staleByHour = glancesByHour + 24
     budgetLeft = staleByHour + 24
     budgetLeftWidth = ringCapacity + 1
@@ -96,8 +103,11 @@ public struct SegmentTally: Sendable {
   public var freeReloads: UInt64 { value(.freeReloads) }
   public var wastedReloads: UInt64 { value(.wastedReloads) }
   public var withheldRequests: UInt64 { value(.withheldRequests) }
-  public var dryWidgetDays: UInt64 { value(.dryWidgetDays) }
-  public var dryMs: UInt64 { value(.dryMs) }
+  public var frozenWidgetDays: UInt64 { value(.frozenWidgetDays) }
+  public var frozenMs: UInt64 { value(.frozenMs) }
+  public var budgetRequests: UInt64 { value(.budgetRequests) }
+  public var limitedWidgetDays: UInt64 { value(.limitedWidgetDays) }
+  public var limitedMs: UInt64 { value(.limitedMs) }
   public var appWakes: UInt64 { value(.appWakes) }
   public var backendRequests: UInt64 { value(.backendRequests) }
   public var dataChanges: UInt64 { value(.dataChanges) }
@@ -125,8 +135,14 @@ public struct SegmentTally: Sendable {
     counts[0] &+= freshGlances
     return LogHistogram(counts: counts, sum: staleSumMs)
   }
-  /// Local hour a dry widget-day first ran dry, in tenths of an hour.
-  public var firstDryTenths: [UInt64] { counters.values(layout.firstDryTenths..<(layout.firstDryTenths + 240)) }
+  /// Local hour a frozen widget-day first froze, in tenths of an hour.
+  public var firstFrozenTenths: [UInt64] {
+    counters.values(layout.firstFrozenTenths..<(layout.firstFrozenTenths + 240))
+  }
+  /// Local hour a budget-limited widget-day's first refusal came, in tenths of an hour.
+  public var firstLimitedTenths: [UInt64] {
+    counters.values(layout.firstLimitedTenths..<(layout.firstLimitedTenths + 240))
+  }
   public var glancesByLocalHour: [UInt64] { counters.values(layout.glancesByHour..<(layout.glancesByHour + 24)) }
   public var staleByLocalHour: [UInt64] { counters.values(layout.staleByHour..<(layout.staleByHour + 24)) }
   public var budgetLeftWidth: Int { layout.budgetLeftWidth }
@@ -138,7 +154,7 @@ public struct SegmentTally: Sendable {
 /// Per-hour-of-run totals of one strategy over all segments.
 public struct SeriesTally: Sendable {
   @usableFromInline enum Field: Int, CaseIterable {
-    case budgetedReloads, freeReloads, glances, staleGlances, dryMs, backendRequests, silentPushesSent,
+    case budgetedReloads, freeReloads, glances, staleGlances, frozenMs, backendRequests, silentPushesSent,
       silentPushesDelivered
   }
   public let hours: Int
