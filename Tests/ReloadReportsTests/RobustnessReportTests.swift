@@ -21,7 +21,7 @@ import Testing
 
   @Test func anObjectiveInWords() {
     let o = Objective(
-      goal: .maximize, metric: .freshGlancePct, bounds: [.init(metric: .dryWidgetDayPct, kind: .atMost, value: 1)])
+      goal: .maximize, metric: .freshGlancePct, bounds: [.init(metric: .frozenWidgetDayPct, kind: .atMost, value: 1)])
     let s = RobustnessReport.sentence(Self.verdict(), objective: o, meetsTarget: true)
     let fresh = SummaryMetric.freshGlancePct.metric.label.lowercased()
     #expect(s.hasPrefix("hybrid stays the strategy that maximizes \(fresh) with "), "\(s)")
