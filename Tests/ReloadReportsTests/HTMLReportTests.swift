@@ -154,7 +154,7 @@ import Testing
         html.contains("<tr><th scope=\"row\">" + name + "</th>")
           || html.contains("<th scope=\"row\">" + name + " <span"))
       #expect(scatter.contains(">" + name + "</text>"), "no label for \(name) in the scatter")
-      #expect(html.contains("Budget left by local hour: " + name))
+      #expect(html.contains("Reloads the budget allows within the hour, by local hour: " + name))
       #expect(html.contains("Backend requests per second over the run: " + name))
     }
   }

@@ -261,6 +261,12 @@ struct ScriptedRequests: TimelineProvider {
       // Each asks once per reload and waits for the bucket's token.
       #expect(Self.value(now, .budgetLimitedRequestPct) == Self.value(poll, .budgetLimitedRequestPct))
     }
+    // Under the sliding window they differ for the user, and the figures
+    // say so: the at-once widget spends its 70 in half an hour and is
+    // frozen for most of the day; the poller spends them over 11.5 hours.
+    let now = Self.run(Self.scenario(Self.atOnce, .slidingWindow))
+    let poll = Self.run(Self.scenario(Self.poll(10), .slidingWindow))
+    #expect(Self.value(now, .frozenHoursPerWidgetDay) > Self.value(poll, .frozenHoursPerWidgetDay) + 10)
   }
 
   /// `when_empty: drop` discards the refused request and the widget never
@@ -313,6 +319,19 @@ struct ScriptedRequests: TimelineProvider {
         })
       #expect(Self.value(r, .budgetLimitedWidgetDayPct) == 100, "tolerance \(tolerance)")
       #expect(Self.value(r, .budgetLimitedRequestPct) > 0)
+      // Under the sliding window the same pace spends B over the awake
+      // hours: the window is limited only on a morning that starts before
+      // the day before's first reload has left it (the user wakes at a
+      // random time in the first hour), and only for those minutes.
+      let window = Self.run(
+        Self.scenario(Self.atOnce, .slidingWindow, tolerance: tolerance, wake: 7, sleep: 23) {
+          $0.reload.asap = .paced
+          $0.reload.whileAsleep = .deferToWake
+        })
+      #expect(abs(Self.value(window, .budgetedReloadsPerWidgetDay) - 70) <= 2, "window, tolerance \(tolerance)")
+      #expect(Self.value(window, .budgetLimitedHoursPerWidgetDay) < 0.5, "window, tolerance \(tolerance)")
+      #expect(Self.value(window, .frozenHoursPerWidgetDay) < 0.5, "window, tolerance \(tolerance)")
+      #expect(Self.value(window, .firstFrozenHourMedian).isNaN || Self.value(window, .firstFrozenHourMedian) < 9)
       if tolerance == 30 {
         #expect(Self.value(r, .frozenWidgetDayPct) == 0)
       } else {
