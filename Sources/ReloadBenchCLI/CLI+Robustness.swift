@@ -31,7 +31,8 @@ struct RobustnessCommand: Command {
 
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
-      OptionSpec("--dry-run", nil, "Check the scenario and print the readings and what each simulates; simulate nothing.")
+      OptionSpec(
+        "--dry-run", nil, "Check the scenario and print the readings and what each simulates; simulate nothing.")
     ]
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write robustness.csv, robustness.json and robustness.html to DIR (default Reports/<scenario name>).",
