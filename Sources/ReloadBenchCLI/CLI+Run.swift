@@ -192,10 +192,15 @@ struct RunCommand: Command {
     }
     let names = report.files.map(\.name).joined(separator: ", ")
     text += "\nWrote \(dir)/{\(names)}\n"
+    // The rates are the run's own: the robustness readings' time is said apart.
+    let robustnessSeconds = f.phaseSeconds["robustness"] ?? 0
+    let seconds = max(0, f.wallSeconds - robustnessSeconds)
+    let scale = seconds > 0 ? f.wallSeconds / seconds : 1
     text += String(
-      format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%@).\n",
-      NumberFormat.short(f.simulatedWidgetDays), f.wallSeconds, NumberFormat.short(f.widgetDaysPerSecond),
-      NumberFormat.short(f.eventsPerSecond), NumberFormat.count(f.threads, "thread"))
+      format: "Simulated %@ widget-days in %.2f s: %@ widget-days/s, %@ events/s (%@)%@.\n",
+      NumberFormat.short(f.simulatedWidgetDays), seconds, NumberFormat.short(f.widgetDaysPerSecond * scale),
+      NumberFormat.short(f.eventsPerSecond * scale), NumberFormat.count(f.threads, "thread"),
+      robustnessSeconds > 0 ? String(format: "; the robustness readings in %.2f s", robustnessSeconds) : "")
     let phases =
       (["setup", "simulation", "merge", "report"] + (f.phaseSeconds["robustness"] == nil ? [] : ["robustness"])).map {
         String(format: "%@ %.3f s", $0, f.phaseSeconds[$0] ?? 0)
