@@ -94,7 +94,8 @@ public enum EvidenceScoring {
 
   /// The outcomes a run has, as a report prints them: `exhausted, stale`,
   /// `exhausted, fine`, `stale`, `fine`.
-  public static func outcomes(frozenWidgetDayPct frozen: Double?, acceptableGlancePct acceptable: Double?) -> [EvidenceClaim
+  public static func outcomes(frozenWidgetDayPct frozen: Double?, acceptableGlancePct acceptable: Double?)
+    -> [EvidenceClaim
     .Outcome]
   {
     [.exhausted, .stale, .fine].filter { has($0, frozenWidgetDayPct: frozen, acceptableGlancePct: acceptable) == true }
@@ -131,9 +132,11 @@ public struct EvidenceResult: Sendable, Equatable, Codable {
     self.claim = claim
     self.frozenWidgetDayPct = frozenWidgetDayPct
     self.acceptableGlancePct = acceptableGlancePct
-    predicted = EvidenceScoring.outcomes(frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
+    predicted = EvidenceScoring.outcomes(
+      frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
     agrees =
-      EvidenceScoring.has(claim.reported, frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
+      EvidenceScoring.has(
+        claim.reported, frozenWidgetDayPct: frozenWidgetDayPct, acceptableGlancePct: acceptableGlancePct)
       ?? false
   }
 }

@@ -64,7 +64,8 @@ public enum HourlyMetric: Int, CaseIterable, Sendable {
     case .widgetsFrozenPct:
       return .init(
         key: "widgetsFrozenPct", column: .value("widgets_frozen_pct", decimals: 3),
-        definition: "Share of widgets frozen by the budget (docs/model.md#frozen-widgets), averaged over the hour (percent).")
+        definition:
+          "Share of widgets frozen by the budget (docs/model.md#frozen-widgets), averaged over the hour (percent).")
     case .backendRps:
       return .init(
         key: "backendRps", column: .value("backend_rps", decimals: 4),

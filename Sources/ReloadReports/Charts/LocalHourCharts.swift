@@ -36,7 +36,8 @@ enum LocalHourCharts {
       var chart = SVGChart(
         id: "budget-\(n)", width: width, height: height,
         title: "Reloads the budget allows within the hour, by local hour: \(s.strategy)",
-        summary: "Median reloads the budget allows within the hour, between \(NumberFormat.short(lowest?.p50 ?? 0)) and "
+        summary: "Median reloads the budget allows within the hour, between "
+          + "\(NumberFormat.short(lowest?.p50 ?? 0)) and "
           + "\(NumberFormat.short(bands.map(\.p50).max() ?? 0)) reloads; "
           + "the band spans the 10th to 90th percentile of widgets.")
       chart.add(

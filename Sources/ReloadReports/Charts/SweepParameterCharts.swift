@@ -94,9 +94,8 @@ enum SweepParameterCharts {
         for s in strategies {
           var cells = [v, s]
           for m in metrics {
-            cells.append(
-              results.value(named: m.name, policy: s, point: point).map { NumberFormat.metric($0, unit: m.unit) } ?? "–"
-            )
+            let value = results.value(named: m.name, policy: s, point: point)
+            cells.append(value.map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
           }
           rows.append(cells)
         }

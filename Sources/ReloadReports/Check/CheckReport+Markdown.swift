@@ -34,7 +34,8 @@ extension CheckReport {
       for s in run.scenarios {
         var e = s.expectations.isEmpty ? "–" : "\(s.failedExpectations.count) of \(s.expectations.count) failed"
         if evidence {
-          e += " | " + (s.evidence.isEmpty ? "–" : "\(s.evidence.filter(\.agrees).count) of \(s.evidence.count) agree")
+          let agree = s.evidence.filter(\.agrees).count
+          e += " | " + (s.evidence.isEmpty ? "–" : "\(agree) of \(s.evidence.count) agree")
         }
         let counts =
           s.baseline == nil
