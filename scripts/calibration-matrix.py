@@ -5,8 +5,10 @@ Logs emitted from known models (accrual sliding_window and token_bucket x B 40,
 50, 70 x polling every 5, 10, 15, 30 minutes x with and without app reload
 calls) are fitted back with `reloadbench calibrate`. Where the budget held
 requests back (the run's withheld_requests_per_widget_day), B must come back
-within 10 % and the accrual must be named correctly or left undecided; where it
-did not, B must not be claimed. Prints a Markdown table; exits 1 on a miss.
+within 10 % and the accrual must be named correctly or left undecided (a cell where
+it held fewer than one request a widget-day may also read "not identifiable"); B
+and the accrual must never be claimed wrong. Prints a Markdown table; exits 1 on a
+miss.
 
   python3 scripts/calibration-matrix.py .build/release/reloadbench [--devices 300] [--days 7] [--jobs 2]
 """
@@ -57,19 +59,22 @@ def cell(args, accrual, budget, poll_min, app):
     params = {p["field"]: p for p in fit["parameters"]}
     verdict = next(v for v in fit["assumptions"] if v["assumption"] == "budget_accrual")
     withheld = float(row["withheld_requests_per_widget_day"])
-    held = withheld >= 0.5
+    held = withheld > 0
+    # Held about once a widget-day or less: too rare to require; a claim must still be right.
+    rare = withheld < 1
     b, acc = params["budget.max_per_day"], params["budget.accrual"]
     got_b = b["estimate"] if b["status"] == "identified" else None
     got_acc = acc.get("choice") if acc["status"] == "identified" else None
     problems = []
-    if held and (got_b is None or abs(got_b - budget) > 0.1 * budget):
+    if held and not rare and got_b is None:
         problems.append("B not recovered")
-    if not held and got_b is not None and abs(got_b - budget) > 0.1 * budget:
-        problems.append("B claimed without holds")
+    if got_b is not None and abs(got_b - budget) > 0.1 * budget:
+        problems.append("B wrong")
     if got_acc is not None and got_acc != accrual:
         problems.append("accrual wrong")
     why = "" if got_b is not None else b["note"].split(":")[0][:70]
-    return dict(accrual=accrual, budget=budget, poll=poll_min, app=app, withheld=withheld, held=held, b=got_b,
+    return dict(accrual=accrual, budget=budget, poll=poll_min, app=app, withheld=withheld, held=held, rare=rare,
+                b=got_b,
                 acc=got_acc or acc["status"], allowed=",".join(verdict["allowed"]), problems=problems, why=why)
 
 
@@ -89,17 +94,21 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     bad = 0
     for r in rows:
-        verdict = "; ".join(r["problems"]) or ("ok" if r["held"] else "ok: not held" + (
-            f" ({r['why']})" if r["why"] else ""))
+        why = f" ({r['why']})" if r["why"] else ""
+        verdict = "; ".join(r["problems"]) or (
+            "ok" if r["b"] is not None else ("ok: held rarely" if r["held"] else "ok: not held") + why)
         bad += bool(r["problems"])
         b = f"{r['b']:.1f}" if r["b"] is not None else "not identified"
         print(f"| {r['accrual']} | {r['budget']} | {r['poll']} | {'yes' if r['app'] else 'no'} | "
               f"{r['withheld']:.1f} | {b} | {r['acc']} | {r['allowed']} | {verdict} |")
-    held = [r for r in rows if r["held"]]
+    held = [r for r in rows if r["held"] and not r["rare"]]
     named = sum(1 for r in held if r["acc"] == r["accrual"])
-    print(f"\n{len(rows)} cells; the budget held requests back in {len(held)}: B within 10 % in "
+    print(f"\n{len(rows)} cells; the budget held requests back (once a widget-day or more) in {len(held)}: "
+          f"B within 10 % in "
           f"{sum(1 for r in held if r['b'] is not None and abs(r['b'] - r['budget']) <= 0.1 * r['budget'])}, "
-          f"accrual named in {named} (wrong in {sum(1 for r in rows if 'accrual wrong' in r['problems'])}); "
+          f"accrual named in {named}; wrong B in {sum(1 for r in rows if 'B wrong' in r['problems'])}, "
+          f"wrong accrual in "
+          f"{sum(1 for r in rows if 'accrual wrong' in r['problems'])}; "
           f"{bad} misses.")
     sys.exit(1 if bad else 0)
 
