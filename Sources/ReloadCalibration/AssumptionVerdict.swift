@@ -67,8 +67,17 @@ extension Fitter {
   /// the held requests), and those whose parameter the fit identified
   /// with an interval that excludes an alternative's value.
   func verdicts(holds: HoldFit?, parameters: [P]) -> [AssumptionVerdict] {
-    var out = [accrualVerdict(holds)]
     func p(_ m: ModelParameter) -> P? { parameters.first { $0.field == .model(m) && $0.status == .identified } }
+    var out = [accrualVerdict(holds)]
+    // Saturated widgets decided the accrual where the holds could not (lateness hides their short holds).
+    if out[0].ruledOut.isEmpty, let accrual = p(.budgetAccrual), let word = accrual.choice {
+      let window = word == BudgetParameters.Accrual.slidingWindow.rawValue
+      out[0] = .ruling(
+        .budgetAccrual, out: window ? ["default", "small_bucket", "large_bucket"] : ["sliding_window"],
+        supported: window ? "sliding_window" : nil,
+        note: "Read from saturated widgets (late-day over early-day interval, \(Self.fmt(accrual.estimate ?? .nan))): "
+          + (window ? "a sliding window" : "a token bucket, of a size the log does not tell") + ". " + out[0].note)
+    }
     let standard = ModelParameters.standard
     out.append(
       valueVerdict(
@@ -77,7 +86,8 @@ extension Fitter {
         slack: 5, what: "Log a cohort returning .after(now + 10 s): the intervals it gets are the minimum."))
     out.append(
       valueVerdict(
-        .budgetSize, p(.budgetMaxPerDay), values: ["default": Double(standard.budget.maxPerDay)], slack: 0,
+        .budgetSize, p(.budgetMaxPerDay), values: ["default": Double(standard.budget.maxPerDay)],
+        slack: 0.05 * (p(.budgetMaxPerDay)?.estimate ?? 0),
         atMost: true,
         what: "B shows where the budget holds requests back: widgets asking more often than B a day allows. The "
           + "log's B is the budget of widgets as often seen as those logged, so it rules out only a lower maximum."))
@@ -134,6 +144,7 @@ extension Fitter {
   /// A verdict from an identified value `p`: a reading whose value lies
   /// outside p's interval (widened by `slack`) is ruled out. `values` gives
   /// the readings' values not in `Assumption.alternatives` (the default).
+  /// `slack` widens the interval (B: 5 %, the saturated widgets' bias).
   /// With `atMost`, the log's value is a lower bound of the readings' (B
   /// of the widgets logged is at most `max_per_day`): only lower values are ruled out.
   func valueVerdict(
