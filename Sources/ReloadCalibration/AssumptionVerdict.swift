@@ -91,6 +91,16 @@ extension Fitter {
         atMost: true,
         what: "B shows where the budget holds requests back: widgets asking more often than B a day allows. The "
           + "log's B is the budget of widgets as often seen as those logged, so it rules out only a lower maximum."))
+    // Low Power Mode's cut: a multiplier clear of 1 rules out `low_power_ignored` (docs/model.md#low-power-budget).
+    if let lpm = p(.budgetLowPowerMultiplier), let hi = lpm.high, hi < 0.95, let size = out.last,
+      size.assumption == .budgetSize, size.allowed.contains("low_power_ignored")
+    {
+      out[out.count - 1] = .ruling(
+        .budgetSize, out: Set(size.ruledOut + ["low_power_ignored"]), supported: size.supported,
+        readings: size.readings,
+        note: size.note + " Low Power Mode's multiplier is \(Self.fmt(lpm.estimate ?? .nan)) "
+          + "[\(Self.fmt(lpm.low ?? .nan)), \(Self.fmt(hi))]: low_power_ignored (a multiplier of 1) is ruled out.")
+    }
     if let asap = p(.reloadAsap), let lo = asap.low, let hi = asap.high, lo > 2 || hi < 2 {
       let paced = lo > 2
       out.append(
