@@ -139,9 +139,13 @@ extension Fitter {
       "\(holds.held) of \(holds.pairs) requests on \(holds.heldDevices) devices were held by the budget: later than "
       + "asked by more than twice the lateness seen elsewhere (\(Self.fmt(holds.usualLatenessS)) s, its 95th "
       + "percentile; median \(Self.fmt(holds.heldLatenessS)) s late) and answered when the reading allows. "
-      + "Held-out score per request \(Self.fmt(holds.gain)) [\(Self.fmt(holds.gainLow)), \(Self.fmt(holds.gainHigh))] "
-      + "below no budget at all. Held-out fit per reading (B fitted on half the devices, scored on the other half): "
-      + "\(best) fits best"
+      + (holds.perDevice == nil
+        ? "Held-out score per request \(Self.fmt(holds.gain)) "
+          + "[\(Self.fmt(holds.gainLow)), \(Self.fmt(holds.gainHigh))] below no budget at all. Held-out fit per "
+          + "reading (B fitted on half the devices, scored on the other half): \(best) fits best"
+        : "One B for the whole log explained no hold (budgets differ with how often widgets are seen); with a B "
+          + "per device, fitted and scored on the device's own requests (as many B for every reading): "
+          + "\(best) fits best")
     let tied = holds.readings.dropFirst().filter { !$0.ruledOut }.map(\.reading.name)
     note +=
       tied.isEmpty

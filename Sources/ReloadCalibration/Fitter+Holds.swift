@@ -42,6 +42,10 @@ struct HoldFit {
   /// the best reading holds, seen or not.
   var usualLatenessS = Double.nan
   var predictedHolds = 0
+  /// B per device when one B for the log explains no hold (`Fitter.perDeviceFit`); nil for one B.
+  var perDevice: [Double]?
+  /// The devices with seen holds.
+  var heldDeviceList: [Int] = []
 
   /// Enough holds to read B and the accrual from.
   var identified: Bool { held >= Fitter.minValues && heldDevices >= Fitter.minDevices }
@@ -82,6 +86,8 @@ extension Fitter {
     }
     var oosPerReading: [[Double]] = []
     var none: [Double] = []
+    var allScores: [[[Double]]] = []
+    var grids: [[Double]] = []
     for reading in AccrualReading.all {
       let grid = Self.holdGrid(reading, cap: cap)
       // scores[g][group]: the summed score of the group's pairs with B = grid[g].
@@ -93,6 +99,8 @@ extension Fitter {
       }
       // A window larger than any 24 h's reloads holds nothing: no budget at all.
       if reading.window, let last = scores.last { none = last }
+      allScores.append(scores)
+      grids.append(grid)
       let all = [Double](repeating: 1, count: groups)
       let best = Self.argmin(scores, all)
       let boot = weights.map { grid[Self.argmin(scores, $0)] }.sorted()
@@ -137,6 +145,75 @@ extension Fitter {
       fit.gainHigh = Stats.sortedQuantile(boot, 0.975)
     }
     countHeld(&fit)
+    // One B for the log explains nothing when widgets' budgets differ (how often each is seen): a B per device may.
+    if !fit.identified, groups == summaries.count,
+      let each = perDeviceFit(allScores, grids: grids, pairsPerGroup: perGroupPairs, weights: weights),
+      each.identified
+    {
+      return each
+    }
+    return fit
+  }
+
+  /// The fit with a B per device (each reading's best on the device's own
+  /// requests): scored in sample, every reading with as many B as devices.
+  /// B is the median over the devices with holds, its interval by bootstrap over them.
+  func perDeviceFit(_ scores: [[[Double]]], grids: [[Double]], pairsPerGroup: [Double], weights: [[Double]])
+    -> HoldFit?
+  {
+    let devices = pairsPerGroup.count
+    let pairs = pairsPerGroup.reduce(0, +)
+    guard pairs > 0 else { return nil }
+    var least: [[Double]] = []
+    var perDay: [[Double]] = []
+    for (r, byGrid) in scores.enumerated() {
+      var l = [Double](repeating: 0, count: devices)
+      var b = [Double](repeating: .nan, count: devices)
+      for d in 0..<devices where pairsPerGroup[d] > 0 {
+        var g = 0
+        for k in byGrid.indices where byGrid[k][d] < byGrid[g][d] { g = k }
+        l[d] = byGrid[g][d]
+        b[d] = grids[r][g]
+      }
+      least.append(l)
+      perDay.append(b)
+    }
+    var readings = AccrualReading.all.indices.map { r in
+      HoldFit.Reading(
+        reading: AccrualReading.all[r], perDay: .nan, low: nil, high: nil, score: least[r].reduce(0, +) / pairs)
+    }
+    let order = readings.indices.sorted { readings[$0].score < readings[$1].score }
+    let best = order[0]
+    for r in readings.indices where r != best {
+      let diff = zip(least[r], least[best]).map { $0 - $1 }
+      readings[r].margin = readings[r].score - readings[best].score
+      let margins = weights.map { w -> Double in
+        let n = zip(w, pairsPerGroup).reduce(0) { $0 + $1.0 * $1.1 }
+        return n == 0 ? 0 : zip(w, diff).reduce(0) { $0 + $1.0 * $1.1 } / n
+      }.sorted()
+      if !margins.isEmpty {
+        readings[r].marginLow = Stats.sortedQuantile(margins, 0.025)
+        readings[r].marginHigh = Stats.sortedQuantile(margins, 0.975)
+        readings[r].ruledOut = readings[r].marginLow > Self.minMargin
+      }
+    }
+    var fit = HoldFit(
+      readings: order.map { readings[$0] }, pairs: Int(pairs), held: 0, heldDevices: 0, unheldLatenessS: .nan,
+      heldLatenessS: .nan)
+    fit.perDevice = perDay[best]
+    countHeld(&fit)
+    // B of the devices whose holds were seen: their median, bootstrapped over them.
+    let seen = fit.heldDeviceList.map { perDay[best][$0] }.filter(\.isFinite)
+    guard !seen.isEmpty else { return fit }
+    fit.readings[0].perDay = Stats.median(seen)
+    var rng = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ 201)
+    let medians = (0..<replicates).map { _ in
+      Stats.median((0..<seen.count).map { _ in seen[Int(rng.next() % UInt64(seen.count))] })
+    }.sorted()
+    if !medians.isEmpty {
+      fit.readings[0].low = Stats.sortedQuantile(medians, 0.025)
+      fit.readings[0].high = Stats.sortedQuantile(medians, 0.975)
+    }
     return fit
   }
 
@@ -149,13 +226,14 @@ extension Fitter {
   func countHeld(_ fit: inout HoldFit) {
     var tokens: [Double] = []
     let reading = fit.best.reading
-    let b = fit.best.perDay
-    let whole = max(1, Int(b.rounded()))
-    let capacity = max(1, reading.share * b)
     // (device, lateness from the request, from the allowed time) of the pairs it holds.
     var holds: [(device: Int, late: Double, residual: Double)] = []
     var unheld: [Double] = []
     for (d, s) in summaries.enumerated() {
+      let b = fit.perDevice?[d] ?? fit.best.perDay
+      guard b.isFinite else { continue }
+      let whole = max(1, Int(b.rounded()))
+      let capacity = max(1, reading.share * b)
       for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
         let times = s.budgetTimes[i]
         if !reading.window { BudgetHolds.tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
@@ -182,7 +260,8 @@ extension Fitter {
     // Twice the usual lateness: a hold is later than any ordinary lateness, not its tail.
     let seen = holds.filter { $0.late > 2 * usual && abs($0.residual) <= max(usual, 1) }
     fit.held = seen.count
-    fit.heldDevices = Set(seen.map(\.device)).count
+    fit.heldDeviceList = Set(seen.map(\.device)).sorted()
+    fit.heldDevices = fit.heldDeviceList.count
     fit.heldLatenessS = seen.isEmpty ? .nan : Stats.median(seen.map(\.late))
     fit.unheldLatenessS = unheld.isEmpty ? .nan : Stats.median(unheld)
     fit.usualLatenessS = usual
@@ -267,6 +346,15 @@ extension Fitter {
     budget.note =
       "The B whose replay (\(best.reading.name)) best explains when held requests were answered. It is the budget "
       + "of the widgets logged; how it depends on views is not in a log."
+    if let each = holds.perDevice {
+      let seen = holds.heldDeviceList.map { each[$0] }.filter(\.isFinite)
+      budget.note =
+        "The median over the \(seen.count) devices with holds of each device's B (\(best.reading.name)); one B for "
+        + "the whole log explained none, as budgets differ with how often widgets are seen. Quartiles of the "
+        + "devices' B: \(Self.fmt(Stats.quantile(seen, 0.25))) to \(Self.fmt(Stats.quantile(seen, 0.75))). B in "
+        + "the model is the budget of the most-seen widgets (docs/model.md#visibility): compare with the devices' "
+        + "glances before pasting it."
+    }
     if decided {
       budget.settings.setClamped(.budgetMaxPerDay, .number(best.perDay.rounded()))
     } else {

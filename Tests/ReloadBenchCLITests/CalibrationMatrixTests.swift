@@ -79,6 +79,22 @@ import Testing
     #expect((v["note"] as? String)?.contains("held back too few") == true, "\(v)")
   }
 
+  @Test func aFleetWhoseBudgetsDifferWithGlancesGivesTheOftenSeenWidgetsB() throws {
+    // A third of the users glance 5 times a day (a smaller budget, docs/model.md#visibility), the rest 60 (B = 50):
+    // one B for the log explains no hold, a B per device does; their median is the often-seen widgets' B.
+    var s = Self.scenario(accrual: "token_bucket", budget: 50, pollMin: 15, app: false, devices: 45)
+    s = s.replacingOccurrences(of: #", "full_budget_views_per_day": 0"#, with: "")
+    s = s.replacingOccurrences(
+      of: #""segments": [{"#,
+      with: #""segments": [{"name": "rare", "weight": 1, "wake_hour": [7, 8], "sleep_hour": [22, 23], "#
+        + #""home_views_per_day": 5, "widgets": [{"kind": "live"}]}, {"weight": 2, "#)
+    let f = try Self.fit(s)
+    #expect(f.choice("budget.accrual") == "token_bucket", "\(f.describe("budget.accrual"))")
+    let b = f.parameter("budget.max_per_day")?["estimate"] as? Double ?? .nan
+    #expect(abs(b - 50) <= 5, "\(f.describe("budget.max_per_day"))")
+    #expect((f.parameter("budget.max_per_day")?["note"] as? String)?.contains("each device's B") == true)
+  }
+
   @Test func r1PollingEvery15MinutesGivesBOf50AndASlidingWindow() throws {
     // Scenarios/r1-polling.json at 40 devices: every widget asks 96 times a day and gets 50.
     var r1 = try String(
