@@ -120,6 +120,12 @@ extension Fitter {
 
   /// `budget_accrual`: each reading's held-out fit to the held requests.
   func accrualVerdict(_ holds: HoldFit?) -> AssumptionVerdict {
+    if let holds, holds.repeatingDays {
+      return .ruling(
+        .budgetAccrual, out: [], supported: nil,
+        note: "Cannot tell apart: the days repeat to the millisecond, so a window of each day's count explains every "
+          + "late request exactly, whatever the budget. A log of real devices (mornings that differ) tells them apart.")
+    }
     guard let holds, holds.identified else {
       return .ruling(
         .budgetAccrual, out: [], supported: nil,

@@ -46,6 +46,8 @@ struct HoldFit {
   var perDevice: [Double]?
   /// The devices with seen holds.
   var heldDeviceList: [Int] = []
+  /// The holds came exactly when the best reading allows: the days repeat, and nothing is read from them.
+  var repeatingDays = false
 
   /// Enough holds to read B and the accrual from.
   var identified: Bool { held >= Fitter.minValues && heldDevices >= Fitter.minDevices }
@@ -258,8 +260,14 @@ extension Fitter {
     }
     let usual = unheld.isEmpty ? 0 : Stats.quantile(unheld, 0.95)
     // Twice the usual lateness: a hold is later than any ordinary lateness, not its tail.
-    let seen = holds.filter { $0.late > 2 * usual && abs($0.residual) <= max(usual, 1) }
+    var seen = holds.filter { $0.late > 2 * usual && abs($0.residual) <= max(usual, 1) }
     fit.held = seen.count
+    // Holds answered to the millisecond when the reading allows them: days that repeat exactly (a log laid out
+    // by hand, a constant lateness), which a window of each day's count explains whatever the budget.
+    if !seen.isEmpty && Stats.median(seen.map { abs($0.residual) }) < 0.5 {
+      fit.repeatingDays = true
+      seen = []
+    }
     fit.heldDeviceList = Set(seen.map(\.device)).sorted()
     fit.heldDevices = fit.heldDeviceList.count
     fit.heldLatenessS = seen.isEmpty ? .nan : Stats.median(seen.map(\.late))

@@ -9,16 +9,13 @@ import WidgetModel
 @Suite struct LatenessFitTests {
   typealias L = LogBuilder
 
-  /// Six devices of an hourly widget: each day from 06:00 (plus 7 minutes a
-  /// day), 15 reloads, each coming `lateness[i]` seconds after the hour it
-  /// asked for. Days that repeat to the millisecond would read as a sliding
-  /// window of 15: each reload exactly 24 h after yesterday's (the budget's
-  /// signature, Fitter+Holds); a user's mornings never repeat so.
+  /// Six devices of an hourly widget: each day from 06:00, 15 reloads, each
+  /// coming `lateness[i]` seconds after the hour it asked for.
   static func hourlyLog(_ lateness: [Double]) -> ReloadLog {
     var b = LogBuilder()
     for d in 0..<6 {
       for day in 0...6 {
-        var t = L.at(day, 6 * L.hour + Int64(day) * 7 * L.minute)
+        var t = L.at(day, 6 * L.hour)
         for i in 0..<15 {
           b.reload("d\(d)", "hourly", at: t, asks: L.hour)
           t += L.hour + Int64((lateness[i % lateness.count] * 1000).rounded())
