@@ -32,7 +32,10 @@ struct RobustnessCommand: Command {
   static let options: [OptionSpec] =
     ScenarioOverrides.declarations + [
       OptionSpec(
-        "--dry-run", nil, "Check the scenario and print the readings and what each simulates; simulate nothing.")
+        "--dry-run", nil, "Check the scenario and print the readings and what each simulates; simulate nothing."),
+      OptionSpec(
+        "--calibration", "FILE",
+        "Skip the alternatives a calibration.json ('reloadbench calibrate') rules out for your devices."),
     ]
   static let common: [CommonOptions.Key: String?] = [
     .out: "Write robustness.csv, robustness.json and robustness.html to DIR (default Reports/<scenario name>).",
@@ -46,6 +49,7 @@ struct RobustnessCommand: Command {
   var pipeline: Pipeline
   var positionals: Int
   var dryRun: Bool
+  var calibration: String?
 
   init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     positionals = parsed.positionals.count
@@ -55,6 +59,7 @@ struct RobustnessCommand: Command {
     overrides.seed = common.seed
     pipeline = Pipeline(options: common, overrides: overrides, strategies: strategies)
     dryRun = parsed.has("--dry-run")
+    calibration = parsed.value("--calibration")
   }
 
   func validate() throws(CLIError) {
@@ -78,7 +83,8 @@ struct RobustnessCommand: Command {
         dir, as: pipeline.options.out == nil ? "the report folder" : "the --out folder", files: Self.files,
         fix: "pass --out with another folder"),
     ])
-    let spec = loaded.robustness ?? RobustnessSpec()
+    var spec = loaded.robustness ?? RobustnessSpec()
+    if let calibration { spec.ruledOut = try Self.ruledOut(calibration) }
     try pipeline.validateMemory(RobustnessRunner.sampled(loaded.scenario, spec))
     if dryRun {
       Terminal.out(Self.plan(loaded, spec, dir: dir))
@@ -111,6 +117,37 @@ struct RobustnessCommand: Command {
     return ExitStatus.success
   }
 
+  /// The alternatives calibration.json at `path` rules out, as
+  /// `ModelVariant` names them (`budget_accrual = sliding_window`): its
+  /// "assumptions" block (Scenarios/log-format.md#the-budget-from-ordinary-logs).
+  /// The model's own reading (`default`) always runs, as the base.
+  static func ruledOut(_ path: String) throws(CLIError) -> Set<String> {
+    let fix = "(fix: pass the calibration.json 'reloadbench calibrate' wrote)"
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .badInput("--calibration \(path): cannot read it \(fix)")
+    }
+    guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      doc["format"] as? String == "reloadbench-calibration"
+    else {
+      throw .badInput("--calibration \(path): not a calibration.json \(fix)")
+    }
+    guard let verdicts = doc["assumptions"] as? [[String: Any]] else {
+      throw .badInput("--calibration \(path): no \"assumptions\" block (fix: calibrate again with this version)")
+    }
+    var out = Set<String>()
+    for (i, v) in verdicts.enumerated() {
+      guard let key = v["assumption"] as? String, let assumption = Assumption(key: key),
+        let names = v["ruled_out"] as? [String]
+      else {
+        throw .badInput("--calibration \(path): $.assumptions[\(i)] is not an assumption's verdict \(fix)")
+      }
+      for name in names where assumption.alternatives.contains(where: { $0.name == name }) {
+        out.insert("\(assumption.key) = \(name)")
+      }
+    }
+    return out
+  }
+
   /// What a run would do: each reading and the strategies it simulates again.
   static func plan(_ loaded: LoadedScenario, _ spec: RobustnessSpec, dir: String) -> String {
     let scenario = RobustnessRunner.sampled(loaded.scenario, spec)
@@ -123,6 +160,9 @@ struct RobustnessCommand: Command {
       + "\(NumberFormat.count(scenario.devices, "device")) of \(NumberFormat.grouped(loaded.scenario.devices)), "
       + "seed \(scenario.seed); \(runs) of \((variants.count + 1) * names.count) strategy runs simulated; "
       + "reports to \(dir)/\n"
+    if !spec.ruledOut.isEmpty {
+      text += "  not run, ruled out by the calibration: \(spec.ruledOut.sorted().joined(separator: ", "))\n"
+    }
     for (i, v) in variants.enumerated() {
       let simulated = jobs.first { $0.variant == i }?.strategies.map { names[$0] } ?? []
       text += "  \(v.name): " + (simulated.isEmpty ? "the base's results" : simulated.joined(separator: ", ")) + "\n"

@@ -47,6 +47,8 @@ public struct Calibration: Sendable {
   }
 
   public var parameters: [Parameter] = []
+  /// What the log says of each assumption it can speak to, in `Assumption` order.
+  public var verdicts: [AssumptionVerdict] = []
   /// The log after cleaning: devices, complete device-days, lines.
   public var devices = 0
   public var deviceDays = 0
@@ -99,6 +101,7 @@ public struct Calibration: Sendable {
     let fitted = fitter.fitAll()
     c.parameters = fitted.parameters
     c.curves.latenessS = fitted.lateness
+    c.verdicts = fitted.verdicts
     return c
   }
 }

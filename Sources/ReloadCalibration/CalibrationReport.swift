@@ -54,8 +54,40 @@ public enum CalibrationReport {
       "log": log,
       "model": c.model.scenarioBlock,
       "parameters": .array(parameters, layout: .lines),
+      "assumptions": .array(c.verdicts.map(verdict), layout: .lines),
       "simulated": .bool(simulated != nil),
     ]
+  }
+
+  /// One assumption's verdict: keyed by `Assumption.key` and its readings'
+  /// names, so `robustness` can keep only the `allowed` readings.
+  static func verdict(_ v: AssumptionVerdict) -> JSON {
+    let readings = v.readings.map { r -> JSON in
+      var m: [(key: String, value: JSON)] = [(key: "name", value: .string(r.name))]
+      if let s = r.score { m.append((key: "score", value: .number(s, decimals: 4))) }
+      if let s = r.margin {
+        m.append((key: "margin", value: .number(s, decimals: 4)))
+        m.append((key: "margin_low", value: .number(r.marginLow ?? .nan, decimals: 4)))
+        m.append((key: "margin_high", value: .number(r.marginHigh ?? .nan, decimals: 4)))
+      }
+      if r.perDay != nil {
+        m += [
+          (key: "value", value: estimate(r.perDay)), (key: "low", value: estimate(r.perDayLow)),
+          (key: "high", value: estimate(r.perDayHigh)),
+        ]
+      }
+      m.append((key: "ruled_out", value: .bool(r.ruledOut)))
+      return .object(m, layout: .inline)
+    }
+    return .object(
+      [
+        (key: "assumption", value: .string(v.assumption.key)),
+        (key: "allowed", value: .array(v.allowed.map(JSON.string))),
+        (key: "ruled_out", value: .array(v.ruledOut.map(JSON.string))),
+        (key: "supported", value: v.supported.map(JSON.string) ?? .null),
+        (key: "readings", value: .array(readings)),
+        (key: "note", value: .string(v.note)),
+      ], layout: .inline)
   }
 
   /// One row per parameter: its path, status, the choice it decides, the

@@ -40,6 +40,14 @@ struct DeviceSummary {
   var latenessWaitS = 0.0
   /// Per instance: the times of its budgeted reloads (to replay its budget).
   var budgetTimes: [[Int64]] = []
+  /// Per instance: its policy requests answered by the system's reload on a
+  /// complete day, outside Low Power Mode (`BudgetHolds`).
+  var heldPairs: [[HoldPair]] = []
+  /// The quarter hours of the local day in which the device logged any
+  /// line on some day: when its user is seen awake (`Fitter.countHeld`).
+  var awakeQuarters = [Bool](repeating: false, count: 96)
+  /// The device's UTC offset, ms (its days' `DeviceDays.offset`).
+  var offsetMs: Int64 = 0
   /// Background app calls: latency from the call to the reload, seconds.
   var callLatency: [Double] = []
   /// Bursts: (calls, reloads) per burst of calls within 5 s.
@@ -111,12 +119,20 @@ struct Summarizer {
     dropped.edgeDays += days.partial
     s.days = days.completeCount
     s.hasLowPower = ls.contains { log.lowPower[$0] == 1 }
+    s.offsetMs = days.offset
+    for i in ls { s.awakeQuarters[Self.quarter(log.time[i], offset: days.offset)] = true }
     let sorted = SortedLines(log, ls, days: days, into: &s)
     for (_, instanceLines) in sorted.byInstance.sorted(by: { $0.key < $1.key }) {
       Self.summarizeInstance(log, instanceLines, days: days, into: &s)
     }
     Self.summarizeCalls(log, sorted.calls, timelinesByKind: sorted.timelinesByKind, into: &s)
     return s
+  }
+
+  /// The quarter hour of the local day of time `t` (ms since 1970).
+  static func quarter(_ t: Int64, offset: Int64) -> Int {
+    let ms = ((t + offset) % dayMs + dayMs) % dayMs
+    return Int(ms / 900_000)
   }
 
   /// `lines` without exact repeats (a logger that wrote a line twice, a
@@ -141,6 +157,7 @@ struct Summarizer {
     let budgetedLines = lines.filter { budgeted(log, $0) }
     let instance = s.budgetTimes.count
     s.budgetTimes.append(budgetedLines.map { log.time[$0] })
+    s.heldPairs.append(holdPairs(log, lines, days: days))
     let request = InstanceRequests(log, lines)
     summarizeDays(log, budgetedLines, request: request, family: log.family[lines[0]], days: days, into: &s)
     summarizePairs(log, lines, saturated: request.saturated, instance: instance, days: days, into: &s)
@@ -148,6 +165,27 @@ struct Summarizer {
       let gap = log.time[budgetedLines[k]] - log.time[budgetedLines[k - 1]]
       s.intervals.append(Double(gap) / 60_000)
     }
+  }
+
+  /// An instance's policy requests answered by the system's own reload on
+  /// a complete day, neither line in Low Power Mode: what `BudgetHolds`
+  /// replays under each reading of the budget.
+  static func holdPairs(_ log: ReloadLog, _ lines: [Int], days: DeviceDays) -> [HoldPair] {
+    var out: [HoldPair] = []
+    // The index of line k's reload among the instance's budgeted reloads.
+    var budgetedBefore = lines.first.map { budgeted(log, $0) ? 1 : 0 } ?? 0
+    for k in 1..<max(1, lines.count) {
+      let a = lines[k - 1]
+      let b = lines[k]
+      let j = budgetedBefore
+      if budgeted(log, b) { budgetedBefore += 1 } else { continue }
+      guard log.policy[a] != .never, log.next[a] != ReloadLog.none, log.trigger[b] == 0 else { continue }
+      guard log.lowPower[a] != 1, log.lowPower[b] != 1, days.isComplete(days.day(log.time[b])) else { continue }
+      // A timeline due at once is spaced by its own rule (docs/model.md#asap-reloads), which `reload.asap` reads.
+      guard log.next[a] > log.time[a] + 1000 else { continue }
+      out.append(HoldPair(reload: Int32(j), request: log.next[a]))
+    }
+    return out
   }
 
   /// Per complete day of an instance: its budgeted reloads, and for a

@@ -6,8 +6,9 @@ import WidgetModel
 extension Fitter {
   /// What to log when the budget does not show.
   static let budgetMissing =
-    "The budget shows only on widgets that ask more often than it allows: log a test cohort whose widget returns "
-    + ".after(now + 5 min) (or one entry with .atEnd) for a few days."
+    "The budget shows only where it holds requests back, and no widget here asked more often than its B a day "
+    + "allows for long enough (every 15 minutes over a 16-hour day is 64 a day). Any widget that does, for part of "
+    + "a day, shows it, whatever its polling interval; a test cohort returning .after(now + 5 min) shows it every day."
 
   /// Devices with saturated widgets' whole ordinary days: where the budget shows.
   static func saturated(_ s: DeviceSummary) -> Bool { !s.lateIntervals.isEmpty }

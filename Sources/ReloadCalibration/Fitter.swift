@@ -26,9 +26,14 @@ struct Fitter {
   typealias P = Calibration.Parameter
 
   /// Every parameter in the report's order, and the lateness seen (for the chart).
-  func fitAll() -> (parameters: [P], lateness: [Double]) {
-    let (accrual, reading) = fitAccrual()
-    let budgetPerDay = fitMaxPerDay(accrual: accrual, reading: reading)
+  func fitAll() -> (parameters: [P], lateness: [Double], verdicts: [AssumptionVerdict]) {
+    var (accrual, reading) = fitAccrual()
+    var budgetPerDay = fitMaxPerDay(accrual: accrual, reading: reading)
+    let holds = fitHolds()
+    // Saturated widgets read B and the accrual directly; without them, the requests the budget held back do.
+    if let holds, holds.identified, accrual.status != .identified || budgetPerDay.status != .identified {
+      (accrual, budgetPerDay, reading) = holdParameters(holds)
+    }
     let budget = BudgetReading(accrual: reading, perDay: budgetPerDay.estimate, perDayStatus: budgetPerDay.status)
     var minInterval = fitMinInterval(budget: budget)
     let asap = fitAsap(budget: budget)
@@ -45,7 +50,7 @@ struct Fitter {
     out += [fitBackgroundLatency(), fitBurst()]
     out += fitArrivalRates()
     out += notIdentifiable()
-    return (out, lateness.lateness)
+    return (out, lateness.lateness, verdicts(holds: holds, parameters: out))
   }
 
   /// What the log says of the budget, which later estimates read: how it

@@ -124,6 +124,14 @@ import Testing
     // A policy of 5 minutes never asks below the minimum interval: not identifiable, and said so.
     #expect(f.status("budget.min_interval_s") == "not_identifiable")
     #expect(f.status("budget.views_exponent") == "not_identifiable")
+    // calibration.json's verdicts: a multiplier of 0.5 rules out "Low Power Mode does not shrink the budget",
+    // the bucket rules out the window, and a B of 70 rules out a maximum of 40.
+    let size = CalibrationMatrixTests.verdict(f, "budget_size")
+    #expect((size?["ruled_out"] as? [String])?.contains("low_power_ignored") == true, "\(size ?? [:])")
+    #expect((size?["ruled_out"] as? [String])?.contains("budget_40") == true, "\(size ?? [:])")
+    #expect((size?["allowed"] as? [String])?.contains("default") == true, "\(size ?? [:])")
+    let accrual = CalibrationMatrixTests.verdict(f, "budget_accrual")
+    #expect((accrual?["ruled_out"] as? [String])?.contains("sliding_window") == true, "\(accrual ?? [:])")
   }
 
   @Test(arguments: [21, 22, 23])

@@ -127,6 +127,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
   }
 
+  @Test func aCalibrationsRuledOutAlternativesDoNotRun() throws {
+    // A calibration.json whose log rules out the window and the small bucket (Scenarios/log-format.md).
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.scenario(#"{"assumptions": ["budget_accrual"], "profiles": false}"#)
+      .write(to: dir.appendingPathComponent("s.json"))
+    let calibration = #"{"format": "reloadbench-calibration", "assumptions": [{"assumption": "budget_accrual", "#
+      + #""allowed": ["default", "large_bucket"], "ruled_out": ["sliding_window", "small_bucket"]}]}"#
+    try Data(calibration.utf8).write(to: dir.appendingPathComponent("calibration.json"))
+    let all = try Binary.run(["robustness", "s.json", "--out", "out", "--dry-run"], in: dir)
+    #expect(all.stdout.contains("  budget_accrual = sliding_window:"), "\(all.stdout)")
+    let r = try Binary.run(
+      ["robustness", "s.json", "--out", "out", "--dry-run", "--calibration", "calibration.json"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(!r.stdout.contains("  budget_accrual = sliding_window:") && !r.stdout.contains("= small_bucket:"))
+    #expect(r.stdout.contains("  budget_accrual = large_bucket:"), "\(r.stdout)")
+    #expect(r.stdout.contains("ruled out by the calibration: budget_accrual = sliding_window, "), "\(r.stdout)")
+    // Not a calibration: one line, exit 2.
+    let bad = try Binary.run(["robustness", "s.json", "--out", "out", "--calibration", "s.json"], in: dir)
+    #expect(bad.status == 2 && bad.stderr.contains("not a calibration.json"), "\(bad.stderr)")
+  }
+
   @Test func badInputIsOneLineExitTwoAndWritesNothing() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -25,8 +25,14 @@ struct RobustnessSpec: Equatable {
   /// differences' uncertainty.
   static let sampleGroups = 4
 
+  /// Alternatives a calibration ruled out (`budget_accrual = sliding_window`,
+  /// `ModelVariant.name`): not run (`reloadbench robustness --calibration`).
+  var ruledOut: Set<String> = []
+
   /// The variants, in order.
-  var variants: [ModelVariant] { ModelVariant.all(assumptions: assumptions, includeProfiles: profiles) }
+  var variants: [ModelVariant] {
+    ModelVariant.all(assumptions: assumptions, includeProfiles: profiles).filter { !ruledOut.contains($0.name) }
+  }
 }
 
 /// Runs a scenario under every variant of its model (`RobustnessSpec`),

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The calibration recovery matrix, small (the full one is
+/// scripts/calibration-matrix.py, run by .ci/run; Scenarios/README.md,
+/// "Calibration recovery matrix"): ordinary widgets polling every 10 to 30
+/// minutes, whose requests the budget holds back, give B and the accrual
+/// with no saturated cohort; widgets it never holds give no B.
+@Suite struct CalibrationMatrixTests {
+  /// One widget per device polling every `pollMin` minutes, users awake
+  /// 15-16 hours, with or without the app's reload calls (foreground
+  /// reloads and background reloads after silent pushes), lateness 0-2 min.
+  /// The same scenario as scripts/calibration-matrix.py's, smaller.
+  static func scenario(accrual: String, budget: Int, pollMin: Int, app: Bool, devices: Int = 30, days: Int = 6)
+    -> String
+  {
+    let appBlock =
+      app
+      ? #", "app": {"reload_on_foreground": true, "reload_on_silent_push": true}, "#
+        + #""backend": {"silent_push": {"on": "unpredictable", "coalesce_min": 30}}"# : ""
+    return """
+      {
+        "name": "matrix", "seed": \(7 + budget + pollMin), "days": \(days), "warmup_days": 0, "devices": \(devices),
+        "model": {
+          "budget": {"accrual": "\(accrual)", "max_per_day": \(budget), "full_budget_views_per_day": 0},
+          "reload": {"lateness": {"dist": "uniform", "min_s": 0, "max_s": 120}}
+        },
+        "kinds": [{"name": "live", "unpredictable": {"per_day": 24, "profile": "daytime"}}],
+        "segments": [{
+          "name": "users", "wake_hour": [7, 8], "sleep_hour": [22, 23], "home_views_per_day": 60,
+          "app_sessions_per_day": \(app ? 3 : 0), "widgets": [{"kind": "live"}]
+        }],
+        "strategies": [{
+          "name": "deployed", "preset": "poll-60m",
+          "kinds": [{"kind": "live", "timeline": {"policy": "after", "after_min": \(pollMin)}}]\(appBlock)
+        }]
+      }
+      """
+  }
+
+  static func verdict(_ f: CalibrateCommandTests.Fitted, _ key: String) -> [String: Any]? {
+    (f.json["assumptions"] as? [[String: Any]])?.first { $0["assumption"] as? String == key }
+  }
+
+  static func fit(_ scenario: String) throws -> CalibrateCommandTests.Fitted {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try CalibrateCommandTests.emitAndFit(scenario, in: dir)
+  }
+
+  /// The model's reading of each kind, as `Assumption.budgetAccrual` names it.
+  static func readingName(_ accrual: String) -> String { accrual == "sliding_window" ? "sliding_window" : "default" }
+
+  @Test(arguments: [
+    ("sliding_window", 40, 15, false), ("token_bucket", 40, 15, true), ("sliding_window", 50, 10, true),
+    ("token_bucket", 70, 10, false),
+  ])
+  func heldRequestsGiveBAndTheAccrual(accrual: String, budget: Int, pollMin: Int, app: Bool) throws {
+    let f = try Self.fit(Self.scenario(accrual: accrual, budget: budget, pollMin: pollMin, app: app))
+    #expect(f.choice("budget.accrual") == accrual, "\(f.describe("budget.accrual"))")
+    let b = f.parameter("budget.max_per_day")?["estimate"] as? Double ?? .nan
+    #expect(abs(b - Double(budget)) <= 0.1 * Double(budget), "\(f.describe("budget.max_per_day"))")
+    // calibration.json says which readings the log allows, by Assumption's names.
+    let v = try #require(Self.verdict(f, "budget_accrual"))
+    let allowed = v["allowed"] as? [String] ?? []
+    let out = v["ruled_out"] as? [String] ?? []
+    #expect(allowed.contains(Self.readingName(accrual)), "\(v)")
+    let other = accrual == "sliding_window" ? "default" : "sliding_window"
+    #expect(out.contains(other) && !allowed.contains(other), "\(v)")
+  }
+
+  @Test func widgetsTheBudgetNeverHoldsGiveNoBAndAllowEveryReading() throws {
+    // 30-minute polls over 15-16 awake hours ask about 32 times a day: a bucket of 70 never holds one.
+    let f = try Self.fit(Self.scenario(accrual: "token_bucket", budget: 70, pollMin: 30, app: false))
+    #expect(f.status("budget.max_per_day") != "identified", "\(f.describe("budget.max_per_day"))")
+    #expect(f.status("budget.accrual") != "identified", "\(f.describe("budget.accrual"))")
+    let v = try #require(Self.verdict(f, "budget_accrual"))
+    #expect((v["ruled_out"] as? [String]) == [], "\(v)")
+    #expect((v["note"] as? String)?.contains("held back too few") == true, "\(v)")
+  }
+
+  @Test func aFleetWhoseBudgetsDifferWithGlancesGivesTheOftenSeenWidgetsB() throws {
+    // A third of the users glance 5 times a day (a smaller budget, docs/model.md#visibility), the rest 60 (B = 50):
+    // one B for the log explains no hold, a B per device does; their median is the often-seen widgets' B.
+    var s = Self.scenario(accrual: "token_bucket", budget: 50, pollMin: 15, app: false, devices: 45)
+    s = s.replacingOccurrences(of: #", "full_budget_views_per_day": 0"#, with: "")
+    s = s.replacingOccurrences(
+      of: #""segments": [{"#,
+      with: #""segments": [{"name": "rare", "weight": 1, "wake_hour": [7, 8], "sleep_hour": [22, 23], "#
+        + #""home_views_per_day": 5, "widgets": [{"kind": "live"}]}, {"weight": 2, "#)
+    let f = try Self.fit(s)
+    #expect(f.choice("budget.accrual") == "token_bucket", "\(f.describe("budget.accrual"))")
+    let b = f.parameter("budget.max_per_day")?["estimate"] as? Double ?? .nan
+    #expect(abs(b - 50) <= 5, "\(f.describe("budget.max_per_day"))")
+    #expect((f.parameter("budget.max_per_day")?["note"] as? String)?.contains("each device's B") == true)
+  }
+
+  @Test func r1PollingEvery15MinutesGivesBOf50AndASlidingWindow() throws {
+    // Scenarios/r1-polling.json at 40 devices: every widget asks 96 times a day and gets 50.
+    var r1 = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Scenarios/r1-polling.json"), encoding: .utf8)
+    r1 = r1.replacingOccurrences(of: "\"devices\": 10000", with: "\"devices\": 40")
+    r1 = r1.replacingOccurrences(of: "\"$schema\": \"./scenario.schema.json\",", with: "")
+    let f = try Self.fit(r1)
+    #expect(f.choice("budget.accrual") == "sliding_window", "\(f.describe("budget.accrual"))")
+    let b = f.parameter("budget.max_per_day")?["estimate"] as? Double ?? .nan
+    #expect(abs(b - 50) <= 5, "\(f.describe("budget.max_per_day"))")
+    #expect((Self.verdict(f, "budget_accrual")?["allowed"] as? [String]) == ["sliding_window"])
+  }
+}
