@@ -112,6 +112,39 @@ import Testing
     }
   }
 
+  /// A part's header and body are untrusted (anyone can write a valid
+  /// checksum): counts that would size an allocation or a loop are held to
+  /// what `run` accepts, and a tally larger than the body left is refused
+  /// before it is allocated. Each crashed or ran the machine out of memory
+  /// (shared/repro/inputs-2, items 1-3). One line, exit 2, nothing written.
+  @Test func forgedCountsAreRefusedBeforeTheySizeAnything() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(smallScenario(devices: 60, days: 1), "s.json", in: dir)
+    let parts = try Self.shards(["run", "s.json"], n: 1, folder: "p", in: dir)
+    let good = try Self.bytes(parts[0], in: dir)
+    // The repro's 644-byte part (1 strategy x 10,000 segments x a ring of
+    // 2^20 declared in an 8-byte body), its model version made current.
+    let bomb = try Data(contentsOf: repositoryRoot.appendingPathComponent(
+      "Tests/ReloadBenchCLITests/Fixtures/repro/merge-tally-alloc-bomb.rbpart"))
+    let forged: [(String, Data, String)] = [
+      ("shards0.rbpart", Self.forged(good, replacing: #""shard_count":1"#, with: #""shard_count":0"#), "shard 1 of 0"),
+      ("shards1e9.rbpart", Self.forged(good, replacing: #""shard_count":1"#, with: #""shard_count":1000000000"#),
+        "shard 1 of 1000000000"),
+      ("reps.rbpart", Self.forged(good, replacing: #""replications":1"#, with: #""replications":-1"#),
+        "-1 replications"),
+      ("bomb.rbpart", Self.forged(bomb, replacing: #""model_version":"2""#,
+        with: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#), "its tallies do not decode"),
+    ]
+    for (name, data, words) in forged {
+      try data.write(to: dir.appendingPathComponent(name))
+      let r = try Binary.run(["merge", name, "--out", "out", "--quiet"], in: dir)
+      #expect(r.status == 2 && r.stderr.split(separator: "\n").count == 1, "\(name): \(r.stderr)")
+      #expect(r.stderr.contains(words) && r.stderr.contains("fix:"), "\(name): \(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), "\(name)")
+    }
+  }
+
   /// A part with its header edited and its checksum made good again: what
   /// a part written by another version of the tool looks like.
   static func forged(_ part: Data, replacing old: String, with new: String) -> Data {

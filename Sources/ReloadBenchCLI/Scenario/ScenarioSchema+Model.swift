@@ -383,7 +383,7 @@ extension ScenarioSchema {
         "The real fleet size backend figures are scaled to; null = `devices`.", unit: "devices", default: .null),
       integer(
         "replications", "Independent repetitions with derived seeds; 2 or more add `_ci95` columns.", default: 1,
-        min: 1, max: 100),
+        min: 1, max: Double(maxReplications)),
       choice(
         "start_weekday",
         "The weekday of day 0; each clock (a device's time zone, a shared feed's `utc_offset_h`) counts its own "

@@ -8,6 +8,9 @@ import WidgetModel
 /// Defaults come from the model's own `.standard` values, so the decoder,
 /// the JSON Schema and the docs cannot disagree with the Swift types.
 enum ScenarioSchema {
+  /// The most replications a run takes (a scenario's `replications`, a shard part's header).
+  static let maxReplications = 100
+
   // MARK: - Helpers
 
   static func number(

@@ -129,6 +129,15 @@ enum PartialFile {
     guard headerEnd < end, header.bodyBytes == end - headerEnd - 1 else {
       throw .badInput("\(path): corrupt: the body is not the \(header.bodyBytes) bytes its header says (\(rerun))")
     }
+    // The header is untrusted like the body (anyone can write a valid
+    // checksum): its counts are held to what `run` accepts before they size anything.
+    guard (1...ShardSpec.maxCount).contains(header.shardCount), (1...header.shardCount).contains(header.shard),
+      (1...ScenarioSchema.maxReplications).contains(header.replications)
+    else {
+      throw .badInput(
+        "\(path): corrupt header: shard \(header.shard) of \(header.shardCount), \(header.replications) "
+          + "replications (\(rerun))")
+    }
     return Part(path: path, header: header, body: keepBody ? bytes[(headerEnd + 1)..<end] : [])
   }
 }
@@ -283,7 +292,11 @@ enum TallyCoder {
         let segments = try int(max: 10_000)
         let ring = try int(max: 1 << 20)
         let seconds = try int(max: 1 << 34)
-        guard segments > 0, seconds <= bytes.count * TallyCoder.run else { throw Corrupt() }
+        // Every counter takes at least a byte: a tally larger than the body
+        // left is corrupt, and is refused before it is allocated.
+        guard segments > 0, seconds <= bytes.count * TallyCoder.run,
+          segments <= (bytes.endIndex - at) / TallyLayout(ringCapacity: ring).count
+        else { throw Corrupt() }
         let countsPushes = try int(max: 1) == 1
         let t = StrategyTally(
           segments: segments, ringCapacity: ring, measuredSeconds: seconds, countsPushes: countsPushes)
