@@ -117,22 +117,9 @@ extension Fitter {
           reading: reading, perDay: grid[best], low: boot.isEmpty ? nil : Stats.sortedQuantile(boot, 0.025),
           high: boot.isEmpty ? nil : Stats.sortedQuantile(boot, 0.975), score: oos.reduce(0, +) / n))
     }
-    let order = readings.indices.sorted { readings[$0].score < readings[$1].score }
-    let b = order[0]
     let perGroupPairs = pairsPerGroup.map(Double.init)
-    for r in readings.indices where r != b {
-      let diff = zip(oosPerReading[r], oosPerReading[b]).map { $0 - $1 }
-      readings[r].margin = readings[r].score - readings[b].score
-      let margins = weights.map { w -> Double in
-        let n = zip(w, perGroupPairs).reduce(0) { $0 + $1.0 * $1.1 }
-        return n == 0 ? 0 : zip(w, diff).reduce(0) { $0 + $1.0 * $1.1 } / n
-      }.sorted()
-      if !margins.isEmpty {
-        readings[r].marginLow = Stats.sortedQuantile(margins, 0.025)
-        readings[r].marginHigh = Stats.sortedQuantile(margins, 0.975)
-        readings[r].ruledOut = readings[r].marginLow > Self.minMargin
-      }
-    }
+    let order = Self.rank(&readings, groupScores: oosPerReading, pairsPerGroup: perGroupPairs, weights: weights)
+    let b = order[0]
     var fit = HoldFit(
       readings: order.map { readings[$0] }, pairs: pairs, held: 0, heldDevices: 0, unheldLatenessS: .nan,
       heldLatenessS: .nan)
@@ -160,6 +147,32 @@ extension Fitter {
   /// The fit with a B per device (each reading's best on the device's own
   /// requests): scored in sample, every reading with as many B as devices.
   /// B is the median over the devices with holds, its interval by bootstrap over them.
+  /// Ranks `readings` by score, best first, and gives every other reading
+  /// its margin over the best with a 95 % bootstrap interval: the
+  /// difference of the per-group scores (`groupScores[r][g]`, summed over a
+  /// group's pairs), weighted by each replicate's group weights and divided
+  /// by its pairs. A reading whose interval lies above `minMargin` is ruled out.
+  static func rank(
+    _ readings: inout [HoldFit.Reading], groupScores: [[Double]], pairsPerGroup: [Double], weights: [[Double]]
+  ) -> [Int] {
+    let order = readings.indices.sorted { readings[$0].score < readings[$1].score }
+    let best = order[0]
+    for r in readings.indices where r != best {
+      let diff = zip(groupScores[r], groupScores[best]).map { $0 - $1 }
+      readings[r].margin = readings[r].score - readings[best].score
+      let margins = weights.map { w -> Double in
+        let n = zip(w, pairsPerGroup).reduce(0) { $0 + $1.0 * $1.1 }
+        return n == 0 ? 0 : zip(w, diff).reduce(0) { $0 + $1.0 * $1.1 } / n
+      }.sorted()
+      if !margins.isEmpty {
+        readings[r].marginLow = Stats.sortedQuantile(margins, 0.025)
+        readings[r].marginHigh = Stats.sortedQuantile(margins, 0.975)
+        readings[r].ruledOut = readings[r].marginLow > minMargin
+      }
+    }
+    return order
+  }
+
   func perDeviceFit(_ scores: [[[Double]]], grids: [[Double]], pairsPerGroup: [Double], weights: [[Double]])
     -> HoldFit?
   {
@@ -184,21 +197,8 @@ extension Fitter {
       HoldFit.Reading(
         reading: AccrualReading.all[r], perDay: .nan, low: nil, high: nil, score: least[r].reduce(0, +) / pairs)
     }
-    let order = readings.indices.sorted { readings[$0].score < readings[$1].score }
+    let order = Self.rank(&readings, groupScores: least, pairsPerGroup: pairsPerGroup, weights: weights)
     let best = order[0]
-    for r in readings.indices where r != best {
-      let diff = zip(least[r], least[best]).map { $0 - $1 }
-      readings[r].margin = readings[r].score - readings[best].score
-      let margins = weights.map { w -> Double in
-        let n = zip(w, pairsPerGroup).reduce(0) { $0 + $1.0 * $1.1 }
-        return n == 0 ? 0 : zip(w, diff).reduce(0) { $0 + $1.0 * $1.1 } / n
-      }.sorted()
-      if !margins.isEmpty {
-        readings[r].marginLow = Stats.sortedQuantile(margins, 0.025)
-        readings[r].marginHigh = Stats.sortedQuantile(margins, 0.975)
-        readings[r].ruledOut = readings[r].marginLow > Self.minMargin
-      }
-    }
     var fit = HoldFit(
       readings: order.map { readings[$0] }, pairs: Int(pairs), held: 0, heldDevices: 0, unheldLatenessS: .nan,
       heldLatenessS: .nan)
