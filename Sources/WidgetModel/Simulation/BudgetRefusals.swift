@@ -34,28 +34,28 @@ struct BudgetRefusals {
   private let lastFirstLimitedDay: Column<Int>
   private let lastFrozenDay: Column<Int>
   private let lastFirstFrozenDay: Column<Int>
-  /// Each widget's frozen limit (ms).
-  let limit: Column<Int64>
+  /// Per widget kind: how old a refused widget's last reload is when it
+  /// freezes, ms (`ReloadRules.frozenAfter`).
+  private let frozenAfter: [Int64]
   private let end: SimTime
 
-  init(widgets: Int, end: SimTime, storage: _DeviceStorage) {
+  init(widgets: Int, end: SimTime, frozenAfter: [Int64], storage: _DeviceStorage) {
     refusedAt = storage.column(widgets, .never)
     lastLimitedDay = storage.column(widgets, Int.min)
     lastFirstLimitedDay = storage.column(widgets, Int.min)
     lastFrozenDay = storage.column(widgets, Int.min)
     lastFirstFrozenDay = storage.column(widgets, Int.min)
-    limit = storage.column(widgets, 0)
+    self.frozenAfter = frozenAfter.map { max(0, $0) }
     self.end = end
   }
 
-  /// Widget `w` starts with no refusal; it freezes `limit` after its last reload.
-  func reset(_ w: Int, limit: SimDuration) {
+  /// Widget `w` starts with no refusal.
+  func reset(_ w: Int) {
     refusedAt[w] = .never
     lastLimitedDay[w] = Int.min
     lastFirstLimitedDay[w] = Int.min
     lastFrozenDay[w] = Int.min
     lastFirstFrozenDay[w] = Int.min
-    self.limit[w] = max(0, limit.milliseconds)
   }
 
   /// The budget refused a request of widget `w` at `t`. The day's first
@@ -101,7 +101,7 @@ struct BudgetRefusals {
       lastLimitedDay[w] = day
       if Self.localDayIsMeasured(day, env, from: measureStart, to: end) { counts.count(.limitedWidgetDays) }
     }
-    let frozenFrom = max(refused, max(last, .zero) + .milliseconds(limit[w]))
+    let frozenFrom = max(refused, max(last, .zero) + .milliseconds(frozenAfter[env.widgetKind[w]]))
     guard t > frozenFrom else { return }
     markFrozenDay(w, at: frozenFrom, stretchStart: true, env, counts)
     // Local days the stretch runs into after its first are frozen from midnight.

@@ -39,7 +39,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
-    refusals = BudgetRefusals(widgets: w, end: prepared.end, storage: storage)
+    refusals = BudgetRefusals(widgets: w, end: prepared.end, frozenAfter: rules.frozenAfter, storage: storage)
     glances = GlanceCursors(widgets: w, kinds: scenario.kinds.count, storage: storage)
   }
 
@@ -63,7 +63,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
       widgets.predictedNext[w] = .never
       widgets.nextAsked[w] = WidgetTimelines.notAsked
       widgets.kind[w] = env.widgetKind[w]
-      refusals.reset(w, limit: .milliseconds(rules.frozenAfter[env.widgetKind[w]]))
+      refusals.reset(w)
       glances.reset(w, env)
     }
     glances.resetKinds(context.kindCount)
