@@ -106,27 +106,30 @@ import Testing
 }
 
 @Suite struct CommittedReportTests {
-  /// `Reports/example/` is what the documented command writes today.
+  /// `docs/example-report/` is what the documented command writes today.
   @Test func committedExampleReportIsUpToDate() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let scenario = repositoryRoot.appendingPathComponent("Scenarios/example.json").path
     let r = try Binary.run(["run", scenario, "--out", "fresh", "--reproducible", "--quiet"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
-    let committed = repositoryRoot.appendingPathComponent("Reports/example")
+    let committed = repositoryRoot.appendingPathComponent("docs/example-report")
     let files = try FileManager.default.contentsOfDirectory(atPath: committed.path).filter { !$0.hasPrefix(".") }.sorted()
     #expect(files == ["report.html", "results.json", "staleness.csv", "summary.csv", "timeseries.csv"])
     for f in files {
-      let a = try Data(contentsOf: committed.appendingPathComponent(f))
-      let b = try Data(contentsOf: dir.appendingPathComponent("fresh/\(f)"))
-      #expect(a == b, "Reports/example/\(f) is out of date: run the command in Reports/README.md")
+      let a = try String(contentsOf: committed.appendingPathComponent(f), encoding: .utf8)
+      let b = try String(contentsOf: dir.appendingPathComponent("fresh/\(f)"), encoding: .utf8)
+      let difference = firstDifference(a, b)
+      #expect(
+        difference == nil,
+        "docs/example-report/\(f) is out of date (run the command in Reports/README.md); first change at \(difference ?? "")")
     }
   }
 
   /// Every summary column is defined in Reports/README.md.
   @Test func everySummaryColumnIsDocumented() throws {
     let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("Reports/README.md"), encoding: .utf8)
-    let header = try String(contentsOf: repositoryRoot.appendingPathComponent("Reports/example/summary.csv"), encoding: .utf8)
+    let header = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/example-report/summary.csv"), encoding: .utf8)
       .split(separator: "\n")[0].split(separator: ",")
     for column in header.dropFirst(3) { #expect(readme.contains("`\(column)`"), "\(column) is not in Reports/README.md") }
   }

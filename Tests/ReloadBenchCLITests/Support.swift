@@ -110,3 +110,24 @@ func smallScenario(
   }
   """
 }
+
+/// Where two texts first differ, as a few readable lines (nil: they are equal),
+/// so a failed comparison of a committed file prints a short diff, not bytes.
+func firstDifference(_ expected: String, _ actual: String, context: Int = 160) -> String? {
+  if expected == actual { return nil }
+  let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+  let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+  let line = zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)
+  let left = line < a.count ? a[line] : nil
+  let right = line < b.count ? b[line] : nil
+  // Long lines (the HTML page's embedded data) are cut around the first differing character.
+  let column = zip(left ?? "", right ?? "").prefix { $0 == $1 }.count
+  func excerpt(_ text: Substring?) -> String {
+    guard let text else { return "(no such line: the text ends)" }
+    let start = text.index(text.startIndex, offsetBy: min(max(0, column - context / 2), text.count))
+    let end = text.index(start, offsetBy: min(context, text.distance(from: start, to: text.endIndex)))
+    return (start > text.startIndex ? "…" : "") + text[start..<end] + (end < text.endIndex ? "…" : "")
+  }
+  return "line \(line + 1), column \(column + 1) (committed \(a.count) lines, fresh \(b.count)):\n"
+    + "- \(excerpt(left))\n+ \(excerpt(right))"
+}
