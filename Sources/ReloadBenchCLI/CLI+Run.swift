@@ -154,7 +154,7 @@ struct RunCommand: Command {
     if let notice = MemoryEstimate.longRunNotice(scenario, threads: threads) {
       text += "\n  note: " + notice
     }
-    return text
+    return text + "\n" + DryRunPlan.text(scenario).dropLast()
   }
 
   /// `line` in lines of at most `TextTable.defaultWidth` columns, the

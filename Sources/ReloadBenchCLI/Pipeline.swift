@@ -201,14 +201,14 @@ struct Pipeline {
     OutputWriter.removeStaleTemporaryFiles(in: directory, names: files)
   }
 
-  /// Prints each file's model version warning (docs/model.md#model-versions),
-  /// one line each on stderr, once everything was checked and before the
+  /// Prints each file's warnings (its model version, docs/model.md#model-versions,
+  /// and defaults it probably did not mean), one line each on stderr, once everything was checked and before the
   /// first simulation (a command that fails prints only its error); not
   /// with `--quiet`.
   func warnAboutModelVersions(_ loaded: [LoadedScenario]) {
     guard !options.quiet else { return }
     for l in loaded {
-      if let warning = l.versionWarning { Terminal.err("warning: \(l.path): \(warning)\n") }
+      for warning in l.warnings { Terminal.err("warning: \(l.path): \(warning)\n") }
     }
   }
 

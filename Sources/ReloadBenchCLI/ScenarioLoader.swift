@@ -19,6 +19,10 @@ struct LoadedScenario {
   /// defaults changed since (`ScenarioDecoder.versionWarning`), which the
   /// command prints once, on stderr, unless `--quiet`.
   var versionWarning: String? = nil
+  /// Defaults the file probably did not mean (`ScenarioDecoder.clockWarnings`).
+  var clockWarnings: [String] = []
+  /// Every warning, printed like the version warning.
+  var warnings: [String] { (versionWarning.map { [$0] } ?? []) + clockWarnings }
   /// The file's `robustness` block, if any: then `run` says whether its
   /// recommendation is robust, and `robustness` runs what it chooses.
   var robustness: RobustnessSpec? = nil

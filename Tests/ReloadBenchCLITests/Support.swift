@@ -117,7 +117,7 @@ func firstDifference(_ expected: String, _ actual: String, context: Int = 160) -
   if expected == actual { return nil }
   let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
   let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
-  let line = zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)
+  let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
   let left = line < a.count ? a[line] : nil
   let right = line < b.count ? b[line] : nil
   // Long lines (the HTML page's embedded data) are cut around the first differing character.

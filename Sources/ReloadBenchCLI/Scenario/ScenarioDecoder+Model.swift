@@ -51,8 +51,16 @@ extension ScenarioDecoder {
     }
     var backend = base?.backend ?? BackendBehaviour()
     if let b = r.object("backend", ScenarioSchema.backend) {
-      if b.has("silent_push") { backend.silentPush = b.object("silent_push", ScenarioSchema.pushTrigger).map(trigger) }
-      if b.has("widget_push") { backend.widgetPush = b.object("widget_push", ScenarioSchema.pushTrigger).map(trigger) }
+      if b.has("silent_push") {
+        backend.silentPush = try b.object("silent_push", ScenarioSchema.pushTrigger).map { t throws(ScenarioError) in
+          try trigger(t, kinds: kinds)
+        }
+      }
+      if b.has("widget_push") {
+        backend.widgetPush = try b.object("widget_push", ScenarioSchema.pushTrigger).map { t throws(ScenarioError) in
+          try trigger(t, kinds: kinds)
+        }
+      }
     }
     var perKind = [KindStrategy?](repeating: nil, count: kinds.count)
     for (i, v) in r.array("kinds").enumerated() {
@@ -245,8 +253,19 @@ extension ScenarioDecoder {
     }
   }
 
-  static func trigger(_ r: SchemaReader) -> PushTrigger {
-    PushTrigger(on: PushTrigger.Changes(rawValue: r.string("on")) ?? .all, coalesce: .minutes(r.number("coalesce_min")))
+  static func trigger(_ r: SchemaReader, kinds: [String]) throws(ScenarioError) -> PushTrigger {
+    var set = KindSet.all
+    if r.has("kinds") {
+      var indices: [Int] = []
+      for (j, n) in r.array("kinds").enumerated() {
+        guard case .string(let name) = n else { continue }
+        indices.append(try kindIndex(name, path: "\(r.path).kinds[\(j)]", kinds))
+      }
+      set = KindSet(indices)
+    }
+    return PushTrigger(
+      on: PushTrigger.Changes(rawValue: r.string("on")) ?? .all, coalesce: .minutes(r.number("coalesce_min")),
+      kinds: set)
   }
 
   /// The `model` block: its profile's settings (`ModelProfile`, validation

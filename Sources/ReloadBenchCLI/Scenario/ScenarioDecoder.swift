@@ -71,7 +71,8 @@ enum ScenarioDecoder {
     let checks = try checkSpec(root, scenario: scenario)
     return LoadedScenario(
       path: "", scenario: scenario, json: json, sweep: try sweep(root), objective: try objective(root),
-      checkSpec: checks, versionWarning: versionWarning(root, version: version), robustness: try robustness(root))
+      checkSpec: checks, versionWarning: versionWarning(root, version: version),
+      clockWarnings: clockWarnings(root, scenario: scenario), robustness: try robustness(root))
   }
 
   static func scenario(_ r: SchemaReader, strategies registry: StrategyRegistry) throws(ScenarioError) -> Scenario {
@@ -156,6 +157,20 @@ enum ScenarioDecoder {
   // MARK: - Parts
 
   static func kind(_ r: SchemaReader, days: Double) throws(ScenarioError) -> WidgetKindSpec {
+    let scope = ContentScope(rawValue: r.string("scope")) ?? .perUser
+    if scope == .perUser {
+      // Per-user content follows each device's own clock: a feed's clock would be read by nothing.
+      for part in ["scheduled", "unpredictable"] {
+        if let o = r.object(part, part == "scheduled" ? ScenarioSchema.scheduled : ScenarioSchema.unpredictable),
+          o.has("utc_offset_h")
+        {
+          throw ScenarioError(
+            path: "\(o.path).utc_offset_h",
+            message: "is the clock of shared content, but this kind's scope is per_user (each device's own clock)",
+            fix: "remove utc_offset_h, or set \"scope\": \"shared\" for one feed on one clock for every user")
+        }
+      }
+    }
     var scheduled: ScheduledChanges? = nil
     if let s = r.object("scheduled", ScenarioSchema.scheduled) {
       scheduled = try self.scheduled(s, days: days)
@@ -194,7 +209,7 @@ enum ScenarioDecoder {
         whenUnpublished: f.bool("when_unpublished"))
     }
     return WidgetKindSpec(
-      name: r.string("name"), scope: ContentScope(rawValue: r.string("scope")) ?? .perUser, scheduled: scheduled,
+      name: r.string("name"), scope: scope, scheduled: scheduled,
       unpredictable: unpredictable, tolerance: .minutes(r.number("tolerance_min")), interactive: r.bool("interactive"),
       fetchFailure: failure)
   }

@@ -184,6 +184,9 @@ extension ScenarioSchema {
       number(
         "coalesce_min", "After a push, changes within this window ride on one push at its end.", unit: "minutes",
         default: 0, min: 0),
+      SchemaField(
+        "kinds", .array(of: .string(choices: nil), minItems: 1, maxItems: 32),
+        "The kinds whose changes the backend pushes for; absent: every kind's."),
     ])
 
   static let backend = SchemaObject(

@@ -168,7 +168,8 @@ enum ScenarioSchema {
         max: 24 * 14),
       number(
         "utc_offset_h",
-        "Clock of the schedule for `shared` content (per-user content follows each device's time zone).",
+        "Clock of the schedule for `shared` content; refused on per-user content, which follows each device's time "
+          + "zone. Unset, shared content runs on UTC (a warning when no device lives there).",
         unit: "hours east of UTC", default: 0, min: -12, max: 14),
       SchemaField(
         "at", clockTimes,
@@ -251,8 +252,10 @@ enum ScenarioSchema {
         "profile", profileType, "Shape of the day: a named profile or 24 hourly weights.", default: .string("flat")),
       SchemaField("bursts", .anyOf([.object(bursts), .null]), "Occasional bursts, or null.", default: .null),
       number(
-        "utc_offset_h", "Clock of the profile for `shared` content.", unit: "hours east of UTC", default: 0, min: -12,
-        max: 14),
+        "utc_offset_h",
+        "Clock of the profile for `shared` content; refused on per-user content, which follows each device's time "
+          + "zone. Unset, shared content runs on UTC (a warning when no device lives there).",
+        unit: "hours east of UTC", default: 0, min: -12, max: 14),
       number(
         "weekend_factor",
         "The rate on Saturdays and Sundays (in the content's clock) relative to `per_day`, bursts included; 0 = "

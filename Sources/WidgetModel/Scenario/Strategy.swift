@@ -226,9 +226,12 @@ public struct PushTrigger: Sendable, Equatable {
   }
   public var on: Changes
   public var coalesce: SimDuration
+  /// The kinds whose changes the backend pushes for (`.all`: every kind's).
+  public var kinds: KindSet
 
-  public init(on: Changes = .all, coalesce: SimDuration = .zero) {
+  public init(on: Changes = .all, coalesce: SimDuration = .zero, kinds: KindSet = .all) {
     self.on = on
     self.coalesce = coalesce
+    self.kinds = kinds
   }
 }

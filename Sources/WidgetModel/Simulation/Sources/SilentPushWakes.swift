@@ -27,7 +27,7 @@ struct SilentPushWakes: DeviceActivity {
   }
 
   mutating func start<D: ReloadingDevice>(kind k: Int, _ device: inout D, _ env: DeviceEnvironment) {
-    guard let trigger else { return }
+    guard let trigger, trigger.kinds.contains(k) else { return }
     var c = cursor[k]
     let first = device.context.feed.nextChange(
       kind: k, after: SimTime(milliseconds: -1), on: trigger.on, cursor: &c, env)

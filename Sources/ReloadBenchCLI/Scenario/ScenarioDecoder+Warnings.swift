@@ -1,0 +1,42 @@
+import WidgetModel
+
+extension ScenarioDecoder {
+  /// Warnings for what a scenario leaves to a default that is probably not
+  /// what its author meant, one line each (the run goes on):
+  ///
+  /// - A `shared` kind's schedule or unpredictable profile without
+  ///   `utc_offset_h` runs on UTC; when no device lives at UTC, its changes
+  ///   come at hours nobody there expects (a market opening "09:30" at
+  ///   04:30 in New York). Setting the field, even to 0, silences it.
+  static func clockWarnings(_ r: SchemaReader, scenario: Scenario) -> [String] {
+    let offsets = Set(scenario.segments.flatMap { $0.utcOffsets.filter { $0.weight > 0 }.map(\.hours) }).sorted()
+    guard !offsets.contains(0) else { return [] }
+    var warnings: [String] = []
+    for (i, value) in r.array("kinds").enumerated() {
+      guard case .object(let kind) = value, case .string("shared")? = kind["scope"] else { continue }
+      for part in ["scheduled", "unpredictable"] {
+        guard case .object(let content)? = kind[part], content["utc_offset_h"] == nil else { continue }
+        let zones = offsets.map(utcText).joined(separator: ", ")
+        let example = offsets.first.map { "e.g. 09:00 UTC is \(clockText(9 + $0)) at \(utcText($0))" } ?? ""
+        warnings.append(
+          "$.kinds[\(i)].\(part): shared content runs on UTC (no utc_offset_h) while every device lives elsewhere "
+            + "(\(zones)): \(example) (fix: set utc_offset_h to the clock of the data's source, e.g. -5 for "
+            + "New York; 0 keeps UTC and silences this)")
+      }
+    }
+    return warnings
+  }
+
+  private static func utcText(_ hours: Double) -> String {
+    "UTC" + (hours < 0 ? "-" : "+") + fmt(abs(hours))
+  }
+
+  private static func clockText(_ hours: Double) -> String {
+    let minutes = Int(
+      (((hours * 60).rounded()).truncatingRemainder(dividingBy: 1440) + 1440)
+        .truncatingRemainder(dividingBy: 1440))
+    let h = minutes / 60
+    let m = minutes % 60
+    return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+  }
+}
