@@ -28,6 +28,9 @@ struct Baseline: Codable, Equatable {
   var formatVersion: Int
   var scenario: String
   var scenarioSHA256: String
+  /// The scenario as hashed (`ScenarioHash.canonicalText`), so that `check`
+  /// can name the fields a later version changed (nil in older baselines).
+  var scenarioCanonical: String?
   var toolVersion: String
   var modelVersion: String
   var seed: UInt64
@@ -41,6 +44,7 @@ struct Baseline: Codable, Equatable {
     case format, scenario, seed, replications, engine, columns, rows
     case formatVersion = "format_version"
     case scenarioSHA256 = "scenario_sha256"
+    case scenarioCanonical = "scenario_canonical"
     case toolVersion = "tool_version"
     case modelVersion = "model_version"
   }
@@ -50,6 +54,7 @@ struct Baseline: Codable, Equatable {
     formatVersion = Self.currentFormatVersion
     scenario = loaded.scenario.name
     scenarioSHA256 = ScenarioHash.sha256(loaded.json)
+    scenarioCanonical = ScenarioHash.canonicalText(loaded.json)
     toolVersion = ReloadBenchCLI.version
     modelVersion = ReloadBenchCLI.modelVersion
     seed = loaded.scenario.seed

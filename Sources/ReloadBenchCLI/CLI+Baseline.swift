@@ -128,7 +128,22 @@ struct BaselineSaveCommand: Command {
       let outcome = pipeline.simulate(l.scenario, header: header)
       let built = pipeline.buildResults(l, outcome, parameters: [])
       let baseline = Baseline(l, summary: built.results.summary)
+      let previous = Self.previous(at: target, of: l)
       try pipeline.write(file: target, baseline.rendered())
+      if !quiet, let previous {
+        // What the re-save moves, for the reviewer of the diff (the file keeps full precision for check).
+        let (comparisons, notes) = built.results.summary.compared(with: previous.table) {
+          l.checkSpec.tolerance(for: $0, flagPct: nil)
+        }
+        var text = "\(target) against the baseline it replaces: " + CheckReport.movedTable(comparisons)
+        if let change = previous.scenarioSHA256 == baseline.scenarioSHA256
+          ? nil : CheckCommand.scenarioChange(previous, now: l.json, hash: baseline.scenarioSHA256)
+        {
+          text += "\n" + change + "\n"
+        }
+        for note in notes { text += "- \(note)\n" }
+        Terminal.out(text + "\n")
+      }
       if !quiet {
         Terminal.out(
           "saved \(target): \(l.scenario.name), \(NumberFormat.count(baseline.rows.count, "row")) x "
@@ -138,5 +153,15 @@ struct BaselineSaveCommand: Command {
       }
     }
     return ExitStatus.success
+  }
+
+  /// The baseline a save replaces, when the file holds one of the same
+  /// scenario and model version (anything else is not compared).
+  static func previous(at path: String, of l: LoadedScenario) -> Baseline? {
+    guard FileManager.default.fileExists(atPath: path),
+      let b = try? Baseline.load(path, save: ""), b.scenario == l.scenario.name,
+      b.modelVersion == ReloadBenchCLI.modelVersion
+    else { return nil }
+    return b
   }
 }

@@ -166,6 +166,8 @@ struct CheckCommand: Command {
     let loaded: LoadedScenario
     let baselinePath: String
     let baseline: Baseline?
+    /// How the scenario changed since its baseline (nil: it did not).
+    let scenarioChange: String?
     let reportDirectory: String
   }
 
@@ -179,6 +181,7 @@ struct CheckCommand: Command {
       let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
       let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
       var baseline: Baseline? = nil
+      var scenarioChange: String? = nil
       if let profile = pipeline.overrides.profile {
         // Under another profile the runs are not the baseline's: only the claims are checked.
         if explicit != nil {
@@ -194,7 +197,7 @@ struct CheckCommand: Command {
         }
       } else if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
         let b = try Baseline.load(baselinePath, save: resave)
-        try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
+        scenarioChange = try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
         baseline = b
       } else if loaded.checkSpec.expectations.isEmpty && loaded.checkSpec.evidence.isEmpty {
         throw .badInput(
@@ -203,7 +206,7 @@ struct CheckCommand: Command {
       }
       plans.append(
         Plan(
-          loaded: loaded, baselinePath: baselinePath, baseline: baseline,
+          loaded: loaded, baselinePath: baselinePath, baseline: baseline, scenarioChange: scenarioChange,
           reportDirectory: pipeline.reportDirectory(for: loaded.scenario, several: several)))
     }
     let claims = plans.reduce(0) { $0 + $1.loaded.checkSpec.evidence.count }
@@ -261,18 +264,21 @@ struct CheckCommand: Command {
   }
 
   /// Refuses a baseline that does not belong to this scenario and model.
-  static func verify(_ b: Baseline, path: String, against l: LoadedScenario, resave: String) throws(CLIError) {
+  /// A baseline of an earlier version of the same scenario (same name, model
+  /// and seed) is compared by strategy, segment and metric name: the
+  /// returned line says how the scenario changed (nil: it did not).
+  static func verify(
+    _ b: Baseline, path: String, against l: LoadedScenario, resave: String
+  ) throws(CLIError) -> String? {
     let hash = ScenarioHash.sha256(l.json)
+    var change: String? = nil
     if b.scenarioSHA256 != hash {
       if b.scenario != l.scenario.name {
         throw .badInput(
           "\(path) is the baseline of scenario \"\(b.scenario)\", not of \"\(l.scenario.name)\" (\(l.path)) "
             + "(fix: \(ownBaselineFix(l, notAt: path)))")
       }
-      throw .badInput(
-        "\(path) was saved from another version of \(l.path) (sha256 \(b.scenarioSHA256.prefix(12)) then, "
-          + "\(hash.prefix(12)) now): the scenario changed, so its results are not comparable "
-          + "(fix: if the change is intended, re-save the baseline: \(resave))")
+      change = scenarioChange(b, now: l.json, hash: hash)
     }
     if b.modelVersion != ReloadBenchCLI.modelVersion {
       throw .badInput(
@@ -293,7 +299,9 @@ struct CheckCommand: Command {
     }
     // The content hash pins the strategies and segments, so the rows must
     // be exactly one per strategy and segment (and "all"): a row more or
-    // less means the file was not saved from this scenario as it is.
+    // less means the file was not saved from this scenario as it is. A
+    // changed scenario is compared row by row where names match.
+    if change != nil { return change }
     let segments = l.scenario.segments.map(\.name) + ["all"]
     let expected = l.scenario.strategies.flatMap { s in segments.map { [s.name, $0] } }
     let rows = b.rows.map { [$0.policy, $0.segment] }
@@ -312,6 +320,20 @@ struct CheckCommand: Command {
         "\(path) has no row for \(missing[0]) / \(missing[1]) of \(l.path): the baseline is of another strategy "
           + "or segment list (fix: re-save the baseline: \(resave))")
     }
+    return nil
+  }
+
+  /// The line that says how the scenario changed since `b` was saved.
+  static func scenarioChange(_ b: Baseline, now json: JSONValue, hash: String) -> String {
+    let hashes = "sha256 \(b.scenarioSHA256.prefix(12)) then, \(hash.prefix(12)) now"
+    guard let text = b.scenarioCanonical, let then = try? JSONValue.parse(Data(text.utf8)) else {
+      return "the scenario changed since the baseline was saved (\(hashes); the baseline predates the record of "
+        + "its fields: re-save it to name them); compared by strategy, segment and metric name"
+    }
+    let now = (try? JSONValue.parse(Data(ScenarioHash.canonicalText(json).utf8))) ?? json
+    let fields = ScenarioDiff.paths(from: then, to: now)
+    return "the scenario changed since the baseline was saved (\(hashes)): \(ScenarioDiff.summary(fields)); "
+      + "compared by strategy, segment and metric name"
   }
 
   /// The fix when `--baseline` names another scenario's baseline: never
@@ -361,7 +383,9 @@ struct CheckCommand: Command {
       seed: scenario.seed, replications: scenario.replications, strategies: scenario.strategies.map(\.name),
       segments: scenario.segments.map(\.name),
       baseline: p.baseline.map {
-        ScenarioCheck.Baseline(file: p.baselinePath, toolVersion: $0.toolVersion, modelVersion: $0.modelVersion)
+        ScenarioCheck.Baseline(
+          file: p.baselinePath, toolVersion: $0.toolVersion, modelVersion: $0.modelVersion,
+          scenarioChange: p.scenarioChange)
       },
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
       expectations: spec.expectations.flatMap { $0.evaluate(on: table) },

@@ -113,6 +113,31 @@ import Testing
     #expect(r.stdout.contains("no baseline at Scenarios/baselines/strict.json: only the expectations were checked"))
   }
 
+  /// A re-save prints what moved against the file it replaces: the two
+  /// doctored metrics and nothing else, regressions first.
+  @Test func baselineSavePrintsWhatMoved() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(Self.scenario("doc"), "s.json", in: dir)
+    let first = try Binary.run(["baseline", "save", "s.json"], in: dir)
+    #expect(first.status == 0 && !first.stdout.contains("against the baseline it replaces"), "\(first.stdout)")
+    try Self.doctor("Scenarios/baselines/doc.json", in: dir) { policy, segment, values in
+      guard segment == "all" else { return }
+      if policy == "hybrid", let v = values["fresh_glance_pct"] as? Double { values["fresh_glance_pct"] = v + 3 }
+      if policy == "poll-15m", let v = values["budgeted_reloads_per_widget_day"] as? Double {
+        values["budgeted_reloads_per_widget_day"] = v * 1.5
+      }
+    }
+    let again = try Binary.run(["baseline", "save", "s.json"], in: dir)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("\(Self.comparedMetrics - 2) of \(Self.comparedMetrics) metrics within tolerance; 2 moved"))
+    let fresher = try #require(again.stdout.range(of: "| hybrid | all | `fresh_glance_pct` |"))
+    let cheaper = try #require(again.stdout.range(of: "| poll-15m | all | `budgeted_reloads_per_widget_day` |"))
+    // Now hybrid is less fresh than the doctored file said: the re-save regresses it.
+    #expect(fresher.lowerBound < cheaper.lowerBound, "regressions first: \(again.stdout)")
+    #expect(again.stdout.contains("| -3.00 pts | ±0.50 pts | regressed |"), "\(again.stdout)")
+  }
+
   @Test func aRegressedMetricAgainstADoctoredBaselineExitsOne() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -215,13 +240,24 @@ import Testing
     try FileManager.default.removeItem(at: dir.appendingPathComponent("Scenarios/baselines/mine.json"))
     #expect(try Binary.run(["baseline", "save", "mine.json", "--quiet"], in: dir).status == 0)
 
-    // The same name, edited: refused until re-saved. Editing only the
-    // expectations or the description keeps the baseline valid.
+    // The same name, edited: compared where comparable, with the changed
+    // fields named, and judged by the same rules (0 or 1, never 2).
     try Self.write(Self.scenario("mine", devices: 61), "mine.json", in: dir)
-    let edited = try Binary.run(["check", "mine.json"], in: dir)
-    #expect(edited.status == 2)
-    #expect(edited.stderr.contains("was saved from another version of mine.json"))
-    #expect(edited.stderr.contains("fix: if the change is intended, re-save the baseline: reloadbench baseline save mine.json"))
+    let edited = try Binary.run(["check", "mine.json", "--json", "c.json"], in: dir)
+    #expect(edited.status == 0 || edited.status == 1, "\(edited.stderr)")
+    #expect(edited.stdout.contains("**Changed scenario:** the scenario changed since the baseline was saved"))
+    #expect(edited.stdout.contains("): devices; compared by strategy, segment and metric name"), "\(edited.stdout)")
+    let json = try String(contentsOf: dir.appendingPathComponent("c.json"), encoding: .utf8)
+    #expect(json.contains("\"scenario_change\""))
+    // A baseline saved before the scenario's fields were recorded still compares, and says how to name them.
+    let saved = dir.appendingPathComponent("Scenarios/baselines/mine.json")
+    let withFields = try String(contentsOf: saved, encoding: .utf8)
+    let old = withFields.split(separator: "\n").filter { !$0.contains("\"scenario_canonical\"") }.joined(separator: "\n")
+    try old.write(to: saved, atomically: true, encoding: .utf8)
+    let predates = try Binary.run(["check", "mine.json"], in: dir)
+    #expect(predates.status != 2 && predates.stdout.contains("re-save it to name them"), "\(predates.stderr)")
+    try withFields.write(to: saved, atomically: true, encoding: .utf8)
+    // Editing only the expectations or the description is no change at all.
     try Self.write(
       Self.scenario("mine", expect: #"[{"metric": "fresh_glance_pct", "min": 1}]"#)
         .replacingOccurrences(of: #""seed": 3,"#, with: #""seed": 3, "description": "now documented","#),

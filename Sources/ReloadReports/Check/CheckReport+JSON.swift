@@ -40,7 +40,12 @@ extension CheckReport {
       "replications": .integer(s.replications),
       "passed": .bool(s.passed),
       "baseline": JSON.optional(s.baseline) { b in
-        ["file": .string(b.file), "tool_version": .string(b.toolVersion), "model_version": .string(b.modelVersion)]
+        var fields: [(key: String, value: JSON)] = [
+          ("file", .string(b.file)), ("tool_version", .string(b.toolVersion)),
+          ("model_version", .string(b.modelVersion)),
+        ]
+        if let change = b.scenarioChange { fields.append(("scenario_change", .string(change))) }
+        return .object(fields)
       },
       "tolerances": .string(s.toleranceSource),
       "fail_on_change": .bool(s.failOnChange),

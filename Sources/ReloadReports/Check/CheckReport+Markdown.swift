@@ -182,6 +182,7 @@ extension CheckReport {
       out += "; no baseline: expectations only"
     }
     out += ".\n\n"
+    if let change = s.baseline?.scenarioChange { out += "**Changed scenario:** \(cell(change)).\n\n" }
     if let table = headlineTable(s) { out += table }
 
     let expectations = s.expectationsInReadingOrder
@@ -315,6 +316,32 @@ extension CheckReport {
       default: out.append(ch)
       }
     }
+    return out
+  }
+}
+
+extension CheckReport {
+  /// What moved between a baseline and its re-saved successor, for a
+  /// reviewer: the metrics beyond their allowance (regressions first, at
+  /// most `limit` rows), each with both values, the change and the
+  /// allowance, and a count of those within it. `baseline save` prints it.
+  public static func movedTable(_ comparisons: [MetricComparison], limit: Int = 30) -> String {
+    let order: [ChangeVerdict: Int] = [.regressed: 0, .improved: 1, .changed: 2]
+    let moved = comparisons.filter { $0.verdict != .unchanged }.enumerated()
+      .sorted { (order[$0.element.verdict] ?? 3, $0.offset) < (order[$1.element.verdict] ?? 3, $1.offset) }
+      .map(\.element)
+    var out = "\(comparisons.count - moved.count) of \(comparisons.count) metrics within tolerance"
+    guard !moved.isEmpty else { return out + "; none moved.\n" }
+    out += "; \(moved.count) moved:\n\n"
+    out += "| strategy | segment | metric | before | now | change | allowed | verdict |\n"
+    out += "|---|---|---|--:|--:|--:|--:|---|\n"
+    for c in moved.prefix(limit) {
+      let (b, n) = values(c.baseline, c.now, decimals: c.metric.decimals)
+      out +=
+        "| \(cell(c.strategy)) | \(cell(c.segment)) | `\(c.metric.name)` | \(b) | \(n) | \(change(c)) "
+        + "| \(allowed(c)) | \(c.verdict.rawValue) |\n"
+    }
+    if moved.count > limit { out += "\n… and \(moved.count - limit) more.\n" }
     return out
   }
 }

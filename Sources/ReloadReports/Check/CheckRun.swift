@@ -36,10 +36,13 @@ public struct ScenarioCheck: Sendable {
     public var file: String
     public var toolVersion: String
     public var modelVersion: String
-    public init(file: String, toolVersion: String, modelVersion: String) {
+    /// How the scenario changed since the baseline was saved, one line (nil: it did not).
+    public var scenarioChange: String?
+    public init(file: String, toolVersion: String, modelVersion: String, scenarioChange: String? = nil) {
       self.file = file
       self.toolVersion = toolVersion
       self.modelVersion = modelVersion
+      self.scenarioChange = scenarioChange
     }
   }
 
