@@ -205,9 +205,9 @@ scripts = re.findall(r"<script\b[^>]*>", dom, flags=re.I)
 print(f"DOM: {len(dom)} bytes, {charts} charts (svg role=img), {tables} data tables, {len(scripts)} script element(s)")
 if charts < min_charts:
     problems.append(f"DOM has {charts} charts, expected at least {min_charts}")
-if not any(f'id="{i}"' in dom for i in ("results-data", "sweep-data", "calibration-data", "robustness-data")):
+if not any(f'id="{i}"' in dom for i in ("results-data", "sweep-data", "calibration-data", "robustness-data", "compare-data")):
     problems.append(
-        "DOM lacks the embedded results (script#results-data, #sweep-data, #calibration-data or #robustness-data)")
+        "DOM lacks the embedded results (script#results-data, #sweep-data, #calibration-data, #robustness-data or #compare-data)")
 if any('type="application/json"' not in s for s in scripts):
     problems.append("DOM has an executable script element")
 

@@ -52,6 +52,7 @@ public enum ReloadBenchCLI {
     Entry(BenchCommand.self),
     Entry(SweepCommand.self),
     Entry(RobustnessCommand.self),
+    Entry(CompareCommand.self),
     Entry(MergeCommand.self),
     Entry(ListCommand.self),
     Entry(CalibrateCommand.self),
