@@ -37,8 +37,11 @@ struct BaselineSaveCommand: Command {
       Scenarios/baselines/<name>.json or FILE. The file records the scenario's content
       hash (sha256 of its canonical JSON without "$schema", "description", "expect",
       "check", "objective" and "model_version", which change no result), the tool version
-      and the model version it was saved under; check refuses the baseline once the scenario or the model version has
-      changed (a new tool version with the same model version is accepted).
+      and the model version it was saved under, and the scenario as hashed. Check compares
+      an edited scenario with it by strategy, segment and metric name, naming the fields
+      that changed; it refuses it once the model version has changed (a new tool version
+      with the same model version is accepted). A re-save prints what moved against the
+      file it replaces.
 
       The run uses the scenario's own seed, replications and engine (--seed,
       --replications and --engine are refused): check reruns it exactly as saved.

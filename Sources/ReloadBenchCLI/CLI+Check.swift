@@ -29,10 +29,12 @@ struct CheckCommand: Command {
 
       Each scenario runs with its own seed, replications and engine; --seed,
       --replications and --engine are refused, since another seed would compare
-      different random draws. A baseline of another scenario, of an edited scenario or
-      of another model version is refused (re-save it with 'reloadbench baseline save'),
-      and so is one whose seed, replications, engine or rows (one per strategy and
-      segment, and "all") do not match the scenario. A baseline saved by another
+      different random draws. A baseline of another scenario or of another model version
+      is refused (re-save it with 'reloadbench baseline save'), and so is one whose seed,
+      replications or engine do not match the scenario, or, for an unedited scenario,
+      whose rows (one per strategy and segment, and "all") do not. An edited scenario
+      (a strategy changed, devices added) is compared by strategy, segment and metric
+      name, with a line naming the fields that changed. A baseline saved by another
       reloadbench version with the same model version is accepted (a note says so).
       Without a baseline file, only the expectations are checked.
 
