@@ -6,10 +6,13 @@
 #
 #   RELOADBENCH_SCENARIOS   scenario files or globs, separated by spaces or
 #                           newlines, relative to the working directory
-#                           (default: Scenarios/*.json)
+#                           (default: Scenarios/*.json, where a scenario with
+#                           neither a baseline nor expectations is skipped with a
+#                           note; named ones must have one or the other)
 #   RELOADBENCH_BASELINE    empty (default): each scenario's
 #                           Scenarios/baselines/<name>.json; or a folder holding
-#                           <scenario file name> for each scenario; or one file
+#                           <name>.json for each scenario (<name>: the scenario's
+#                           "name", as `baseline save` names it); or one file
 #                           per scenario, in the scenarios' order
 #   RELOADBENCH_TOLERANCE   check --tolerance PCT (default: the defaults per unit)
 #   RELOADBENCH_ARGS        more check options, split on spaces (e.g. --fail-on-change)
@@ -118,9 +121,11 @@ done
 
 # The baseline of each scenario, or none (check's default for every scenario).
 baselines=()
+folder_options=()
 read -r -a given <<<"${RELOADBENCH_BASELINE:-}"
 if [ "${#given[@]}" = 1 ] && [ -d "${given[0]}" ]; then
-  for s in "${scenarios[@]}"; do baselines+=("${given[0]%/}/$(basename "$s")"); done
+  # check finds <name>.json there for each scenario, as `baseline save` names it.
+  folder_options=(--baselines "${given[0]}")
 elif [ "${#given[@]}" -gt 0 ]; then
   [ "${#given[@]}" = "${#scenarios[@]}" ] || {
     n="${#scenarios[@]} scenario"; [ "${#scenarios[@]}" = 1 ] || n="${n}s"
@@ -141,7 +146,9 @@ rm -rf "$out/reports" && mkdir -p "$out/reports" && touch "$out/reports/$mark" |
 out="$(cd "$out" && pwd)"
 rm -f "$out"/check*.md "$out"/check-junit*.xml "$out"/check*.json
 
-options=()
+options=(${folder_options[@]+"${folder_options[@]}"})
+# The default glob takes every file in Scenarios/: one with nothing to check is skipped with a note.
+if [ -z "${RELOADBENCH_SCENARIOS:-}" ]; then options+=(--skip-unchecked); fi
 if [ -n "${RELOADBENCH_TOLERANCE:-}" ]; then options+=(--tolerance "$RELOADBENCH_TOLERANCE"); fi
 read -r -a extra <<<"${RELOADBENCH_ARGS:-}"
 options+=(${extra[@]+"${extra[@]}"})

@@ -59,6 +59,13 @@ struct CheckCommand: Command {
   static let options: [OptionSpec] = [
     OptionSpec("--baseline", "FILE", "Compare with FILE (default Scenarios/baselines/<name>.json; one scenario only)."),
     OptionSpec(
+      "--baselines", "DIR",
+      "Each scenario's baseline is DIR/<name>.json (<name>: the scenario's \"name\", as 'baseline save' names it)."),
+    OptionSpec(
+      "--skip-unchecked", nil,
+      "Skip, with a note, a scenario that has no baseline and no expectations instead of refusing it (for a glob "
+        + "over a folder, as the GitHub Action's default)."),
+    OptionSpec(
       "--tolerance", "PCT",
       "Relative tolerance for every metric instead of the defaults per unit; 0: any change counts. The scenario's "
         + "per-metric \"check\" tolerances still win."
@@ -87,6 +94,9 @@ struct CheckCommand: Command {
   var paths: [String]
   var pipeline: Pipeline
   var baselineFlag: String?
+  /// `--baselines DIR`: where each scenario's `<name>.json` baseline is.
+  var baselineFolder: String?
+  var skipUnchecked: Bool
   var flagPct: Double?
   var failOnChange: Bool
   /// `--min-agreement`: how many evidence claims must agree.
@@ -113,6 +123,8 @@ struct CheckCommand: Command {
   init(_ parsed: ParsedArguments, strategies: StrategyRegistry) throws(CLIError) {
     paths = parsed.positionals
     baselineFlag = parsed.value("--baseline")
+    baselineFolder = parsed.value("--baselines")
+    skipUnchecked = parsed.has("--skip-unchecked")
     failOnChange = parsed.has("--fail-on-change")
     var o: [String: String] = [:]
     for flag in ["--markdown", "--junit", "--json"] { o[flag] = parsed.value(flag) }
@@ -137,7 +149,10 @@ struct CheckCommand: Command {
     if baselineFlag != nil && paths.count > 1 {
       throw .badInput(
         "--baseline names one file, but \(paths.count) scenarios were given "
-          + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json)")
+          + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json, or --baselines DIR)")
+    }
+    if baselineFlag != nil && baselineFolder != nil {
+      throw .badInput("--baseline and --baselines both name baselines (fix: keep one)")
     }
   }
 
@@ -176,10 +191,12 @@ struct CheckCommand: Command {
   func run() throws(CLIError) -> Int32 {
     // Read and validate every scenario and baseline before running anything.
     var plans: [Plan] = []
+    var skipped: [String] = []
     let several = paths.count > 1
     for path in paths {
       let loaded = try pipeline.load(path)
-      let explicit = baselineFlag
+      let explicit = baselineFlag ?? baselineFolder.map { ($0 as NSString).appendingPathComponent(
+        "\(loaded.scenario.name).json") }
       let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
       let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
       var baseline: Baseline? = nil
@@ -197,11 +214,16 @@ struct CheckCommand: Command {
               + "profile, and the scenario has no \"expect\" or \"evidence\" "
               + "(fix: drop --profile, or add expectations)")
         }
-      } else if explicit != nil || FileManager.default.fileExists(atPath: baselinePath) {
+      } else if baselineFlag != nil || FileManager.default.fileExists(atPath: baselinePath) {
         let b = try Baseline.load(baselinePath, save: resave)
         scenarioChange = try Self.verify(b, path: baselinePath, against: loaded, resave: resave)
         baseline = b
       } else if loaded.checkSpec.expectations.isEmpty && loaded.checkSpec.evidence.isEmpty {
+        if skipUnchecked {
+          skipped.append(
+            "\(path): no baseline at \(baselinePath) and no \"expect\" or \"evidence\" (to check it: \(resave))")
+          continue
+        }
         throw .badInput(
           "nothing to check in \(path): no baseline at \(baselinePath), and no \"expect\" or \"evidence\" in the "
             + "scenario (fix: save a baseline with '\(resave)', or add expectations)")
@@ -210,6 +232,10 @@ struct CheckCommand: Command {
         Plan(
           loaded: loaded, baselinePath: baselinePath, baseline: baseline, scenarioChange: scenarioChange,
           reportDirectory: pipeline.reportDirectory(for: loaded.scenario, several: several)))
+    }
+    if plans.isEmpty {
+      throw .badInput(
+        "nothing to check: every scenario has no baseline and no expectations (\(skipped[0]))")
     }
     let claims = plans.reduce(0) { $0 + $1.loaded.checkSpec.evidence.count }
     if let k = minAgreement, k > claims {
@@ -237,7 +263,7 @@ struct CheckCommand: Command {
     }
     let run = CheckRun(
       toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks,
-      minAgreement: minAgreement)
+      minAgreement: minAgreement, skipped: skipped)
     try emit(run)
     return run.passed ? ExitStatus.success : ExitStatus.failure
   }

@@ -24,6 +24,9 @@ extension CheckReport {
       ? "1 scenario"
       : "\(run.scenarios.count) scenarios, \(failed) failed"
     out += "; exit status \(run.passed ? 0 : 1).\n\n"
+    if !run.skipped.isEmpty {
+      out += "Skipped (nothing to check):\n\n" + run.skipped.map { "- \(cell($0))\n" }.joined() + "\n"
+    }
     if !run.evidence.isEmpty { out += evidenceSection(run) }
     if run.scenarios.count > 1 {
       let evidence = !run.evidence.isEmpty

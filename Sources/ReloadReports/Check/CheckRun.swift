@@ -9,7 +9,14 @@ public struct CheckRun: Sendable {
   /// `--min-agreement`: at least this many evidence claims must agree.
   public var minAgreement: Int?
 
-  public init(toolVersion: String, modelVersion: String, scenarios: [ScenarioCheck], minAgreement: Int? = nil) {
+  /// Scenarios left out (`--skip-unchecked`), one line each with how to check them.
+  public var skipped: [String]
+
+  public init(
+    toolVersion: String, modelVersion: String, scenarios: [ScenarioCheck], minAgreement: Int? = nil,
+    skipped: [String] = []
+  ) {
+    self.skipped = skipped
     self.toolVersion = toolVersion
     self.modelVersion = modelVersion
     self.scenarios = scenarios
