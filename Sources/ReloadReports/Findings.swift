@@ -33,9 +33,13 @@ public enum Findings {
 
       let stalest = seen.min { v(.freshGlancePct, $0) < v(.freshGlancePct, $1) }!
       if stalest.strategy != freshest.strategy {
+        // "The stalest" with no staleness at the 95th percentile would contradict itself.
         out.append(
-          "\(stalest.strategy) is the stalest: \(pct(v(.freshGlancePct, stalest))) fresh, p95 staleness "
-            + "\(NumberFormat.minutes(v(.stalenessP95Min, stalest))).")
+          v(.stalenessP95Min, stalest) > 0
+            ? "\(stalest.strategy) is the stalest: \(pct(v(.freshGlancePct, stalest))) fresh, p95 staleness "
+              + "\(NumberFormat.minutes(v(.stalenessP95Min, stalest)))."
+            : "Even the least fresh, \(stalest.strategy), shows current data at \(pct(v(.freshGlancePct, stalest))) "
+              + "of glances.")
       }
     }
 
@@ -71,8 +75,7 @@ public enum Findings {
       var sentence =
         "Backend peak (the fleet's busiest 0.1 % of seconds): \(peak.strategy) reaches "
         + "\(NumberFormat.short(v(.backendFleetPeakRps, peak))) requests/s "
-        + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, peak)))–"
-        + "\(NumberFormat.short(v(.backendFleetPeakHighRps, peak)))) "
+        + "(95 %: \(NumberFormat.range(v(.backendFleetPeakLowRps, peak), v(.backendFleetPeakHighRps, peak)))) "
         + "across \(NumberFormat.short(results.facts.fleetDevices)) devices, "
         + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute"
       if low.strategy != peak.strategy {
@@ -83,8 +86,7 @@ public enum Findings {
       {
         sentence +=
           "; the recommended \(rec.strategy) \(NumberFormat.short(v(.backendFleetPeakRps, rec))) "
-          + "(95 %: \(NumberFormat.short(v(.backendFleetPeakLowRps, rec)))–"
-          + "\(NumberFormat.short(v(.backendFleetPeakHighRps, rec))))"
+          + "(95 %: \(NumberFormat.range(v(.backendFleetPeakLowRps, rec), v(.backendFleetPeakHighRps, rec))))"
       }
       out.append(sentence + ".")
     }

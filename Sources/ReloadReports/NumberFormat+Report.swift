@@ -108,3 +108,20 @@ extension NumberFormat {
     return (n < 0 ? "-" : "") + out
   }
 }
+
+extension NumberFormat {
+  /// An interval in `short` form, with as many significant digits as it
+  /// takes to tell its ends apart: "38k–41k", "12.2k–12.4k" (never
+  /// "12k–12k"). Equal ends print once.
+  public static func range(_ lo: Double, _ hi: Double) -> String {
+    var a = short(lo)
+    var b = short(hi)
+    var digits = 3
+    while a == b && lo != hi && digits <= 8 {
+      a = significant(lo, digits: digits)
+      b = significant(hi, digits: digits)
+      digits += 1
+    }
+    return a == b ? a : a + "–" + b
+  }
+}

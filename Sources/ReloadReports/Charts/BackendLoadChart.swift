@@ -81,7 +81,7 @@ enum BackendLoadChart {
         if let row, let lo = results.summary.value(.backendFleetPeakLowRps, in: row),
           let hi = results.summary.value(.backendFleetPeakHighRps, in: row)
         {
-          let withInterval = text + " (" + NumberFormat.short(lo) + "–" + NumberFormat.short(hi) + ")"
+          let withInterval = text + " (" + NumberFormat.range(lo, hi) + ")"
           if ChartFrame.textWidth(s.strategy, fontSize: 13.5) + ChartFrame.textWidth(withInterval, fontSize: 11)
             + 24 < width
           {
