@@ -12,13 +12,23 @@ so this script keeps no list of its own. For each profile it runs
 alternative it writes one small scenario per evidence file that `extends` it
 and sets the alternative's `model` block, and runs `reloadbench check` on them.
 Each prints a Markdown row: the profile or the assumption and alternative, how
-many claims agree, and which apps agree (+) or not (-). The table in
-Scenarios/README.md ("Sensitivity") is this script's output.
+many claims agree, and which apps agree (+) or not (-; an app with several claims
+shows how many of them agree). The table in Scenarios/README.md ("Sensitivity") is
+this script's output.
+
+    python3 Scenarios/evidence/sensitivity.py [path/to/reloadbench] --agreement
+
+prints instead, from one `reloadbench check Scenarios/evidence/*.json` under the
+default model, the agreement split by the claims' strength with the disagreements
+named, and the table of claims (Scenarios/README.md, "What the default model
+predicts"), in seconds.
 """
 import glob, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/reloadbench")
+ARGS = [a for a in sys.argv[1:] if a != "--agreement"]
+AGREEMENT = "--agreement" in sys.argv[1:]
+BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/release/reloadbench")
 
 # Combinations of alternatives that are no profile but that docs/model.md
 # cites, by the tool's names: (assumption number, alternative name).
@@ -80,9 +90,42 @@ def check(files, tmp, model=None, profile=None):
     return json.loads(r.stdout)
 
 
+def mark(scenario):
+    """+ when every claim of the app agrees, - when none does, else how many do."""
+    agree = sum(c["agrees"] for c in scenario["evidence"])
+    n = len(scenario["evidence"])
+    return "+" if agree == n else "**-**" if agree == 0 else f"{agree} of {n}"
+
+
+def agreement(files, tmp):
+    """The default model's agreement, split by strength, and the table of claims."""
+    run = check(files, tmp)
+    rows = [(os.path.basename(f)[:-5], c) for f, s in zip(files, run["scenarios"]) for c in s["evidence"]]
+    split = []
+    for strength, label in (("reported", "reported"), ("weak", "weak")):
+        claims = [c for _, c in rows if c["strength"] == strength]
+        split.append(f"{sum(c['agrees'] for c in claims)} of {len(claims)} {label}")
+    names = [f"{app} (`{c['policy']}`)" for app, c in rows if not c["agrees"]]
+    print(f"**{run['evidence_agreeing']} of {run['evidence_claims']} claims agree** "
+          f"({len(files)} apps; {', '.join(split)}). Disagree: {', '.join(names) if names else 'none'}.\n")
+    print("| app | strategy (segment) | reported | strength | the run has | frozen widget-days % "
+          "| acceptable glances % | agrees |")
+    print("|---|---|---|---|---|--:|--:|---|")
+    for app, c in rows:
+        segment = "" if c["segment"] == "all" else f" ({c['segment']})"
+        has = ", ".join(c["predicted"]) or "–"
+        agrees = "yes" if c["agrees"] else "**no**"
+        print(f"| {app} | `{c['policy']}`{segment} | {c['reported']} | {c['strength']} | {has} "
+              f"| {c['frozen_widget_day_pct']:.1f} | {c['acceptable_glance_pct']:.1f} | {agrees} |")
+
+
 def main():
     files = sorted(glob.glob(os.path.join(ROOT, "Scenarios/evidence/*.json")))
     apps = [os.path.basename(f)[:-5] for f in files]
+    if AGREEMENT:
+        with tempfile.TemporaryDirectory() as tmp:
+            agreement(files, tmp)
+        return
     profiles = tool("list", "--profiles", "--json")["profiles"]
     assumptions = tool("list", "--assumptions", "--json")["assumptions"]
     alternative = {(a["number"], alt["name"]): alt for a in assumptions for alt in a["alternatives"]}
@@ -102,7 +145,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for rule, name, how in rows:
             run = check(files, tmp, **how)
-            marks = ["+" if all(c["agrees"] for c in s["evidence"]) else "**-**" for s in run["scenarios"]]
+            marks = [mark(s) for s in run["scenarios"]]
             print(f"| {rule} | {name} | {run['evidence_agreeing']} of {run['evidence_claims']} | "
                   + " | ".join(marks) + " |")
 

@@ -22,7 +22,8 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
   public enum Strength: String, Sendable, Codable, CaseIterable {
     /// An issue, a pull request or a maintainer said so.
     case reported
-    /// Only the absence of complaints is known.
+    /// Only the absence of complaints is known (or, for `stale` and
+    /// `exhausted`, only a pull request's or commit's title).
     case weak
   }
 

@@ -88,7 +88,7 @@ extension ScenarioSchema {
       choice(
         "strength",
         "`reported` (an issue, a pull request or a maintainer said so) or `weak` (only the absence of complaints is "
-          + "known).",
+          + "known, or for `stale` and `exhausted` only a pull request's or commit's title).",
         EvidenceClaim.Strength.allCases.map(\.rawValue), required: true),
       SchemaField(
         "source", .string(choices: nil),

@@ -139,7 +139,9 @@ extension CheckReport {
     for s in run.scenarios {
       for r in s.evidence {
         let c = r.claim
-        let reported = c.reported.rawValue + (c.strength == .weak ? " (weak: no complaint found)" : "")
+        // Weak evidence of `fine` is the absence of complaints; of another outcome, a title without text.
+        let weak = c.reported == .fine ? " (weak: no complaint found)" : " (weak: a title only)"
+        let reported = c.reported.rawValue + (c.strength == .weak ? weak : "")
         out +=
           "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
           + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | "
