@@ -42,7 +42,7 @@ struct CheckCommand: Command {
       strategies (exhausted, stale or fine); check scores each claim with one rule for
       every app (Scenarios/README.md, "Evidence") and prints how many agree. A
       disagreement fails the check only below --min-agreement:
-        reloadbench check Scenarios/evidence/*.json --min-agreement 10
+        reloadbench check Scenarios/evidence/*.json --min-agreement 16
       """,
     arguments: [("SCENARIO", "A scenario file to rerun and check.")],
     notes: "Engine speed is checked separately: reloadbench bench --baseline FILE --noise PCT.",

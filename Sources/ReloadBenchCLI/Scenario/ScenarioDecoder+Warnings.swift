@@ -7,7 +7,8 @@ extension ScenarioDecoder {
   /// - A `shared` kind's schedule or unpredictable profile without
   ///   `utc_offset_h` runs on UTC; when no device lives at UTC, its changes
   ///   come at hours nobody there expects (a market opening "09:30" at
-  ///   04:30 in New York). Setting the field, even to 0, silences it.
+  ///   04:30 in New York). Setting the field, even to 0, silences it; an
+  ///   unpredictable feed with a flat profile and no bursts has no clock.
   static func clockWarnings(_ r: SchemaReader, scenario: Scenario) -> [String] {
     let offsets = Set(scenario.segments.flatMap { $0.utcOffsets.filter { $0.weight > 0 }.map(\.hours) }).sorted()
     guard !offsets.contains(0) else { return [] }
@@ -16,6 +17,12 @@ extension ScenarioDecoder {
       guard case .object(let kind) = value, case .string("shared")? = kind["scope"] else { continue }
       for part in ["scheduled", "unpredictable"] {
         guard case .object(let content)? = kind[part], content["utc_offset_h"] == nil else { continue }
+        // A flat profile has no clock: the same rate at every hour (bursts have hours of their own).
+        if part == "unpredictable", i < scenario.kinds.count, let u = scenario.kinds[i].unpredictable,
+          u.bursts == nil, Set(u.profile).count <= 1
+        {
+          continue
+        }
         let zones = offsets.map(utcText).joined(separator: ", ")
         let example = offsets.first.map { "e.g. 09:00 UTC is \(clockText(9 + $0)) at \(utcText($0))" } ?? ""
         warnings.append(

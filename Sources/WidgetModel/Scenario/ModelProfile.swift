@@ -68,7 +68,7 @@ public struct ModelProfile: Sendable {
       standardName,
       "the evidence-fitted reading: today's defaults, where the sources disagree the reading that agrees with "
         + "the most evidence apps",
-      sources: "A, T, S; M (the eleven evidence apps, Scenarios/evidence/)", []),
+      sources: "A, T, S; M (the evidence apps, Scenarios/evidence/)", []),
     ModelProfile(
       "seeds",
       "the seeds' reading: a sliding 24 h budget that, once spent, stops the widget until it recovers, and a "
