@@ -197,7 +197,7 @@ enum ScenarioHash {
   /// model version the file was written for (it only warns; the baseline
   /// records the version it was saved under).
   static let ignoredKeys: Set<String> = [
-    "$schema", "description", "expect", "check", "objective", ScenarioSchema.modelVersionKey,
+    "$schema", "title", "description", "expect", "check", "objective", ScenarioSchema.modelVersionKey,
   ]
 
   /// The scenario as canonical JSON text: keys sorted, fixed separators,

@@ -240,11 +240,13 @@ struct Pipeline {
 
   /// What `scenario` simulates, as the reports of a run and of a sweep show it.
   static func facts(_ scenario: Scenario) -> SimulationFacts {
-    SimulationFacts(
+    var facts = SimulationFacts(
       scenario: scenario.name, description: scenario.description, toolVersion: ReloadBenchCLI.version,
       seed: scenario.seed, days: scenario.days, warmupDays: scenario.warmupDays, devices: scenario.devices,
       replications: scenario.replications, strategies: scenario.strategies.map(\.name),
       segments: scenario.segments.map(\.name))
+    facts.title = scenario.title
+    return facts
   }
 
   /// The run's facts as the reports show them.

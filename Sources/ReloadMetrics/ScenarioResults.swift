@@ -39,6 +39,8 @@ public struct ScenarioResults: Sendable, Codable {
 /// (a run adds its own, `RunFacts`; a sweep's are these).
 public struct SimulationFacts: Sendable, Codable, Equatable {
   public var scenario: String
+  /// The scenario's human title, when it has one (the reports lead with it).
+  public var title: String? = nil
   public var description: String
   public var toolVersion: String
   public var seed: UInt64

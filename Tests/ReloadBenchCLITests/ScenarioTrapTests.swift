@@ -111,4 +111,31 @@ import Testing
     #expect(r.stdout.contains("budget: accrual") && r.stdout.contains("max_per_day"))
     #expect(r.stdout.contains("strategy poll-15m:") && r.stdout.contains(".after(+15 min)"), "\(r.stdout)")
   }
+
+  /// The report opens with the scenario's human title, the answer and the
+  /// comparison; the run's facts and engine statistics come last; print shows
+  /// the answer, the table and the first figure only.
+  @Test func theReportLeadsWithTheTitleAndTheAnswer() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let titled = Self.market(scope: "shared", offset: "-5")
+      .replacingOccurrences(of: #""name": "market","#, with: #""name": "market", "title": "Quotes: which strategy?","#)
+    try titled.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["run", "s.json", "--out", "o", "--quiet"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    let html = try String(contentsOf: dir.appendingPathComponent("o/report.html"), encoding: .utf8)
+    #expect(html.contains("<title>Quotes: which strategy?</title>") && html.contains(">Quotes: which strategy?</h1>"))
+    func at(_ s: String) throws -> String.Index { try #require(html.range(of: s)).lowerBound }
+    #expect(try at("id=\"summary\"") < at("id=\"comparison\""))
+    #expect(try at("id=\"comparison\"") < at("id=\"charts\""))
+    #expect(try at("id=\"parameters\"") < at("id=\"run\""), "engine statistics at the end")
+    #expect(html.contains("#charts>.fig~.fig,#parameters,#run,#data"), "print: the answer, the table, one figure")
+    // The title is not part of the scenario's hash: a baseline stays valid when it changes.
+    let untitled = try Binary.run(["baseline", "save", "s.json", "--to", "b.json", "--quiet"], in: dir)
+    #expect(untitled.status == 0)
+    try titled.replacingOccurrences(of: "Quotes: which strategy?", with: "Quotes")
+      .write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+    let check = try Binary.run(["check", "s.json", "--baseline", "b.json", "--out", "c"], in: dir)
+    #expect(check.status == 0 && !check.stdout.contains("Changed scenario"), "\(check.stdout)")
+  }
 }

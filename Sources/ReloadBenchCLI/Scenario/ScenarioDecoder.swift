@@ -127,7 +127,7 @@ enum ScenarioDecoder {
     }
     try unique(strategies.map(\.name), path: "$.strategies", what: "strategy")
     let devices = r.int("devices")
-    return Scenario(
+    var scenario = Scenario(
       name: name, description: r.string("description"), seed: UInt64(r.number("seed")), days: days,
       warmupDays: warmup, devices: devices, fleetDevices: r.optionalNumber("fleet_devices"),
       replications: r.int("replications"), segments: segments, kinds: kinds, strategies: strategies,
@@ -135,6 +135,8 @@ enum ScenarioDecoder {
       energy: energy(r.defaultedObject("energy", ScenarioSchema.energy)),
       engine: EngineMode(rawValue: r.string("engine")) ?? .elided,
       startWeekday: Weekday(name: r.string("start_weekday")) ?? .monday)
+    scenario.title = r.optionalString("title")
+    return scenario
   }
 
   static func unique(_ names: [String], path: String, what: String) throws(ScenarioError) {

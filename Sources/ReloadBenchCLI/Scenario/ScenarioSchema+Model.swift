@@ -369,6 +369,10 @@ extension ScenarioSchema {
         "name", .string(choices: nil),
         "Scenario name: letters, digits, `-`, `_`, `.`; reports go to `Reports/<name>/`.", required: true),
       SchemaField(
+        "title", .string(choices: nil),
+        "The human title the reports lead with (e.g. \"Weather widgets: which reload strategy?\"); absent: the name. "
+          + "Changes no result."),
+      SchemaField(
         "description", .string(choices: nil), "One or two sentences for the report's headline.", default: .string("")),
       integer(
         "seed", "Seed of every random stream; same scenario + seed = same bytes.", default: 1, min: 0,

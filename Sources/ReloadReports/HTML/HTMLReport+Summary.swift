@@ -38,7 +38,13 @@ extension HTMLReport {
       }
       w.raw("</ul>\n")
     }
-    w.raw("<h3>The run</h3><dl class=\"facts\">")
+    w.raw("</section>\n")
+  }
+
+  /// The run's facts and engine statistics, at the end of the page: the
+  /// answer and the comparison come first.
+  static func writeRun(_ results: ScenarioResults, to w: inout _HTMLWriter) {
+    w.raw("<section id=\"run\" aria-labelledby=\"run-h\"><h2 id=\"run-h\">The run</h2><dl class=\"facts\">")
     w.factItems(facts(results.facts))
     w.raw("</dl>\n</section>\n")
   }

@@ -50,14 +50,14 @@ public enum HTMLReport {
     w.raw("<meta name=\"generator\" content=\"ReloadBench ")
     w.text(results.facts.toolVersion)
     w.raw("\">\n<title>")
-    w.text("ReloadBench report: " + results.facts.scenario)
+    w.text(results.facts.title ?? ("ReloadBench report: " + results.facts.scenario))
     w.raw("</title>\n<style>")
     w.raw(stylesheet)
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
     ReportFigure.writeNavigation(
       leading: [("summary", "Summary"), ("comparison", "Comparison")], figures: figures,
-      trailing: [("parameters", "Parameters and sources"), ("data", "Data")], to: &w)
+      trailing: [("parameters", "Parameters and sources"), ("run", "The run"), ("data", "Data")], to: &w)
     w.raw("<main>\n")
     writeSummary(results, findings: findings, recommendation: recommendation, to: &w)
     writeComparison(results, recommendation: recommendation, to: &w)
@@ -69,6 +69,7 @@ public enum HTMLReport {
     }
     w.raw("</section>\n")
     writeParameters(results, to: &w)
+    writeRun(results, to: &w)
     writeDataNote(results, jsonBytes: json.utf8.count, to: &w)
     w.raw("</main>\n")
     w.raw("<script type=\"application/json\" id=\"results-data\">")
@@ -91,7 +92,9 @@ public enum HTMLReport {
 
   static func writeHeader(_ results: ScenarioResults, to w: inout _HTMLWriter) {
     let f = results.facts
-    w.pageHeader(eyebrow: "ReloadBench report", title: f.scenario, lead: oneSentence(f), description: f.description)
+    w.pageHeader(
+      eyebrow: f.title == nil ? "ReloadBench report" : "ReloadBench report: \(f.scenario)", title: f.title ?? f.scenario,
+      lead: oneSentence(f), description: f.description)
   }
 
   /// The scenario in one sentence, from its facts.

@@ -9,6 +9,8 @@ import ReloadEngine
 public struct Scenario: Sendable {
   public var name: String
   public var description: String
+  /// The human title the reports lead with ("Weather widgets: eight strategies"); nil: the name.
+  public var title: String? = nil
   /// Seed of every random stream.
   public var seed: UInt64
   /// Simulated duration, warm-up included.
