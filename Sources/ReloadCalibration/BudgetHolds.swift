@@ -77,6 +77,27 @@ enum BudgetHolds {
     return max(pair.request, last + Int64(((1 - left) / b * Double(Summarizer.dayMs)).rounded(.up)))
   }
 
+  /// Calls `body` with each of the device's pairs, the reload that
+  /// answered it and when `reading` with `b` allows it.
+  static func forEachPair(
+    _ s: DeviceSummary, _ reading: AccrualReading, perDay b: Double, tokens: inout [Double],
+    _ body: (_ pair: HoldPair, _ reload: Int64, _ allowed: Int64) -> Void
+  ) {
+    let whole = max(1, Int(b.rounded()))
+    let capacity = max(1, reading.share * b)
+    for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
+      let times = s.budgetTimes[i]
+      if !reading.window { tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
+      for p in pairs {
+        let a =
+          reading.window
+          ? allowed(p, times: times, window: whole)
+          : allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
+        body(p, times[Int(p.reload)], a)
+      }
+    }
+  }
+
   static func score(_ reload: Int64, allowed: Int64) -> Double {
     Double.log(1 + Double(abs(reload - allowed)) / scale)
   }

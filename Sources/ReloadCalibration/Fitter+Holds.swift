@@ -43,7 +43,9 @@ struct HoldFit {
   var usualLatenessS = Double.nan
   var predictedHolds = 0
   /// B per device when one B for the log explains no hold (`Fitter.perDeviceFit`); nil for one B.
-  var perDevice: [Double]?
+  var perDevice: [Double]? { perDeviceByReading?.first }
+  /// With a B per device: each reading's B per device, in `readings`' order.
+  var perDeviceByReading: [[Double]]?
   /// The devices with seen holds.
   var heldDeviceList: [Int] = []
   /// The holds came exactly when the best reading allows: the days repeat, and nothing is read from them.
@@ -202,7 +204,7 @@ extension Fitter {
     var fit = HoldFit(
       readings: order.map { readings[$0] }, pairs: Int(pairs), held: 0, heldDevices: 0, unheldLatenessS: .nan,
       heldLatenessS: .nan)
-    fit.perDevice = perDay[best]
+    fit.perDeviceByReading = order.map { perDay[$0] }
     countHeld(&fit)
     // B of the devices whose holds were seen: their median, bootstrapped over them.
     let seen = fit.heldDeviceList.map { perDay[best][$0] }.filter(\.isFinite)
@@ -234,27 +236,16 @@ extension Fitter {
     for (d, s) in summaries.enumerated() {
       let b = fit.perDevice?[d] ?? fit.best.perDay
       guard b.isFinite else { continue }
-      let whole = max(1, Int(b.rounded()))
-      let capacity = max(1, reading.share * b)
-      for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
-        let times = s.budgetTimes[i]
-        if !reading.window { BudgetHolds.tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
-        for p in pairs {
-          let a =
-            reading.window
-            ? BudgetHolds.allowed(p, times: times, window: whole)
-            : BudgetHolds.allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
-          let reload = times[Int(p.reload)]
-          let late = Double(reload - p.request) / 1000
-          if a > p.request + 1000 {
-            // A request made while the user is never seen awake waits for waking
-            // (docs/model.md#while-asleep) as a held one would: it shows nothing of the budget.
-            if s.awakeQuarters[Summarizer.quarter(p.request, offset: s.offsetMs)] {
-              holds.append((d, late, Double(reload - a) / 1000))
-            }
-          } else {
-            unheld.append(late)
+      BudgetHolds.forEachPair(s, reading, perDay: b, tokens: &tokens) { p, reload, a in
+        let late = Double(reload - p.request) / 1000
+        if a > p.request + 1000 {
+          // A request made while the user is never seen awake waits for waking
+          // (docs/model.md#while-asleep) as a held one would: it shows nothing of the budget.
+          if s.awakeQuarters[Summarizer.quarter(p.request, offset: s.offsetMs)] {
+            holds.append((d, late, Double(reload - a) / 1000))
           }
+        } else {
+          unheld.append(late)
         }
       }
     }
