@@ -98,16 +98,24 @@ enum BudgetHolds {
     }
   }
 
+  /// Whether `pair` was requested on an odd day of the device's local
+  /// calendar: the halves a B per device is fitted on and scored on.
+  static func oddDay(_ pair: HoldPair, _ s: DeviceSummary) -> Bool {
+    (pair.request + s.offsetMs).quotientAndRemainder(dividingBy: Summarizer.dayMs).quotient & 1 == 1
+  }
+
   static func score(_ reload: Int64, allowed: Int64) -> Double {
     Double.log(1 + Double(abs(reload - allowed)) / scale)
   }
 
-  /// One device's pairs under `reading` with `b`: the summed score, the
-  /// pairs, and the pairs the budget held (allowed after the request).
+  /// One device's pairs under `reading` with `b`: the summed score, that
+  /// of the pairs requested on an odd local day (`oddDay`), the pairs, and
+  /// the pairs the budget held (allowed after the request).
   static func device(_ s: DeviceSummary, _ reading: AccrualReading, perDay b: Double, tokens: inout [Double])
-    -> (score: Double, pairs: Int, held: Int)
+    -> (score: Double, odd: Double, pairs: Int, held: Int)
   {
     var sum = 0.0
+    var odd = 0.0
     var n = 0
     var held = 0
     let whole = max(1, Int(b.rounded()))
@@ -120,11 +128,13 @@ enum BudgetHolds {
           reading.window
           ? allowed(p, times: times, window: whole)
           : allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
-        sum += score(times[Int(p.reload)], allowed: a)
+        let x = score(times[Int(p.reload)], allowed: a)
+        sum += x
+        if oddDay(p, s) { odd += x }
         n += 1
         if a > p.request + 1000 { held += 1 }
       }
     }
-    return (sum, n, held)
+    return (sum, odd, n, held)
   }
 }

@@ -11,9 +11,10 @@ import Testing
   /// 15-16 hours, with or without the app's reload calls (foreground
   /// reloads and background reloads after silent pushes), lateness 0-2 min.
   /// The same scenario as scripts/calibration-matrix.py's, smaller.
-  static func scenario(accrual: String, budget: Int, pollMin: Int, app: Bool, devices: Int = 30, days: Int = 6)
-    -> String
-  {
+  static func scenario(
+    accrual: String, budget: Int, pollMin: Int, app: Bool, devices: Int = 30, days: Int = 6, burst: Double? = nil
+  ) -> String {
+    let size = burst.map { #", "token_bucket_burst_fraction": \#($0)"# } ?? ""
     let appBlock =
       app
       ? #", "app": {"reload_on_foreground": true, "reload_on_silent_push": true}, "#
@@ -22,7 +23,7 @@ import Testing
       {
         "name": "matrix", "seed": \(7 + budget + pollMin), "days": \(days), "warmup_days": 0, "devices": \(devices),
         "model": {
-          "budget": {"accrual": "\(accrual)", "max_per_day": \(budget), "full_budget_views_per_day": 0},
+          "budget": {"accrual": "\(accrual)", "max_per_day": \(budget), "full_budget_views_per_day": 0\(size)},
           "reload": {"lateness": {"dist": "uniform", "min_s": 0, "max_s": 120}}
         },
         "kinds": [{"name": "live", "unpredictable": {"per_day": 24, "profile": "daytime"}}],
@@ -67,6 +68,16 @@ import Testing
     #expect(allowed.contains(Self.readingName(accrual)), "\(v)")
     let other = accrual == "sliding_window" ? "default" : "sliding_window"
     #expect(out.contains(other) && !allowed.contains(other), "\(v)")
+  }
+
+  @Test(arguments: [(0.1, "small_bucket"), (0.5, "large_bucket")])
+  func aBucketsSizeIsToldBeyondTheModelsOwnQuarterOfB(burst: Double, reading: String) throws {
+    // Each morning after a night without reloads starts with the capacity's burst.
+    let f = try Self.fit(Self.scenario(accrual: "token_bucket", budget: 50, pollMin: 10, app: false, burst: burst))
+    #expect(f.choice("budget.accrual") == "token_bucket", "\(f.describe("budget.accrual"))")
+    let v = try #require(Self.verdict(f, "budget_accrual"))
+    #expect(v["supported"] as? String == reading, "\(v)")
+    #expect((v["allowed"] as? [String]) == [reading], "\(v)")
   }
 
   @Test func widgetsTheBudgetNeverHoldsGiveNoBAndAllowEveryReading() throws {
