@@ -152,7 +152,9 @@ extension CalibrationCharts {
         "The share of the requests dated in each local hour that were held more than "
         + NumberFormat.minutes(holds.thresholdMinutes) + ": observed (large circles) and replayed under each "
         + "reading. A window holds little in the morning and much late in the day, once a burst has spent it; a "
-        + "bucket holds at an even pace once its capacity is spent. Hours with fewer than "
+        + "bucket holds at an even pace once its capacity is spent. Requests dated around the hour its user falls "
+        + "asleep wait for the morning under every reading: the log's share there is high, the replays' is not. "
+        + "Hours with fewer than "
         + "\(minRequestsPerHour) requests are left out.",
       charts: [charts[0]], narrowCharts: [charts[1]],
       table: .init(
