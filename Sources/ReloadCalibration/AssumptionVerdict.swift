@@ -150,7 +150,8 @@ extension Fitter {
           + "[\(Self.fmt(holds.gainLow)), \(Self.fmt(holds.gainHigh))] below no budget at all. Held-out fit per "
           + "reading (B fitted on half the devices, scored on the other half): \(best) fits best"
         : "One B for the whole log explained no hold (budgets differ with how often widgets are seen); with a B "
-          + "per device, fitted and scored on the device's own requests (as many B for every reading): "
+          + "per device (as many B for every reading), fitted on the device's requests of even days and scored "
+          + "on those of odd days, and the other way round: "
           + "\(best) fits best")
     let tied = holds.readings.dropFirst().filter { !$0.ruledOut }.map(\.reading.name)
     note +=

@@ -77,16 +77,45 @@ enum BudgetHolds {
     return max(pair.request, last + Int64(((1 - left) / b * Double(Summarizer.dayMs)).rounded(.up)))
   }
 
+  /// Calls `body` with each of the device's pairs, the reload that
+  /// answered it and when `reading` with `b` allows it.
+  static func forEachPair(
+    _ s: DeviceSummary, _ reading: AccrualReading, perDay b: Double, tokens: inout [Double],
+    _ body: (_ pair: HoldPair, _ reload: Int64, _ allowed: Int64) -> Void
+  ) {
+    let whole = max(1, Int(b.rounded()))
+    let capacity = max(1, reading.share * b)
+    for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
+      let times = s.budgetTimes[i]
+      if !reading.window { tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
+      for p in pairs {
+        let a =
+          reading.window
+          ? allowed(p, times: times, window: whole)
+          : allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
+        body(p, times[Int(p.reload)], a)
+      }
+    }
+  }
+
+  /// Whether `pair` was requested on an odd day of the device's local
+  /// calendar: the halves a B per device is fitted on and scored on.
+  static func oddDay(_ pair: HoldPair, _ s: DeviceSummary) -> Bool {
+    (pair.request + s.offsetMs).quotientAndRemainder(dividingBy: Summarizer.dayMs).quotient & 1 == 1
+  }
+
   static func score(_ reload: Int64, allowed: Int64) -> Double {
     Double.log(1 + Double(abs(reload - allowed)) / scale)
   }
 
-  /// One device's pairs under `reading` with `b`: the summed score, the
-  /// pairs, and the pairs the budget held (allowed after the request).
+  /// One device's pairs under `reading` with `b`: the summed score, that
+  /// of the pairs requested on an odd local day (`oddDay`), the pairs, and
+  /// the pairs the budget held (allowed after the request).
   static func device(_ s: DeviceSummary, _ reading: AccrualReading, perDay b: Double, tokens: inout [Double])
-    -> (score: Double, pairs: Int, held: Int)
+    -> (score: Double, odd: Double, pairs: Int, held: Int)
   {
     var sum = 0.0
+    var odd = 0.0
     var n = 0
     var held = 0
     let whole = max(1, Int(b.rounded()))
@@ -99,11 +128,13 @@ enum BudgetHolds {
           reading.window
           ? allowed(p, times: times, window: whole)
           : allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
-        sum += score(times[Int(p.reload)], allowed: a)
+        let x = score(times[Int(p.reload)], allowed: a)
+        sum += x
+        if oddDay(p, s) { odd += x }
         n += 1
         if a > p.request + 1000 { held += 1 }
       }
     }
-    return (sum, n, held)
+    return (sum, odd, n, held)
   }
 }

@@ -58,6 +58,9 @@ public struct Calibration: Sendable {
   public var dropped: [(what: String, count: Int)] = []
   /// The observed curves for the report.
   public var curves = Curves()
+  /// The held requests observed and replayed under the leading readings of
+  /// the accrual; nil when no request was answered by the system.
+  public var holdReplay: HoldReplay?
 
   public struct Curves: Sendable {
     public var reloadsPerDay: [Double] = []
@@ -102,6 +105,7 @@ public struct Calibration: Sendable {
     c.parameters = fitted.parameters
     c.curves.latenessS = fitted.lateness
     c.verdicts = fitted.verdicts
+    c.holdReplay = fitted.replay
     return c
   }
 }

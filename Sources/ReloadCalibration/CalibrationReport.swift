@@ -91,7 +91,8 @@ public enum CalibrationReport {
   }
 
   /// One row per parameter: its path, status, the choice it decides, the
-  /// estimate and interval, unit, support and note.
+  /// estimate and interval, unit, support and note; then one row per
+  /// assumption's verdict (`verdictRow`).
   public static func csv(_ c: Calibration) -> String {
     var s = CSVReport.line(
       ["field", "status", "choice", "estimate", "low", "high", "unit", "devices", "device_days", "note"])
@@ -101,7 +102,44 @@ public enum CalibrationReport {
         String(p.devices), String(p.days), p.note,
       ])
     }
+    for v in c.verdicts { s += CSVReport.line(verdictRow(v)) }
     return s
+  }
+
+  /// A verdict in calibration.csv's columns: `assumptions.KEY`; its status
+  /// (`supported`, `narrowed`: some readings ruled out but none singled out,
+  /// `cannot_tell_apart`); the supported reading as the choice; the
+  /// runner-up's held-out margin and its interval as the estimate; the
+  /// readings allowed, ruled out and the runner-up, then how it was read, as the note.
+  static func verdictRow(_ v: AssumptionVerdict) -> [String] {
+    let up = runnerUp(v)
+    var note = "allowed: " + (v.allowed.isEmpty ? "none" : v.allowed.joined(separator: " "))
+    note += "; ruled out: " + (v.ruledOut.isEmpty ? "none" : v.ruledOut.joined(separator: " "))
+    if let up { note += "; runner-up: " + up.name }
+    note += ". " + v.note
+    return [
+      "assumptions." + v.assumption.key, status(v).rawValue, v.supported ?? "", num(up?.margin), num(up?.marginLow),
+      num(up?.marginHigh), up == nil ? "" : "score per request", "", "", note,
+    ]
+  }
+
+  /// What a verdict says, in a word.
+  enum VerdictStatus: String {
+    case supported
+    case narrowed
+    case cannotTellApart = "cannot_tell_apart"
+
+    var words: String { self == .cannotTellApart ? "cannot tell apart" : rawValue }
+  }
+
+  static func status(_ v: AssumptionVerdict) -> VerdictStatus {
+    v.supported != nil ? .supported : v.ruledOut.isEmpty ? .cannotTellApart : .narrowed
+  }
+
+  /// The scored reading next to the best (least score), if the readings were scored.
+  static func runnerUp(_ v: AssumptionVerdict) -> AssumptionVerdict.Reading? {
+    let scored = v.readings.filter { $0.score != nil }.sorted { ($0.score ?? 0) < ($1.score ?? 0) }
+    return scored.count > 1 ? scored[1] : nil
   }
 
   /// calibration.html: the fit, the model block and, with `simulated`, the
@@ -123,6 +161,8 @@ public enum CalibrationReport {
     page.deviceDays = c.deviceDays
     page.dropped = c.dropped.filter { $0.count > 0 }
     page.rows = c.parameters.map(row)
+    page.verdicts = c.verdicts.map(verdictOnPage)
+    page.holds = c.holdReplay.map(holds)
     page.modelBlock = c.model.scenarioBlock.text(.document)
     page.observed = curves(c.curves)
     page.simulated = simulated.map(curves)
@@ -137,6 +177,51 @@ public enum CalibrationReport {
       estimated: p.status == .identified || p.status == .observed, choice: p.choice,
       estimate: p.estimate.map { num($0) + (p.unit.isEmpty ? "" : " " + p.unit) },
       interval: p.low.map { "\(num($0)) – \(num(p.high))" }, devices: p.devices, days: p.days, note: p.note)
+  }
+
+  static func verdictOnPage(_ v: AssumptionVerdict) -> CalibrationPage.Verdict {
+    let up = runnerUp(v)
+    let readings = v.readings.map { r -> String in
+      var parts: [String] = []
+      if let score = r.score {
+        parts.append("score " + Fitter.fmt(score))
+        if let m = r.margin, m > 0 {
+          parts.append("margin +\(Fitter.fmt(m)) [\(num(r.marginLow)), \(num(r.marginHigh))]")
+        }
+      }
+      if let value = r.perDay, value.isFinite {
+        let interval = r.perDayLow.map { lo in lo == r.perDayHigh ? "" : " [\(num(lo)), \(num(r.perDayHigh))]" } ?? ""
+        parts.append((r.score == nil ? "value " : "B ") + num(value) + interval)
+      }
+      return r.name + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")) + (r.ruledOut ? " (ruled out)" : "")
+    }
+    return CalibrationPage.Verdict(
+      assumption: v.assumption.key, summary: v.assumption.summary, verdict: status(v).words, supported: v.supported,
+      runnerUp: up.map {
+        "\($0.name): +\(num($0.margin)) [\(num($0.marginLow)), \(num($0.marginHigh))] per request"
+          + ($0.ruledOut ? ", ruled out" : ", not ruled out")
+      }, allowed: v.allowed, ruledOut: v.ruledOut, readings: readings, note: v.note)
+  }
+
+  static func holds(_ r: HoldReplay) -> CalibrationPage.Holds {
+    func label(_ s: HoldReplay.Series) -> String {
+      s.name + " (B " + (r.perDevice ? "per device, median " : "") + num(s.perDay) + ")"
+    }
+    func series(_ s: HoldReplay.Series, label: String) -> CalibrationPage.Holds.Series {
+      .init(label: label, heldAtLeast: s.heldAtLeast, heldByHour: s.heldByHour)
+    }
+    var note =
+      r.perDevice
+      ? "Each reading replays each device with its own B (one B for the log explained no hold). "
+      : "Each reading replays every device with its one B for the log. "
+    note +=
+      r.decided
+      ? "The log's holds decide the accrual: the other kind is ruled out."
+      : "The log's holds do not decide the accrual: the readings' margins reach zero or too few requests were held."
+    return CalibrationPage.Holds(
+      thresholdMinutes: r.thresholdMinutes, delaysMinutes: r.delaysMinutes, requests: r.requests,
+      requestsByHour: r.requestsByHour, observed: series(r.observed, label: "observed"),
+      readings: r.readings.map { series($0, label: label($0)) }, note: note)
   }
 
   static func curves(_ c: Calibration.Curves) -> CalibrationPage.Curves {

@@ -43,7 +43,9 @@ struct HoldFit {
   var usualLatenessS = Double.nan
   var predictedHolds = 0
   /// B per device when one B for the log explains no hold (`Fitter.perDeviceFit`); nil for one B.
-  var perDevice: [Double]?
+  var perDevice: [Double]? { perDeviceByReading?.first }
+  /// With a B per device: each reading's B per device, in `readings`' order.
+  var perDeviceByReading: [[Double]]?
   /// The devices with seen holds.
   var heldDeviceList: [Int] = []
   /// The holds came exactly when the best reading allows: the days repeat, and nothing is read from them.
@@ -89,16 +91,22 @@ extension Fitter {
     var oosPerReading: [[Double]] = []
     var none: [Double] = []
     var allScores: [[[Double]]] = []
+    var allOdd: [[[Double]]] = []
     var grids: [[Double]] = []
     for reading in AccrualReading.all {
       let grid = Self.holdGrid(reading, cap: cap)
-      // scores[g][group]: the summed score of the group's pairs with B = grid[g].
+      // scores[g][group]: the summed score of the group's pairs with B = grid[g]; oddDays[g][group], of those
+      // requested on odd local days.
       var scores = [[Double]](repeating: [Double](repeating: 0, count: groups), count: grid.count)
+      var oddDays = scores
       for (g, b) in grid.enumerated() {
         for (d, s) in summaries.enumerated() {
-          scores[g][d % groups] += BudgetHolds.device(s, reading, perDay: b, tokens: &tokens).score
+          let x = BudgetHolds.device(s, reading, perDay: b, tokens: &tokens)
+          scores[g][d % groups] += x.score
+          oddDays[g][d % groups] += x.odd
         }
       }
+      allOdd.append(oddDays)
       // A window larger than any 24 h's reloads holds nothing: no budget at all.
       if reading.window, let last = scores.last { none = last }
       allScores.append(scores)
@@ -136,7 +144,7 @@ extension Fitter {
     countHeld(&fit)
     // One B for the log explains nothing when widgets' budgets differ (how often each is seen): a B per device may.
     if !fit.identified, groups == summaries.count,
-      let each = perDeviceFit(allScores, grids: grids, pairsPerGroup: perGroupPairs, weights: weights),
+      let each = perDeviceFit(allScores, odd: allOdd, grids: grids, pairsPerGroup: perGroupPairs, weights: weights),
       each.identified
     {
       return each
@@ -144,9 +152,6 @@ extension Fitter {
     return fit
   }
 
-  /// The fit with a B per device (each reading's best on the device's own
-  /// requests): scored in sample, every reading with as many B as devices.
-  /// B is the median over the devices with holds, its interval by bootstrap over them.
   /// Ranks `readings` by score, best first, and gives every other reading
   /// its margin over the best with a 95 % bootstrap interval: the
   /// difference of the per-group scores (`groupScores[r][g]`, summed over a
@@ -173,36 +178,61 @@ extension Fitter {
     return order
   }
 
-  func perDeviceFit(_ scores: [[[Double]]], grids: [[Double]], pairsPerGroup: [Double], weights: [[Double]])
-    -> HoldFit?
-  {
+  /// The fit with a B per device (each reading's best on the device's own
+  /// requests), every reading with as many B as devices, scored held out:
+  /// B fitted on the device's requests of even local days scores those of
+  /// odd days, and the other way round (a device with requests on only one
+  /// kind of day is scored on its own fit). B is the median over the
+  /// devices with holds (each fitted on all its requests), its interval by
+  /// bootstrap over them.
+  func perDeviceFit(
+    _ scores: [[[Double]]], odd: [[[Double]]], grids: [[Double]], pairsPerGroup: [Double], weights: [[Double]]
+  ) -> HoldFit? {
     let devices = pairsPerGroup.count
     let pairs = pairsPerGroup.reduce(0, +)
     guard pairs > 0 else { return nil }
-    var least: [[Double]] = []
+    // Whether each device has pairs on both odd and even days (else it is scored on the B fitted to its pairs).
+    let halves = summaries.map { s -> Bool in
+      let all = s.heldPairs.joined()
+      return all.contains { BudgetHolds.oddDay($0, s) } && all.contains { !BudgetHolds.oddDay($0, s) }
+    }
+    // The grid point of least `score(k)`.
+    func argmin(_ count: Int, _ score: (Int) -> Double) -> Int {
+      var g = 0
+      for k in 1..<max(1, count) where score(k) < score(g) { g = k }
+      return g
+    }
+    var heldOut: [[Double]] = []
     var perDay: [[Double]] = []
     for (r, byGrid) in scores.enumerated() {
+      let oddByGrid = odd[r]
       var l = [Double](repeating: 0, count: devices)
       var b = [Double](repeating: .nan, count: devices)
       for d in 0..<devices where pairsPerGroup[d] > 0 {
-        var g = 0
-        for k in byGrid.indices where byGrid[k][d] < byGrid[g][d] { g = k }
-        l[d] = byGrid[g][d]
+        let g = argmin(byGrid.count) { byGrid[$0][d] }
         b[d] = grids[r][g]
+        guard halves[d] else {
+          l[d] = byGrid[g][d]
+          continue
+        }
+        // B fitted on the even days scores the odd ones, and the other way round.
+        let ge = argmin(byGrid.count) { byGrid[$0][d] - oddByGrid[$0][d] }
+        let go = argmin(byGrid.count) { oddByGrid[$0][d] }
+        l[d] = oddByGrid[ge][d] + byGrid[go][d] - oddByGrid[go][d]
       }
-      least.append(l)
+      heldOut.append(l)
       perDay.append(b)
     }
     var readings = AccrualReading.all.indices.map { r in
       HoldFit.Reading(
-        reading: AccrualReading.all[r], perDay: .nan, low: nil, high: nil, score: least[r].reduce(0, +) / pairs)
+        reading: AccrualReading.all[r], perDay: .nan, low: nil, high: nil, score: heldOut[r].reduce(0, +) / pairs)
     }
-    let order = Self.rank(&readings, groupScores: least, pairsPerGroup: pairsPerGroup, weights: weights)
+    let order = Self.rank(&readings, groupScores: heldOut, pairsPerGroup: pairsPerGroup, weights: weights)
     let best = order[0]
     var fit = HoldFit(
       readings: order.map { readings[$0] }, pairs: Int(pairs), held: 0, heldDevices: 0, unheldLatenessS: .nan,
       heldLatenessS: .nan)
-    fit.perDevice = perDay[best]
+    fit.perDeviceByReading = order.map { perDay[$0] }
     countHeld(&fit)
     // B of the devices whose holds were seen: their median, bootstrapped over them.
     let seen = fit.heldDeviceList.map { perDay[best][$0] }.filter(\.isFinite)
@@ -234,27 +264,16 @@ extension Fitter {
     for (d, s) in summaries.enumerated() {
       let b = fit.perDevice?[d] ?? fit.best.perDay
       guard b.isFinite else { continue }
-      let whole = max(1, Int(b.rounded()))
-      let capacity = max(1, reading.share * b)
-      for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
-        let times = s.budgetTimes[i]
-        if !reading.window { BudgetHolds.tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
-        for p in pairs {
-          let a =
-            reading.window
-            ? BudgetHolds.allowed(p, times: times, window: whole)
-            : BudgetHolds.allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
-          let reload = times[Int(p.reload)]
-          let late = Double(reload - p.request) / 1000
-          if a > p.request + 1000 {
-            // A request made while the user is never seen awake waits for waking
-            // (docs/model.md#while-asleep) as a held one would: it shows nothing of the budget.
-            if s.awakeQuarters[Summarizer.quarter(p.request, offset: s.offsetMs)] {
-              holds.append((d, late, Double(reload - a) / 1000))
-            }
-          } else {
-            unheld.append(late)
+      BudgetHolds.forEachPair(s, reading, perDay: b, tokens: &tokens) { p, reload, a in
+        let late = Double(reload - p.request) / 1000
+        if a > p.request + 1000 {
+          // A request made while the user is never seen awake waits for waking
+          // (docs/model.md#while-asleep) as a held one would: it shows nothing of the budget.
+          if s.awakeQuarters[Summarizer.quarter(p.request, offset: s.offsetMs)] {
+            holds.append((d, late, Double(reload - a) / 1000))
           }
+        } else {
+          unheld.append(late)
         }
       }
     }

@@ -25,8 +25,9 @@ struct Fitter {
 
   typealias P = Calibration.Parameter
 
-  /// Every parameter in the report's order, and the lateness seen (for the chart).
-  func fitAll() -> (parameters: [P], lateness: [Double], verdicts: [AssumptionVerdict]) {
+  /// Every parameter in the report's order, the lateness seen (for the
+  /// chart), the assumptions' verdicts and the held requests' replay.
+  func fitAll() -> (parameters: [P], lateness: [Double], verdicts: [AssumptionVerdict], replay: HoldReplay?) {
     var (accrual, reading) = fitAccrual()
     var budgetPerDay = fitMaxPerDay(accrual: accrual, reading: reading)
     let holds = fitHolds()
@@ -50,7 +51,7 @@ struct Fitter {
     out += [fitBackgroundLatency(), fitBurst()]
     out += fitArrivalRates()
     out += notIdentifiable()
-    return (out, lateness.lateness, verdicts(holds: holds, parameters: out))
+    return (out, lateness.lateness, verdicts(holds: holds, parameters: out), holds.map(holdReplay))
   }
 
   /// What the log says of the budget, which later estimates read: how it

@@ -84,4 +84,62 @@ import Testing
     let html = page.render()
     #expect(html.components(separatedBy: ">no data in the log<").count == 7)
   }
+
+  static func holds(requests: Int) -> CalibrationPage.Holds {
+    // Requests in the hours 7 to 22 only, 40 an hour; the window holds the evening's, the bucket some all day.
+    let byHour = (0..<24).map { $0 >= 7 && $0 < 23 ? requests / 16 : 0 }
+    let delays: [Double] = [4, 8, 16, 32, 64, 128, 256, 512]
+    return CalibrationPage.Holds(
+      thresholdMinutes: 4, delaysMinutes: delays, requests: requests, requestsByHour: byHour,
+      observed: .init(
+        label: "observed", heldAtLeast: [60, 50, 40, 30, 20, 10, 5, 0], heldByHour: byHour.map { $0 / 4 }),
+      readings: [
+        .init(
+          label: "sliding_<window> (B 50)", heldAtLeast: [58, 49, 41, 30, 19, 9, 4, 0],
+          heldByHour: byHour.map { $0 / 4 }),
+        .init(label: "default (B 47)", heldAtLeast: [90, 20, 2, 0, 0, 0, 0, 0], heldByHour: byHour.map { $0 / 8 }),
+      ], note: "One B for the log.")
+  }
+
+  @Test func theVerdictsAndTheHeldRequestsAreShownForTheBestReadingAndTheRunnerUp() {
+    var page = Self.page(simulated: false)
+    page.verdicts = [
+      .init(
+        assumption: "budget_accrual", summary: "how the budget accrues", verdict: "supported",
+        supported: "sliding_window",
+        runnerUp: "default: +0.191 [0.188, 0.194] per request, ruled out", allowed: ["sliding_window"],
+        ruledOut: ["default", "small_bucket"], readings: ["sliding_window: score 0.647, B 50"], note: "Held <out>."),
+      .init(
+        assumption: "min_interval", summary: "the minimum interval", verdict: "cannot tell apart", supported: nil,
+        runnerUp: nil, allowed: ["default", "none"], ruledOut: [], readings: [], note: "Log a cohort."),
+    ]
+    page.holds = Self.holds(requests: 640)
+    let html = page.render()
+    // The verdicts' table comes first, in the contents too.
+    #expect(html.contains("<li><a href=\"#assumptions\">"))
+    let table = html.range(of: "id=\"assumptions\"")?.lowerBound
+    let parameters = html.range(of: "id=\"parameters\"")?.lowerBound
+    #expect(table != nil && parameters != nil && table! < parameters!)
+    #expect(html.contains("<span class=\"st ok\">supported</span> <b>sliding_window</b>"))
+    #expect(html.contains("<span class=\"st no\">cannot tell apart</span>"))
+    #expect(html.contains("default: +0.191 [0.188, 0.194] per request, ruled out"))
+    #expect(html.contains(">default, small_bucket<") && html.contains("Held &lt;out&gt;."))
+    // Two figures with narrow variants and data tables; each reading's series in the key, escaped.
+    for id in ["cal-held-for", "cal-held-by-hour"] {
+      #expect(html.contains("id=\"\(id)\"") && html.contains("id=\"\(id)-narrow\""), "\(id)")
+    }
+    #expect(html.components(separatedBy: "<details class=\"datatable\">").count == 6)
+    #expect(html.contains("sliding_&lt;window&gt; (B 50)") && !html.contains("sliding_<window>"))
+    #expect(html.contains("<span class=\"sw ser d2 s2\" aria-hidden=\"true\"></span>default (B 47)"))
+    // The survival table: shares of all requests; the hours with too few requests are not drawn.
+    #expect(html.contains("<th scope=\"row\">at least 4 min</th><td>9.4 %</td><td>9.1 %</td><td>14.1 %</td>"))
+    #expect(!html.contains("<th scope=\"row\">06:00</th>") && html.contains("<th scope=\"row\">07:00</th><td>40</td>"))
+  }
+
+  @Test func aLogWithoutRequestsToReplayDrawsEmptyHeldCharts() {
+    var page = Self.page(simulated: false)
+    page.holds = Self.holds(requests: 0)
+    let html = page.render()
+    #expect(html.components(separatedBy: ">no data in the log<").count == 5)
+  }
 }

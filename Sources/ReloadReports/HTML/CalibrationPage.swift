@@ -67,6 +67,52 @@ package struct CalibrationPage {
     }
   }
 
+  /// The held requests, observed against how the leading readings of the
+  /// accrual replay them (`CalibrationCharts.holdFigures`).
+  package struct Holds {
+    /// The log's requests, or one reading's replay of them.
+    package struct Series {
+      /// "sliding_window (B 50)".
+      package var label: String
+      /// Requests held at least `Holds.delaysMinutes[k]` after their date, per k.
+      package var heldAtLeast: [Int]
+      /// Requests dated in each local hour (24) held more than `Holds.thresholdMinutes`.
+      package var heldByHour: [Int]
+
+      package init(label: String, heldAtLeast: [Int], heldByHour: [Int]) {
+        self.label = label
+        self.heldAtLeast = heldAtLeast
+        self.heldByHour = heldByHour
+      }
+    }
+
+    /// A request counts as held beyond this, minutes.
+    package var thresholdMinutes: Double
+    /// The delays `heldAtLeast` counts at, minutes, increasing.
+    package var delaysMinutes: [Double]
+    package var requests: Int
+    /// Requests dated in each local hour (24).
+    package var requestsByHour: [Int]
+    package var observed: Series
+    /// Best first.
+    package var readings: [Series]
+    /// A sentence on what the replay rests on (one B or a B per device; decided or not).
+    package var note: String
+
+    package init(
+      thresholdMinutes: Double, delaysMinutes: [Double], requests: Int, requestsByHour: [Int], observed: Series,
+      readings: [Series], note: String
+    ) {
+      self.thresholdMinutes = thresholdMinutes
+      self.delaysMinutes = delaysMinutes
+      self.requests = requests
+      self.requestsByHour = requestsByHour
+      self.observed = observed
+      self.readings = readings
+      self.note = note
+    }
+  }
+
   package var toolVersion: String
   /// The log's file names (without folders), lines, devices and complete device-days.
   package var files: [String] = []
@@ -76,6 +122,10 @@ package struct CalibrationPage {
   /// What was left out of the fit, and how much.
   package var dropped: [(what: String, count: Int)] = []
   package var rows: [Row] = []
+  /// What the log says of each assumption it can speak to.
+  package var verdicts: [Verdict] = []
+  /// The held requests against the leading readings of the accrual, if the log has requests to replay.
+  package var holds: Holds?
   /// The identified parameters as a scenario's `model` block (JSON text).
   package var modelBlock = "{}"
   package var observed = Curves(reloadsPerDay: [], intervalsMinutes: [], latenessSeconds: [])
@@ -92,6 +142,7 @@ package struct CalibrationPage {
   /// The whole page.
   package func render() -> String {
     let figures = CalibrationCharts.figures(observed: observed, simulated: simulated)
+    let holdFigures = holds.map(CalibrationCharts.holdFigures) ?? []
     var w = _HTMLWriter(reservingCapacity: 120_000)
     w.pageStart(
       title: "ReloadBench calibration", toolVersion: toolVersion, stylesheets: [HTMLReport.stylesheet, Self.stylesheet])
@@ -100,11 +151,14 @@ package struct CalibrationPage {
       description: "Each parameter is estimated with a 95 % bootstrap interval over devices, or reported as beyond "
         + "this log with what to log to identify it.")
     ReportFigure.writeNavigation(
-      leading: [("parameters", "Parameters"), ("model", "The model block")], figures: figures,
+      leading: (verdicts.isEmpty ? [] : [("assumptions", "The model's assumptions")])
+        + [("parameters", "Parameters"), ("model", "The model block")], figures: holdFigures + figures,
       trailing: [("log", "The log")], to: &w)
     w.raw("<main>\n")
+    writeAssumptions(to: &w)
     writeParameters(to: &w)
     writeModelBlock(to: &w)
+    writeHolds(holdFigures, to: &w)
     writeCharts(figures, to: &w)
     writeLog(to: &w)
     w.raw("</main>\n")
@@ -217,6 +271,23 @@ package struct CalibrationPage {
     w.raw("</section>\n")
   }
 
+  func writeHolds(_ figures: [ReportFigure], to w: inout _HTMLWriter) {
+    guard !figures.isEmpty else { return }
+    w.raw("<section id=\"holds\" aria-labelledby=\"holds-h\">")
+    w.raw("<h2 id=\"holds-h\">How the budget accrues: observed against replayed</h2>\n<p>")
+    w.text(
+      "The requests the budget held back, as the log shows them and as the best reading of the accrual and the "
+        + "runner-up replay them (and the best reading of the other kind, window or bucket, when neither is), each "
+        + "with its own B. "
+        + "The held-out scores of the assumptions' table rest on the same replay.")
+    w.raw("</p>\n")
+    for figure in figures {
+      figure.write(to: &w)
+      w.raw("\n")
+    }
+    w.raw("</section>\n")
+  }
+
   func writeLog(to w: inout _HTMLWriter) {
     w.raw("<section id=\"log\" aria-labelledby=\"log-h\"><h2 id=\"log-h\">The log</h2>\n<p>")
     w.text(
@@ -252,6 +323,8 @@ package struct CalibrationPage {
     overflow-x:auto;max-width:80ch;font-size:.85rem;line-height:1.4}
     .facts dd{font-weight:600}
     .sw.ser{border-top-color:var(--c);border-top-width:3px}.sw.ser.d1{border-top-style:dashed}
+    .sw.ser.d2{border-top-style:dotted}
+    ul.readings{margin:4px 0 0;padding-left:1.1em;font-size:.8rem}
     .sw.box{height:10px;width:14px;border:0;background:var(--c);opacity:.85}
     @media (max-width:640px){
     table.fit,table.fit tbody,table.fit tr,table.fit th,table.fit td{display:block;width:auto;text-align:left}
