@@ -138,7 +138,7 @@ extension CheckReport {
         let c = r.claim
         let reported = c.reported.rawValue + (c.strength == .weak ? " (weak: no complaint found)" : "")
         out +=
-          "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
+          "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.place)) | \(reported) "
           + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | "
           + "\(value(r.frozenWidgetDayPct, decimals: 1)) "
           + "| \(value(r.acceptableGlancePct, decimals: 1)) | \(r.agrees ? "yes" : "**no**") | \(cell(c.source)) |\n"
@@ -247,7 +247,7 @@ extension CheckReport {
       }
       let note = e.note.isEmpty ? "" : " (\(cell(e.note)))"
       out +=
-        "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
+        "| \(cell(r.strategy)) | \(cell(e.place)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
         + "| \(verdict)\(note) |\n"
     }
     return out + "\n"
