@@ -31,6 +31,9 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
   public var strategy: String
   /// A segment name, or `all`.
   public var segment: String
+  /// The widget kind the report is about; nil means every kind together
+  /// (`all`: what the app's widgets did as a whole).
+  public var kind: String?
   public var reported: Outcome
   public var strength: Strength
   /// Where it was reported (an issue or PR, with the repository).
@@ -38,20 +41,28 @@ public struct EvidenceClaim: Sendable, Equatable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case strategy = "policy"
-    case segment, reported, strength, source
+    case segment, kind, reported, strength, source
   }
 
-  public init(strategy: String, segment: String = "all", reported: Outcome, strength: Strength, source: String) {
+  public init(
+    strategy: String, segment: String = "all", kind: String? = nil, reported: Outcome, strength: Strength,
+    source: String
+  ) {
     self.strategy = strategy
     self.segment = segment
+    self.kind = kind
     self.reported = reported
     self.strength = strength
     self.source = source
   }
 
+  /// What the claim is about, as reports print it: the segment, and the
+  /// widget kind when it names one (`all`, `all / lock-screen`).
+  public var place: String { kind.map { "\(segment) / \($0)" } ?? segment }
+
   /// Scores the claim on a run's table.
   public func evaluate(on table: ResultTable) -> EvidenceResult {
-    let row = table.row(strategy: strategy, segment: segment)
+    let row = table.row(strategy: strategy, segment: segment, kind: kind)
     let frozen = row.flatMap { table.value(.frozenWidgetDayPct, in: $0) }
     let acceptable = row.flatMap { table.value(.acceptableGlancePct, in: $0) }
     return EvidenceResult(claim: self, frozenWidgetDayPct: frozen, acceptableGlancePct: acceptable)

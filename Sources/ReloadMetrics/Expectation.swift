@@ -12,6 +12,8 @@ public struct Expectation: Sendable, Equatable, Codable {
   public var strategy: String?
   /// A segment name or `all`.
   public var segment: String
+  /// A widget kind's name; nil means every kind together (`all`).
+  public var kind: String?
   /// The summary metric bounded.
   public var metric: SummaryMetric
   /// Bound the half-width of its 95 % interval (the `_ci95` column of a
@@ -25,18 +27,23 @@ public struct Expectation: Sendable, Equatable, Codable {
   public var note: String
 
   public init(
-    strategy: String? = nil, segment: String = "all", metric: SummaryMetric, ci95: Bool = false,
-    min: Double? = nil, max: Double? = nil, note: String = ""
+    strategy: String? = nil, segment: String = "all", kind: String? = nil, metric: SummaryMetric,
+    ci95: Bool = false, min: Double? = nil, max: Double? = nil, note: String = ""
   ) {
     precondition(min != nil || max != nil, "an expectation needs min or max")
     self.strategy = strategy
     self.segment = segment
+    self.kind = kind
     self.metric = metric
     self.ci95 = ci95
     self.min = min
     self.max = max
     self.note = note
   }
+
+  /// Where the bound applies, as reports print it: the segment, and the
+  /// widget kind when it names one (`all`, `all / lock-screen`).
+  public var place: String { kind.map { "\(segment) / \($0)" } ?? segment }
 
   /// The suffix of confidence-interval columns.
   public static let ci95Suffix = "_ci95"
@@ -65,7 +72,7 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// the metric as its column.
   private enum CodingKeys: String, CodingKey {
     case strategy = "policy"
-    case segment, metric, min, max, note
+    case segment, kind, metric, min, max, note
   }
 
   public init(from decoder: any Decoder) throws {
@@ -77,7 +84,8 @@ public struct Expectation: Sendable, Equatable, Codable {
     }
     self.init(
       strategy: try c.decodeIfPresent(String.self, forKey: .strategy),
-      segment: try c.decode(String.self, forKey: .segment), metric: column.metric, ci95: column.ci95,
+      segment: try c.decode(String.self, forKey: .segment), kind: try c.decodeIfPresent(String.self, forKey: .kind),
+      metric: column.metric, ci95: column.ci95,
       min: try c.decodeIfPresent(Double.self, forKey: .min), max: try c.decodeIfPresent(Double.self, forKey: .max),
       note: try c.decode(String.self, forKey: .note))
   }
@@ -86,6 +94,7 @@ public struct Expectation: Sendable, Equatable, Codable {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encodeIfPresent(strategy, forKey: .strategy)
     try c.encode(segment, forKey: .segment)
+    try c.encodeIfPresent(kind, forKey: .kind)
     try c.encode(column, forKey: .metric)
     try c.encodeIfPresent(min, forKey: .min)
     try c.encodeIfPresent(max, forKey: .max)
@@ -119,7 +128,7 @@ public struct Expectation: Sendable, Equatable, Codable {
     let column = table.columnIndex(metric)
     return strategies.map { p in
       var value: Double? = nil
-      if let row = table.row(strategy: p, segment: segment), let i = column {
+      if let row = table.row(strategy: p, segment: segment, kind: kind), let i = column {
         value = ci95 ? row.ci95?.element(i) : row.values.element(i)
       }
       return ExpectationResult(expectation: self, strategy: p, value: value)

@@ -1,4 +1,5 @@
-/// One row of a results table: a strategy on a segment (or on all segments).
+/// One row of a results table: a strategy on a segment (or on all
+/// segments), for every widget kind or for one.
 ///
 /// NOTE: `summary.csv`, the stdout table, the HTML report and the baselines
 /// of `reloadbench check` all read this one type; keep it the only row model.
@@ -10,6 +11,9 @@ public struct ResultRow: Sendable, Codable, Equatable {
   public var strategy: String
   /// A segment name, or `all` for the whole population.
   public var segment: String
+  /// A widget kind's name (a row of `ResultTable.kindRows`), or nil for
+  /// every kind together (`all` in `summary.csv`; not written in JSON).
+  public var kind: String?
   /// One value per column of the table, `nil` where not applicable.
   public var values: [Double?]
   /// 95 % half-widths per column, present with two or more replications.
@@ -18,26 +22,68 @@ public struct ResultRow: Sendable, Codable, Equatable {
   private enum CodingKeys: String, CodingKey {
     case scenario
     case strategy = "policy"
-    case segment, values, ci95
+    case segment, kind, values, ci95
   }
 
-  public init(scenario: String, strategy: String, segment: String, values: [Double?], ci95: [Double?]? = nil) {
+  public init(
+    scenario: String, strategy: String, segment: String, kind: String? = nil, values: [Double?],
+    ci95: [Double?]? = nil
+  ) {
     self.scenario = scenario
     self.strategy = strategy
     self.segment = segment
+    self.kind = kind
     self.values = values
     self.ci95 = ci95
   }
 }
 
-/// The comparison table: metric columns and one row per strategy x segment.
+/// The comparison table: metric columns and one row per strategy x segment
+/// (`rows`, every widget kind together) and, when the scenario has several
+/// widget kinds, one per strategy x segment x kind (`kindRows`).
 public struct ResultTable: Sendable, Codable, Equatable {
   public var columns: [Metric]
+  /// Every widget kind together: what findings, baselines, comparisons and
+  /// the terminal read.
   public var rows: [ResultRow]
+  /// Each widget kind on its own, in the order of `rows` and, within a
+  /// strategy and segment, in scenario order (empty with one kind: its row
+  /// would be the `rows` one). Written in JSON only when not empty.
+  public var kindRows: [ResultRow]
 
-  public init(columns: [Metric] = SummaryMetrics.all, rows: [ResultRow] = []) {
+  public init(columns: [Metric] = SummaryMetrics.all, rows: [ResultRow] = [], kindRows: [ResultRow] = []) {
     self.columns = columns
     self.rows = rows
+    self.kindRows = kindRows
+  }
+
+  private enum CodingKeys: String, CodingKey { case columns, rows, kindRows }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    columns = try c.decode([Metric].self, forKey: .columns)
+    rows = try c.decode([ResultRow].self, forKey: .rows)
+    kindRows = try c.decodeIfPresent([ResultRow].self, forKey: .kindRows) ?? []
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(columns, forKey: .columns)
+    try c.encode(rows, forKey: .rows)
+    if !kindRows.isEmpty { try c.encode(kindRows, forKey: .kindRows) }
+  }
+
+  /// The widget kinds of `kindRows`, in order (empty with one kind).
+  public var kinds: [String] {
+    var seen: Set<String> = []
+    return kindRows.compactMap(\.kind).filter { seen.insert($0).inserted }
+  }
+
+  /// The row of strategy `strategy` on `segment` for widget kind `kind`
+  /// (nil: every kind together).
+  public func row(strategy: String, segment: String = "all", kind: String?) -> ResultRow? {
+    guard let kind else { return row(strategy: strategy, segment: segment) }
+    return kindRows.first { $0.strategy == strategy && $0.segment == segment && $0.kind == kind }
   }
 
   /// The index of `metric`'s column.

@@ -73,6 +73,31 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   /// The CSV column name.
   public var name: String { metric.name }
 
+  /// Whether the metric has a value for each widget kind (the `kind` rows
+  /// of a scenario with several kinds): what each widget counts (glances,
+  /// staleness, reloads, requests to the budget, frozen and budget-limited
+  /// time). What a device or the backend counts (devices, app wakes,
+  /// pushes, backend requests and peaks, energy, events) belongs to no one
+  /// kind: empty in a kind's row.
+  public var perKind: Bool {
+    switch self {
+    case .widgets, .widgetDays, .glances, .freshGlancePct, .acceptableGlancePct, .stalenessMeanMin,
+      .stalenessP50Min, .stalenessP95Min, .stalenessP99Min, .budgetedReloadsPerWidgetDay, .freeReloadsPerWidgetDay,
+      .wastedReloadPct, .frozenWidgetDayPct, .frozenHoursPerWidgetDay, .firstFrozenHourMedian,
+      .extensionLaunchesPerWidgetDay, .staleGlanceStalenessMeanMin, .reloadsPerWidgetDay,
+      .withheldRequestsPerWidgetDay, .dataChangesPerWidgetDay, .placeholderGlancePct, .changedReloadPct,
+      .budgetLimitedWidgetDayPct, .budgetLimitedRequestPct, .budgetLimitedHoursPerWidgetDay,
+      .firstBudgetLimitedHourMedian:
+      return true
+    case .devices, .appWakesPerDeviceDay, .silentPushesSent, .silentPushesDeliveredPct, .bgRefreshRunsPerDeviceDay,
+      .backendRequestsPerWidgetDay, .backendPeakRps, .energyMjPerDeviceDay, .widgetPushesSent,
+      .widgetPushesAcceptedPct, .backendMeanRps, .backendPeakMinuteRps, .eventsPerWidgetDay, .backendFleetPeakRps,
+      .backendFleetPeakLowRps, .backendFleetPeakHighRps, .backendFleetPeakMinuteRps, .silentPushesPerFleetDay,
+      .widgetPushesPerFleetDay, .silentPushFleetPeakPerS, .widgetPushFleetPeakPerS:
+      return false
+    }
+  }
+
   /// Columns of earlier versions and the metric that replaced each: the
   /// dry figures (a refusal withheld past a fixed wait) became the frozen
   /// ones in model version 3 (docs/model.md#frozen-widgets). An old
@@ -431,6 +456,10 @@ public enum SummaryMetrics {
   /// strategy's name: the column kept its first name so files written
   /// before "strategy" became the word still read (`ResultRow.strategy`).
   public static let labelColumns = ["scenario", "policy", "segment"]
+
+  /// The label column of a table with rows per widget kind, after
+  /// `labelColumns`: a kind's name, or `all` for every kind together.
+  public static let kindColumn = "kind"
 
   /// Every metric column of summary.csv, in order.
   public static let all: [Metric] = SummaryMetric.allCases.map(\.metric)

@@ -13,12 +13,13 @@ public enum MetricReference {
   /// metrics, between the markers.
   public static func markdown() -> String {
     var out = beginMarker + "\n\n"
-    out += "| column | label | unit | better | decimals | definition |\n"
-    out += "|---|---|---|---|---|---|\n"
-    for m in SummaryMetrics.all {
+    out += "| column | label | unit | better | decimals | per kind | definition |\n"
+    out += "|---|---|---|---|---|---|---|\n"
+    for m in SummaryMetric.allCases {
+      let d = m.metric
       out +=
-        "| `\(m.name)` | \(escape(m.label)) | \(unitText(m.unit)) | \(betterText(m.polarity)) | \(m.decimals) | "
-        + "\(escape(m.definition)) |\n"
+        "| `\(d.name)` | \(escape(d.label)) | \(unitText(d.unit)) | \(betterText(d.polarity)) | \(d.decimals) | "
+        + "\(m.perKind ? "yes" : "–") | \(escape(d.definition)) |\n"
     }
     let headline = SummaryMetrics.all.filter(\.headline).map { "`\($0.name)`" }
     out +=

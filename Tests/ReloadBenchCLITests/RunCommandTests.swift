@@ -50,7 +50,8 @@ import Testing
     #expect(r.stderr.isEmpty)
     let header = try String(contentsOf: dir.appendingPathComponent("Reports/default/summary.csv"), encoding: .utf8)
       .split(separator: "\n")[0]
-    #expect(header.hasPrefix("scenario,policy,segment,devices,widgets,widget_days,glances,fresh_glance_pct"))
+    // The default scenario has two widget kinds: a row per kind, after the `kind` column.
+    #expect(header.hasPrefix("scenario,policy,segment,kind,devices,widgets,widget_days,glances,fresh_glance_pct"))
   }
 
   /// Legal values at the edges of their ranges (found by fuzzing: each of

@@ -133,8 +133,10 @@ import Testing
         "shard 1 of 1000000000"),
       ("reps.rbpart", Self.forged(good, replacing: #""replications":1"#, with: #""replications":-1"#),
         "-1 replications"),
-      ("bomb.rbpart", Self.forged(bomb, replacing: #""model_version":"2""#,
-        with: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#), "its tallies do not decode"),
+      // Its format made current too (format 3 added the widget kinds to a tally's shape).
+      ("bomb.rbpart", Self.forged(Self.forged(bomb, replacing: #""model_version":"2""#,
+        with: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#), replacing: "reloadbench-partial 2\n",
+        with: "reloadbench-partial 3\n"), "its tallies do not decode"),
     ]
     for (name, data, words) in forged {
       try data.write(to: dir.appendingPathComponent(name))
@@ -180,7 +182,7 @@ import Testing
     flipped[good.count / 2] ^= 0x01
     try put(flipped, "flipped.rbpart")
     try put(Self.forged(good, replacing: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#, with: #""model_version":"0""#), "model.rbpart")
-    try put(Self.forged(good, replacing: "reloadbench-partial 2\n", with: "reloadbench-partial 9\n"), "format.rbpart")
+    try put(Self.forged(good, replacing: "reloadbench-partial 3\n", with: "reloadbench-partial 9\n"), "format.rbpart")
     try put(Data(smallScenario().utf8), "scenario.rbpart")
 
     // An existing good report stays as it is.

@@ -108,7 +108,7 @@ import WidgetModel
     #expect(
       order == ["poll-20m-fg-json", "poll-20m-fg-swift", "after-0015-json", "after-0015-swift", "poll-20m-fg-swift-again"])
     for (json, swift) in [("poll-20m-fg-json", "poll-20m-fg-swift"), ("after-0015-json", "after-0015-swift")] {
-      #expect(of(json).count == 3)  // segments a, b and all
+      #expect(of(json).count == 9)  // segments a, b and all, each for both kinds together and each kind
       #expect(of(json) == of(swift), "\(json) and \(swift) differ")
     }
     #expect(of("poll-20m-fg-swift-again") == of("poll-20m-fg-swift"))

@@ -55,7 +55,8 @@ struct CheckSpec: Equatable {
 
 extension ScenarioDecoder {
   /// Reads `expect` and `check`, checking names against the scenario:
-  /// strategies, segments, and `_ci95` columns only with replications.
+  /// strategies, segments, widget kinds, and `_ci95` columns only with
+  /// replications.
   static func checkSpec(_ r: SchemaReader, scenario: Scenario) throws(ScenarioError) -> CheckSpec {
     var spec = CheckSpec()
     let policies = scenario.strategies.map(\.name)
@@ -74,11 +75,17 @@ extension ScenarioDecoder {
           path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario",
           fix: hint(segment, segments))
       }
+      let kind = try widgetKind(e, scenario: scenario)
       let name = e.string("metric")
       guard let column = Expectation.parse(column: name) else {
         throw ScenarioError(
           path: "\(e.path).metric", message: "\(TerminalText.quoted(name)) is not a summary.csv column",
           fix: hint(name, Expectation.metricNames))
+      }
+      if kind != nil && !column.metric.perKind {
+        throw ScenarioError(
+          path: "\(e.path).metric", message: "\(name) has no value per widget kind (a device or backend figure)",
+          fix: "leave \"kind\" out, or bound a metric of the widgets (Reports/README.md, \"per kind\")")
       }
       if column.ci95 && scenario.replications < 2 {
         throw ScenarioError(
@@ -97,8 +104,8 @@ extension ScenarioDecoder {
       }
       spec.expectations.append(
         Expectation(
-          strategy: policy, segment: segment, metric: column.metric, ci95: column.ci95, min: lo, max: hi,
-          note: e.string("note")))
+          strategy: policy, segment: segment, kind: kind, metric: column.metric, ci95: column.ci95, min: lo,
+          max: hi, note: e.string("note")))
     }
     for (i, v) in r.array("evidence").enumerated() {
       let e = SchemaReader(v, ScenarioSchema.evidenceClaim, path: "\(r.path).evidence[\(i)]", log: r.log)
@@ -114,6 +121,7 @@ extension ScenarioDecoder {
           path: "\(e.path).segment", message: "\(TerminalText.quoted(segment)) is not a segment of this scenario",
           fix: hint(segment, segments))
       }
+      let kind = try widgetKind(e, scenario: scenario)
       let source = e.string("source")
       if source.trimmingCharacters(in: .whitespaces).isEmpty {
         throw ScenarioError(
@@ -129,7 +137,8 @@ extension ScenarioDecoder {
           fix: "see the evidence fields in Scenarios/README.md")
       }
       spec.evidence.append(
-        EvidenceClaim(strategy: policy, segment: segment, reported: reported, strength: strength, source: source))
+        EvidenceClaim(
+          strategy: policy, segment: segment, kind: kind, reported: reported, strength: strength, source: source))
     }
     guard let c = r.object("check", ScenarioSchema.check) else { return spec }
     spec.tolerancePct = c.optionalNumber("tolerance_pct")
@@ -149,6 +158,20 @@ extension ScenarioDecoder {
       spec.overrides[metric] = o
     }
     return spec
+  }
+
+  /// The widget kind an expectation or a claim names (`kind`), or nil for
+  /// every kind together: `all`, or the only kind of a scenario with one
+  /// (whose figures are the `all` row's).
+  static func widgetKind(_ e: SchemaReader, scenario: Scenario) throws(ScenarioError) -> String? {
+    let kind = e.string("kind")
+    let kinds = ["all"] + scenario.kinds.map(\.name)
+    guard kinds.contains(kind) else {
+      throw ScenarioError(
+        path: "\(e.path).kind", message: "\(TerminalText.quoted(kind)) is not a widget kind of this scenario",
+        fix: hint(kind, kinds))
+    }
+    return kind == "all" || scenario.kinds.count == 1 ? nil : kind
   }
 
   static func hint(_ word: String, _ names: [String]) -> String {

@@ -10,9 +10,9 @@ extension ScenarioSchema {
     "Expectation",
     doc:
       "A bound on one result that `reloadbench check` enforces: the check fails (exit 1) when a run breaks it. "
-      + "Without `policy` it applies to every strategy; without `segment`, to all segments together (`all`). Both "
-      + "bounds are inclusive; a metric with no value (no silent push was sent, say) is reported as not "
-      + "applicable.",
+      + "Without `policy` it applies to every strategy; without `segment`, to all segments together (`all`); "
+      + "without `kind`, to all widget kinds together (`all`). Both bounds are inclusive; a metric with no value "
+      + "(no silent push was sent, say) is reported as not applicable.",
     [
       SchemaField(
         "policy", .anyOf([.string(choices: nil), .null]), "A strategy's name; null = every strategy of the scenario.",
@@ -20,6 +20,9 @@ extension ScenarioSchema {
       SchemaField(
         "segment", .string(choices: nil), "A segment's name, or `all` for the whole population.",
         default: .string("all")),
+      kindField(
+        "A widget kind's name (`kinds[].name`), or `all` for every kind together; a kind takes only the metrics "
+          + "with a value per kind (Reports/README.md)."),
       choice(
         "metric",
         "A `summary.csv` column (defined in Reports/README.md); `_ci95` columns need `replications` of 2 or more.",
@@ -80,6 +83,9 @@ extension ScenarioSchema {
       SchemaField("policy", .string(choices: nil), "The strategy the report is about.", required: true),
       SchemaField(
         "segment", .string(choices: nil), "The segment it was reported for, or `all`.", default: .string("all")),
+      kindField(
+        "The widget kind it was reported for (`kinds[].name`), or `all` for the app's widgets together: the rule "
+          + "then reads that kind's figures."),
       choice(
         "reported",
         "What was reported: `exhausted` (the budget ran out: a maintainer's diagnosis), `stale` (people saw old "
@@ -94,6 +100,11 @@ extension ScenarioSchema {
         "source", .string(choices: nil),
         "Where it was reported: the repository and the issue or pull request, with a short quote.", required: true),
     ])
+
+  /// The `kind` of an expectation or an evidence claim.
+  static func kindField(_ doc: String) -> SchemaField {
+    SchemaField("kind", .string(choices: nil), doc, default: .string("all"))
+  }
 
   static var checkFields: [SchemaField] {
     [

@@ -226,7 +226,10 @@ struct MergeCommand: Command {
       let reps = try tallies(&reader, part, replications: scenario.replications)
       guard reader.atEnd,
         reps.allSatisfy({
-          $0.count == scenario.strategies.count && $0.allSatisfy { $0.segments.count == scenario.segments.count }
+          $0.count == scenario.strategies.count
+            && $0.allSatisfy {
+              $0.segments.count == scenario.segments.count && $0.segments[0].kindCount == scenario.kinds.count
+            }
         })
       else { throw corrupt(part.path, "its tallies are not the scenario's") }
       if let t = total {

@@ -53,7 +53,7 @@ struct PartialHeader: Codable, Equatable {
 enum PartialFile {
   static let magic = "reloadbench-partial"
   /// Bump when the layout or the body's encoding changes.
-  static let formatVersion = 2
+  static let formatVersion = 3
   static let trailerPrefix = "sha256 "
   static let trailerLength = 7 + 64 + 1
 
@@ -166,14 +166,17 @@ enum TallyCoder {
   }
 
   /// One replication's tallies (one per strategy): each with its shape
-  /// (segments, ring capacity, measured seconds, whether it counts pushes),
-  /// then its blocks (the pushes per second last).
+  /// (segments, ring capacity, widget kinds, measured seconds, whether it
+  /// counts pushes), then its blocks (the pushes per second last).
+  /// Format 3 added the widget kinds (each kind's counters are in the
+  /// segment's block).
   static func encode(_ tallies: [StrategyTally], into out: inout [UInt8]) {
     put(UInt64(tallies.count), &out)
     for t in tallies {
       let first = t.segments[0]
       put(UInt64(t.segments.count), &out)
       put(UInt64(first.budgetLeftWidth - 1), &out)
+      put(UInt64(first.kindCount), &out)
       put(UInt64(first.perSecond.count), &out)
       put(t.pushesPerSecond.count > 0 ? 1 : 0, &out)
       for g in t.segments {
@@ -291,15 +294,17 @@ enum TallyCoder {
       for _ in 0..<n {
         let segments = try int(max: 10_000)
         let ring = try int(max: 1 << 20)
+        let kinds = try int(max: 10_000)
         let seconds = try int(max: 1 << 34)
         // Every counter takes at least a byte: a tally larger than the body
         // left is corrupt, and is refused before it is allocated.
         guard segments > 0, seconds <= bytes.count * TallyCoder.run,
-          segments <= (bytes.endIndex - at) / TallyLayout(ringCapacity: ring).count
+          segments <= (bytes.endIndex - at) / TallyLayout(ringCapacity: ring, kinds: kinds).count
         else { throw Corrupt() }
         let countsPushes = try int(max: 1) == 1
         let t = StrategyTally(
-          segments: segments, ringCapacity: ring, measuredSeconds: seconds, countsPushes: countsPushes)
+          segments: segments, ringCapacity: ring, kinds: kinds, measuredSeconds: seconds,
+          countsPushes: countsPushes)
         for g in t.segments {
           try fill(g.counters)
           try unpack(g.perSecond)

@@ -7,13 +7,32 @@ public enum CSVReport {
   /// `summary.csv`: one row per strategy x segment (segments in scenario
   /// order, then `all`), the columns of `SummaryMetrics.all`, then `_ci95`
   /// columns for the headline metrics when the run had replications.
+  ///
+  /// A table with rows per widget kind (a scenario with several kinds) has
+  /// a `kind` column after `segment`: each strategy x segment's row of every
+  /// kind together (`all`: the first row a reader finds for a strategy and
+  /// segment is the one it found before kinds had rows), then one per kind
+  /// in scenario order. With one kind the file is as it was before.
   public static func summary(_ table: ResultTable) -> String {
     let ciColumns = self.ciColumns(table.columns, rows: table.rows)
-    var header = SummaryMetrics.labelColumns + table.columns.map(\.name)
+    let byKind = !table.kindRows.isEmpty
+    var header = SummaryMetrics.labelColumns + (byKind ? [SummaryMetrics.kindColumn] : []) + table.columns.map(\.name)
     header += ciColumns.map { $0.element.name + "_ci95" }
     var out = line(header)
+    guard byKind else {
+      for row in table.rows {
+        out += line([row.scenario, row.strategy, row.segment] + metricFields(row, table.columns, ciColumns))
+      }
+      return out
+    }
+    var kindRows: [String: [ResultRow]] = [:]
+    for row in table.kindRows { kindRows["\(row.strategy)\u{0}\(row.segment)", default: []].append(row) }
     for row in table.rows {
-      out += line([row.scenario, row.strategy, row.segment] + metricFields(row, table.columns, ciColumns))
+      out += line([row.scenario, row.strategy, row.segment, "all"] + metricFields(row, table.columns, ciColumns))
+      for k in kindRows["\(row.strategy)\u{0}\(row.segment)"] ?? [] {
+        out += line(
+          [k.scenario, k.strategy, k.segment, k.kind ?? "all"] + metricFields(k, table.columns, ciColumns))
+      }
     }
     return out
   }

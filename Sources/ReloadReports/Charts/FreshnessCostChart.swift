@@ -80,9 +80,10 @@ package enum FreshnessCostChart {
   }
 
   /// The scatter of column `y` against column `x`, and the row indices on its frontier.
+  /// `panel`: a title drawn above the plot (a panel of small multiples).
   static func chart(
     id: String, table: ResultTable, rows: [ResultRow], x: Int, y: Int, styles: [String: SeriesStyle],
-    recommendation: RecommendationMarks? = nil
+    recommendation: RecommendationMarks? = nil, panel: String? = nil
   ) -> (SVGChart, Set<Int>) {
     let xm = table.columns[x]
     let ym = table.columns[y]
@@ -100,8 +101,9 @@ package enum FreshnessCostChart {
     let yRange = ys + yTargets.map(\.value)
     var yScale = ChartScale.linear(yRange.min() ?? 0, yRange.max() ?? 100)
     if ym.unit == .percent && yScale.hi > 100 { yScale = .linear(0, 100) }
+    let top = panel == nil ? 34.0 : 54.0
     let frame = ChartFrame(
-      plot: .init(x: 46, y: 34, width: width - 46 - 14, height: height - 34 - 46),
+      plot: .init(x: 46, y: top, width: width - 46 - 14, height: height - top - 46),
       x: .linear(
         min(xs.min() ?? 0, xTargets.map(\.value).min() ?? .infinity),
         max(xs.max() ?? 1, xTargets.map(\.value).max() ?? -.infinity), maxTicks: 6), y: yScale)
@@ -109,6 +111,7 @@ package enum FreshnessCostChart {
       id: id, width: width, height: height,
       title: "\(ym.label) against \(xm.label.lowercasedFirst)",
       summary: summary(points: points, rows: rows, xm: xm, ym: ym))
+    if let panel { chart.add(.text(.init(x: 4, y: 16), panel, cls: "ptitle")) }
     chart.add(
       frame.axes(
         xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },

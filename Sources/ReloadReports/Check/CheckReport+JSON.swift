@@ -59,31 +59,41 @@ extension CheckReport {
   }
 
   static func json(_ r: EvidenceResult) -> JSON {
-    [
-      "policy": .string(r.claim.strategy),
-      "segment": .string(r.claim.segment),
-      "reported": .string(r.claim.reported.rawValue),
-      "strength": .string(r.claim.strength.rawValue),
-      "source": .string(r.claim.source),
-      "predicted": .array(r.predicted.map { .string($0.rawValue) }),
-      "frozen_widget_day_pct": JSON.optional(r.frozenWidgetDayPct, JSON.number),
-      "acceptable_glance_pct": JSON.optional(r.acceptableGlancePct, JSON.number),
-      "agrees": .bool(r.agrees),
-    ]
+    .object(
+      [
+        ("policy", .string(r.claim.strategy)),
+        ("segment", .string(r.claim.segment)),
+      ] + kindMember(r.claim.kind) + [
+        ("reported", .string(r.claim.reported.rawValue)),
+        ("strength", .string(r.claim.strength.rawValue)),
+        ("source", .string(r.claim.source)),
+        ("predicted", .array(r.predicted.map { .string($0.rawValue) })),
+        ("frozen_widget_day_pct", JSON.optional(r.frozenWidgetDayPct, JSON.number)),
+        ("acceptable_glance_pct", JSON.optional(r.acceptableGlancePct, JSON.number)),
+        ("agrees", .bool(r.agrees)),
+      ])
   }
 
   static func json(_ r: ExpectationResult) -> JSON {
-    [
-      "policy": .string(r.strategy),
-      "segment": .string(r.expectation.segment),
-      "metric": .string(r.expectation.column),
-      "min": JSON.optional(r.expectation.min, JSON.number),
-      "max": JSON.optional(r.expectation.max, JSON.number),
-      "note": .string(r.expectation.note),
-      "value": JSON.optional(r.value, JSON.number),
-      "verdict": .string(r.verdict.rawValue),
-      "message": .string(sentence(r)),
-    ]
+    .object(
+      [
+        ("policy", .string(r.strategy)),
+        ("segment", .string(r.expectation.segment)),
+      ] + kindMember(r.expectation.kind) + [
+        ("metric", .string(r.expectation.column)),
+        ("min", JSON.optional(r.expectation.min, JSON.number)),
+        ("max", JSON.optional(r.expectation.max, JSON.number)),
+        ("note", .string(r.expectation.note)),
+        ("value", JSON.optional(r.value, JSON.number)),
+        ("verdict", .string(r.verdict.rawValue)),
+        ("message", .string(sentence(r))),
+      ])
+  }
+
+  /// A `kind` member for an expectation or claim that names a widget kind
+  /// (none for every kind together, as before kinds could be named).
+  static func kindMember(_ kind: String?) -> [(key: String, value: JSON)] {
+    kind.map { [("kind", .string($0))] } ?? []
   }
 
   static func json(_ m: MetricComparison, fails: Bool) -> JSON {

@@ -24,7 +24,7 @@ extension CheckReport {
       for r in s.expectations {
         t += 1
         let e = r.expectation
-        let name = "\(r.strategy) / \(e.segment): \(e.column) \(e.boundText)"
+        let name = "\(r.strategy) / \(e.place): \(e.column) \(e.boundText)"
         cases += "    <testcase classname=\"\(xml(s.scenario)).expectations\" name=\"\(xml(name))\" time=\"0\""
         switch r.verdict {
         case .holds:

@@ -143,7 +143,7 @@ extension CheckReport {
         let weak = c.reported == .fine ? " (weak: no complaint found)" : " (weak: a title only)"
         let reported = c.reported.rawValue + (c.strength == .weak ? weak : "")
         out +=
-          "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.segment)) | \(reported) "
+          "| \(cell(s.scenario)) | \(cell(c.strategy)) | \(cell(c.place)) | \(reported) "
           + "| \(r.predicted.isEmpty ? "–" : r.predicted.map(\.rawValue).joined(separator: ", ")) | "
           + "\(value(r.frozenWidgetDayPct, decimals: 1)) "
           + "| \(value(r.acceptableGlancePct, decimals: 1)) | \(r.agrees ? "yes" : "**no**") | \(cell(c.source)) |\n"
@@ -253,7 +253,7 @@ extension CheckReport {
       }
       let note = e.note.isEmpty ? "" : " (\(cell(e.note)))"
       out +=
-        "| \(cell(r.strategy)) | \(cell(e.segment)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
+        "| \(cell(r.strategy)) | \(cell(e.place)) | `\(e.column)` | \(bound(e)) | \(expectationValue(r)) "
         + "| \(verdict)\(note) |\n"
     }
     return out + "\n"

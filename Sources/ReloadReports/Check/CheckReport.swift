@@ -94,7 +94,7 @@ public enum CheckReport {
   /// One line for a failed expectation: `hybrid / all: fresh_glance_pct is 85.20, expected >= 90`.
   static func sentence(_ r: ExpectationResult) -> String {
     let e = r.expectation
-    var s = "\(r.strategy) / \(e.segment): \(e.column) "
+    var s = "\(r.strategy) / \(e.place): \(e.column) "
     switch r.verdict {
     case .notApplicable: s += "has no value here (not applicable), expected \(e.boundText)"
     case .holds: s += "is \(expectationValue(r)), expected \(e.boundText): holds"

@@ -60,6 +60,7 @@ extension HTMLReport {
       }
       w.raw("</details>\n")
     }
+    writeKinds(results, to: &w)
     w.raw("<details class=\"defs\"><summary>What the columns mean</summary><dl>")
     for i in columns {
       let m = table.columns[i]

@@ -53,6 +53,9 @@ public enum HTMLReport {
     w.text(results.facts.title ?? ("ReloadBench report: " + results.facts.scenario))
     w.raw("</title>\n<style>")
     w.raw(stylesheet)
+    // The per-kind table's rules only on a page that has it: a page with
+    // one kind keeps the bytes it had before kinds had rows.
+    if !results.summary.kindRows.isEmpty { w.raw(kindStylesheet) }
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
     ReportFigure.writeNavigation(
@@ -82,6 +85,7 @@ public enum HTMLReport {
   static func figures(_ results: ScenarioResults, marks: RecommendationMarks? = nil) -> [ReportFigure] {
     [
       FreshnessCostChart.figure(results, recommendation: marks),
+      FreshnessCostChart.kindFigure(results, recommendation: marks),
       StalenessCDFChart.figure(results, targets: marks?.targets ?? []),
       LocalHourCharts.staleFigure(results),
       LocalHourCharts.budgetFigure(results),

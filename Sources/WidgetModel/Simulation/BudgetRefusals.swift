@@ -67,7 +67,7 @@ struct BudgetRefusals {
     guard day > lastFirstLimitedDay[w] else { return }
     lastFirstLimitedDay[w] = day
     if Self.localDayIsMeasured(day, env, from: counts.measureStart, to: end) {
-      counts.recordFirstLimited(tenth: Self.localTenth(of: t, env))
+      counts.recordFirstLimited(tenth: Self.localTenth(of: t, env), kind: env.widgetKind[w])
     }
   }
 
@@ -96,12 +96,15 @@ struct BudgetRefusals {
     let measureStart = counts.measureStart
     guard t > refused else { return }
     let limitedFrom = max(refused, measureStart)
-    if t > limitedFrom { counts.count(.limitedMs, UInt64(t.milliseconds - limitedFrom.milliseconds)) }
+    let k = env.widgetKind[w]
+    if t > limitedFrom { counts.countBoth(.limitedMs, kind: k, UInt64(t.milliseconds - limitedFrom.milliseconds)) }
     for day in env.localDay(of: refused)...env.localDay(of: t - .milliseconds(1)) where day > lastLimitedDay[w] {
       lastLimitedDay[w] = day
-      if Self.localDayIsMeasured(day, env, from: measureStart, to: end) { counts.count(.limitedWidgetDays) }
+      if Self.localDayIsMeasured(day, env, from: measureStart, to: end) {
+        counts.countBoth(.limitedWidgetDays, kind: k)
+      }
     }
-    let frozenFrom = max(refused, max(last, .zero) + .milliseconds(frozenAfter[env.widgetKind[w]]))
+    let frozenFrom = max(refused, max(last, .zero) + .milliseconds(frozenAfter[k]))
     guard t > frozenFrom else { return }
     markFrozenDay(w, at: frozenFrom, stretchStart: true, env, counts)
     // Local days the stretch runs into after its first are frozen from midnight.
@@ -117,7 +120,7 @@ struct BudgetRefusals {
       let hour = counts.hourIndex(a)
       let b = min(t, measureStart + .hour * Int64(hour + 1))
       let ms = UInt64(b.milliseconds - a.milliseconds)
-      counts.count(.frozenMs, ms)
+      counts.countBoth(.frozenMs, kind: k, ms)
       counts.countHourly(.frozenMs, hour, ms)
       a = b
     }
@@ -139,8 +142,8 @@ struct BudgetRefusals {
     // Only local days wholly inside the measured window count, so the
     // shares of days have a clean denominator in every time zone.
     guard Self.localDayIsMeasured(day, env, from: counts.measureStart, to: end) else { return }
-    if newDay { counts.count(.frozenWidgetDays) }
-    if firstToday { counts.recordFirstFrozen(tenth: Self.localTenth(of: t, env)) }
+    if newDay { counts.countBoth(.frozenWidgetDays, kind: env.widgetKind[w]) }
+    if firstToday { counts.recordFirstFrozen(tenth: Self.localTenth(of: t, env), kind: env.widgetKind[w]) }
   }
 
   /// `true` when local day `day` lies wholly inside the measured window.

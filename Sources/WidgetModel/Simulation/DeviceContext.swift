@@ -23,9 +23,9 @@ struct DeviceContext {
   init(_ prepared: PreparedScenario, countsPushes: Bool, recordLog: Bool, storage: _DeviceStorage) {
     let scenario = prepared.scenario
     counts = TallyWriter(
-      segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, measureStart: prepared.measureStart,
-      end: prepared.end, countsPushes: countsPushes, logCapacity: RequestLog.capacity(devices: scenario.devices),
-      storage: storage)
+      segments: scenario.segments.count, ringCapacity: prepared.ringCapacity, kinds: scenario.kinds.count,
+      measureStart: prepared.measureStart, end: prepared.end, countsPushes: countsPushes,
+      logCapacity: RequestLog.capacity(devices: scenario.devices), storage: storage)
     log = LogRecorder(enabled: recordLog, measureStart: prepared.measureStart, storage: storage)
     feed = ContentFeed(prepared, storage: storage)
     streams = prepared.streams

@@ -44,10 +44,10 @@ extension DeviceWidgets {
     // bucket as it was at each sample, not as it is now.
     if budget.isTokenBucket { catchUp(w, before: t, env) }
     let available = budget.available(w, at: t, context.app)
-    if context.measured(t) { context.counts.count(.budgetRequests) }
+    if context.measured(t) { context.counts.countBoth(.budgetRequests, kind: widgets.kind[w]) }
     if available > t {
       if context.measured(t) {
-        context.counts.count(.withheldRequests)
+        context.counts.countBoth(.withheldRequests, kind: widgets.kind[w])
         context.counts.count(.events)
       }
       refusals.refused(w, at: t, env, context.counts)
@@ -206,8 +206,8 @@ extension DeviceWidgets {
         }
       }
       if rules.special && widgets.placeholder[w] && !answer.placeholder { changed = true }
-      countReload(budgeted: budgeted, wasted: wasted, cause: cause)
-      if budgeted && changed { context.counts.count(.changedBudgetedReloads) }
+      countReload(budgeted: budgeted, wasted: wasted, cause: cause, kind: k)
+      if budgeted && changed { context.counts.countBoth(.changedBudgetedReloads, kind: k) }
       let hour = context.counts.hourIndex(t)
       context.counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
     }
@@ -283,9 +283,9 @@ extension DeviceWidgets {
   }
 
   @inline(__always)
-  private func countReload(budgeted: Bool, wasted: Bool, cause: ReloadCause) {
-    context.counts.count(budgeted ? .budgetedReloads : .freeReloads)
-    if wasted { context.counts.count(.wastedReloads) }
+  private func countReload(budgeted: Bool, wasted: Bool, cause: ReloadCause, kind k: Int) {
+    context.counts.countBoth(budgeted ? .budgetedReloads : .freeReloads, kind: k)
+    if wasted { context.counts.countBoth(.wastedReloads, kind: k) }
     context.counts.count(.events)
     switch cause {
     case .silentPush: context.counts.count(.silentPushReloads)

@@ -120,14 +120,26 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
       catchUp(w, before: end, env)
       refusals.reloads(w, at: end, last: pending.lastReload[w], env, &context.counts)
     }
-    var changes: UInt64 = 0
-    for w in 0..<count { changes &+= UInt64(env.measuredChanges[env.widgetKind[w]]) }
     let measureStart = context.counts.measureStart
-    let measuredGlances = count == 0 ? 0 : glances.measuredGlances(widgets: count, from: measureStart, env)
+    let localDays = UInt64(measuredLocalDays(env))
+    var changes: UInt64 = 0
+    var measuredGlances: UInt64 = 0
+    for w in 0..<count {
+      let k = env.widgetKind[w]
+      let widgetChanges = UInt64(env.measuredChanges[k])
+      let widgetGlances = glances.measuredGlances(w, from: measureStart, env)
+      changes &+= widgetChanges
+      measuredGlances &+= widgetGlances
+      context.counts.count(.widgets, kind: k)
+      context.counts.count(.measuredLocalWidgetDays, kind: k, localDays)
+      context.counts.count(.dataChanges, kind: k, widgetChanges)
+      context.counts.count(.measuredGlances, kind: k, widgetGlances)
+    }
     context.counts.count(.devices)
     context.counts.count(.widgets, UInt64(count))
-    context.counts.count(.measuredLocalWidgetDays, UInt64(count * measuredLocalDays(env)))
+    context.counts.count(.measuredLocalWidgetDays, UInt64(count) &* localDays)
     context.counts.count(.dataChanges, changes)
+    context.counts.count(.measuredGlances, measuredGlances)
     context.counts.count(.events, changes &+ measuredGlances)
   }
 

@@ -38,20 +38,16 @@ struct GlanceCursors {
     tickHour[w] = env.localHour(of: first)
   }
 
-  /// The number of measured glances of the device's first `widgets` widgets.
-  func measuredGlances(widgets: Int, from measureStart: SimTime, _ env: DeviceEnvironment) -> UInt64 {
-    var c: UInt64 = 0
-    for w in 0..<widgets {
-      var lo = env.glanceStart[w]
-      var hi = env.glanceStart[w + 1]
-      let stop = hi
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if env.glances[mid] < measureStart { lo = mid + 1 } else { hi = mid }
-      }
-      c &+= UInt64(stop - lo)
+  /// The number of measured glances of widget `w`.
+  func measuredGlances(_ w: Int, from measureStart: SimTime, _ env: DeviceEnvironment) -> UInt64 {
+    var lo = env.glanceStart[w]
+    var hi = env.glanceStart[w + 1]
+    let stop = hi
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if env.glances[mid] < measureStart { lo = mid + 1 } else { hi = mid }
     }
-    return c
+    return UInt64(stop - lo)
   }
 
   /// The first local hour boundary strictly after `t`.
@@ -106,6 +102,7 @@ extension DeviceWidgets {
   mutating func accountGlances(_ w: Int, from start: Int, before t: SimTime, _ env: DeviceEnvironment) {
     let stop = env.glanceStart[w &+ 1]
     let measureStart = context.counts.measureStart
+    let kindBase = context.counts.layout.kindBase(widgets.kind[w])
     var i = start
     var first = SimTime.never
     var spanEnd = SimTime(milliseconds: .min)
@@ -113,7 +110,9 @@ extension DeviceWidgets {
       let g = env.glances[i]
       if g >= measureStart {
         if g >= spanEnd { (first, spanEnd) = widgets.firstUnshownChangeSpan(w, at: g, env) }
-        account(w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g))
+        account(
+          w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g),
+          kindBase: kindBase)
       }
       i &+= 1
     } while i < stop && env.glances[i] < t
@@ -126,21 +125,25 @@ extension DeviceWidgets {
   func accountGlance(_ w: Int, at g: SimTime, _ env: DeviceEnvironment) {
     guard g >= context.counts.measureStart else { return }
     let first = widgets.firstUnshownChange(w, at: g, env)
-    account(w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g))
+    account(
+      w, at: g, first: first, runHour: context.counts.hourIndex(g), hour: env.localHour(of: g),
+      kindBase: context.counts.layout.kindBase(widgets.kind[w]))
   }
 
   /// The counts of a measured glance at widget `w` at `g` (run hour
-  /// `runHour`, local hour `hour`) whose first unshown change is `first`.
+  /// `runHour`, local hour `hour`) whose first unshown change is `first`;
+  /// `kindBase`: where the widget's kind counts (`TallyLayout.kindBase`).
   @inline(__always)
-  func account(_ w: Int, at g: SimTime, first: SimTime, runHour: Int, hour: Int) {
+  func account(_ w: Int, at g: SimTime, first: SimTime, runHour: Int, hour: Int, kindBase: Int) {
     context.counts.countHourly(.glances, runHour)
     if rules.special && widgets.placeholder[w] {
       // No data to see: not fresh, not acceptable, and not stale either
       // (staleness is the age of data shown): counted apart.
-      context.counts.recordPlaceholder(hour: hour)
+      context.counts.recordPlaceholder(hour: hour, kindBase: kindBase)
     } else if first <= g {
       let staleness = UInt64(g.milliseconds &- first.milliseconds)
-      context.counts.recordStale(staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour)
+      context.counts.recordStale(
+        staleness, acceptable: Int64(staleness) <= widgets.tolerance[w], hour: hour, kindBase: kindBase)
       context.counts.countHourly(.staleGlances, runHour)
     } else {
       context.counts.recordFresh(hour: hour)

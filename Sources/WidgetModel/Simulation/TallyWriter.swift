@@ -2,8 +2,10 @@ import ReloadEngine
 import ReloadMetrics
 
 /// Where a device simulation writes what it counts: the counters of the
-/// device's segment, the strategy's per-hour series, and the backend
-/// requests waiting for the per-second tallies. Only measured times count.
+/// device's segment (with what each widget kind counts apart, in its
+/// section of the segment's block), the strategy's per-hour series, and
+/// the backend requests waiting for the per-second tallies. Only measured
+/// times count.
 struct TallyWriter {
   /// What this writer has counted so far (its blocks are its own).
   let tally: StrategyTally
@@ -26,12 +28,13 @@ struct TallyWriter {
 
   /// `countsPushes`: the strategy sends APNs pushes (counted per second).
   init(
-    segments: Int, ringCapacity: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool, logCapacity: Int,
-    storage: _DeviceStorage
+    segments: Int, ringCapacity: Int, kinds: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool,
+    logCapacity: Int, storage: _DeviceStorage
   ) {
     let seconds = Int((end.milliseconds - measureStart.milliseconds + 999) / 1000)
     tally = StrategyTally(
-      segments: segments, ringCapacity: ringCapacity, measuredSeconds: seconds, countsPushes: countsPushes)
+      segments: segments, ringCapacity: ringCapacity, kinds: kinds, measuredSeconds: seconds,
+      countsPushes: countsPushes)
     pushes = [tally.pushesPerSecond]
     measuredSeconds = seconds
     layout = tally.segments[0].layout
@@ -63,6 +66,20 @@ struct TallyWriter {
   @inline(__always)
   func count(_ c: Counter, _ n: UInt64 = 1) { counters.increment(c.rawValue, by: n) }
 
+  /// Adds `n` to a scalar counter of kind `kind` in the current segment
+  /// (besides the segment's own count, which the caller makes).
+  @inline(__always)
+  func count(_ c: Counter, kind: Int, _ n: UInt64 = 1) {
+    counters.increment(layout.kindBase(kind) &+ c.rawValue, by: n)
+  }
+
+  /// Adds `n` to a scalar counter of the current segment and of kind `kind`.
+  @inline(__always)
+  func countBoth(_ c: Counter, kind: Int, _ n: UInt64 = 1) {
+    count(c, n)
+    count(c, kind: kind, n)
+  }
+
   /// Adds `n` to an hourly series of the strategy at run hour `hour`.
   @inline(__always)
   func countHourly(_ f: SeriesTally.Field, _ hour: Int, _ n: UInt64 = 1) {
@@ -87,13 +104,21 @@ struct TallyWriter {
     pushLog.append(segment: 0, second: widget ? Int64(measuredSeconds) &+ second : second, flushingInto: pushes)
   }
 
-  /// A stale glance at local hour `hour`.
+  /// A stale glance at local hour `hour` at a widget of the kind whose
+  /// section starts at `kindBase` (`layout.kindBase(k)`).
   @inline(__always)
-  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int) {
+  func recordStale(_ staleness: UInt64, acceptable: Bool, hour: Int, kindBase: Int) {
+    let bucket = layout.staleness &+ LogHistogram.bucket(of: staleness)
     count(.staleGlances)
     count(.staleSumMs, staleness)
-    counters.increment(layout.staleness &+ LogHistogram.bucket(of: staleness))
-    if acceptable { count(.acceptableStaleGlances) }
+    counters.increment(bucket)
+    counters.increment(kindBase &+ Counter.staleGlances.rawValue)
+    counters.increment(kindBase &+ Counter.staleSumMs.rawValue, by: staleness)
+    counters.increment(kindBase &+ bucket)
+    if acceptable {
+      count(.acceptableStaleGlances)
+      counters.increment(kindBase &+ Counter.acceptableStaleGlances.rawValue)
+    }
     counters.increment(layout.glancesByHour &+ hour)
     counters.increment(layout.staleByHour &+ hour)
   }
@@ -110,8 +135,9 @@ struct TallyWriter {
 
   /// A glance at a widget showing a placeholder: neither fresh nor stale.
   @inline(__always)
-  func recordPlaceholder(hour: Int) {
+  func recordPlaceholder(hour: Int, kindBase: Int) {
     count(.placeholderGlances)
+    counters.increment(kindBase &+ Counter.placeholderGlances.rawValue)
     counters.increment(layout.glancesByHour &+ hour)
   }
 
@@ -121,16 +147,20 @@ struct TallyWriter {
     counters.increment(layout.budgetLeft &+ hour &* layout.budgetLeftWidth &+ left)
   }
 
-  /// A budget-limited widget-day whose first refusal came in tenth-of-an-hour `tenth`.
+  /// A budget-limited widget-day (of a widget of kind `kind`) whose first
+  /// refusal came in tenth-of-an-hour `tenth`.
   @inline(__always)
-  func recordFirstLimited(tenth: Int) {
+  func recordFirstLimited(tenth: Int, kind: Int) {
     counters.increment(layout.firstLimitedTenths &+ tenth)
+    counters.increment(layout.kindBase(kind) &+ layout.firstLimitedTenths &+ tenth)
   }
 
-  /// A frozen widget-day that first froze in tenth-of-an-hour `tenth`.
+  /// A frozen widget-day (of a widget of kind `kind`) that first froze in
+  /// tenth-of-an-hour `tenth`.
   @inline(__always)
-  func recordFirstFrozen(tenth: Int) {
+  func recordFirstFrozen(tenth: Int, kind: Int) {
     counters.increment(layout.firstFrozenTenths &+ tenth)
+    counters.increment(layout.kindBase(kind) &+ layout.firstFrozenTenths &+ tenth)
   }
 
   /// Adds buffered backend requests to the per-second tallies.

@@ -33,10 +33,11 @@ public enum ResultsBuilder {
       parts.set(s, strategyPart(scenario, s, pooled: pooled[s], replications: replications, scratch: scratch))
     }
     let rows = parts.values.flatMap(\.rows)
+    let kindRows = parts.values.flatMap(\.kindRows)
     let series = parts.values.map(\.series)
     return ScenarioResults(
-      facts: facts, parameters: parameters, summary: ResultTable(columns: SummaryMetrics.all, rows: rows),
-      series: series)
+      facts: facts, parameters: parameters,
+      summary: ResultTable(columns: SummaryMetrics.all, rows: rows, kindRows: kindRows), series: series)
   }
 
   /// The values of `metrics` in the all-segments row of a strategy whose
@@ -58,10 +59,11 @@ public enum ResultsBuilder {
     return metrics.map { values[$0.rawValue] }
   }
 
-  /// The rows (each segment, then `all`) and the series of strategy `s`.
+  /// The rows (each segment, then `all`), the rows per widget kind (with
+  /// several kinds) and the series of strategy `s`.
   static func strategyPart(
     _ scenario: Scenario, _ s: Int, pooled: StrategyTally, replications: [[StrategyTally]], scratch: Scratch
-  ) -> (rows: [ResultRow], series: StrategySeries) {
+  ) -> StrategyPart {
     let strategy = scenario.strategies[s]
     let segmentNames = scenario.segments.map(\.name) + ["all"]
     let ctx = Context(scenario: scenario, replications: Double(replications.count))
@@ -100,7 +102,41 @@ public enum ResultsBuilder {
       rows.append(
         ResultRow(scenario: scenario.name, strategy: strategy.name, segment: segmentNames[g], values: values, ci95: ci))
     }
-    return (rows, ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
+    var kindRows: [ResultRow] = []
+    if scenario.kinds.count > 1 {
+      for g in 0...scenario.segments.count {
+        let tally = g < scenario.segments.count ? pooled.segments[g] : all
+        for k in scenario.kinds.indices {
+          let values = ctx.kindMetrics(tally.kind(k))
+          var ci: [Double?]? = nil
+          if replications.count >= 2 {
+            let perRep = replications.indices.map { r -> [Double?] in
+              let t = g < scenario.segments.count ? replications[r][s].segments[g] : merged(replications[r][s].segments)
+              return Context(scenario: scenario, replications: 1).kindMetrics(t.kind(k))
+            }
+            ci = SummaryMetric.allCases.map { m -> Double? in
+              guard m.metric.headline && m.perKind else { return nil }
+              let xs = perRep.compactMap { $0[m.rawValue] }
+              return xs.count >= 2 ? ReplicationSummary(xs).halfWidth95 : nil
+            }
+          }
+          kindRows.append(
+            ResultRow(
+              scenario: scenario.name, strategy: strategy.name, segment: segmentNames[g],
+              kind: scenario.kinds[k].name, values: values, ci95: ci))
+        }
+      }
+    }
+    return StrategyPart(
+      rows: rows, kindRows: kindRows,
+      series: ctx.series(strategy.name, pooled, all: all, load: loads[scenario.segments.count]))
+  }
+
+  /// What `strategyPart` gives for one strategy.
+  struct StrategyPart: Sendable {
+    var rows: [ResultRow]
+    var kindRows: [ResultRow]
+    var series: StrategySeries
   }
 
   /// The fleet's pushes in a busy second (`FleetLoad.peakSecond`), silent
@@ -254,6 +290,14 @@ public enum ResultsBuilder {
         case .widgetPushFleetPeakPerS: return pushPeaks?.widget
         }
       }
+    }
+
+    /// The values of a widget kind's row, from its tally
+    /// (`SegmentTally.kind(_:)`): `metrics`' values of the metrics that
+    /// have one per kind (`SummaryMetric.perKind`), nil for the others.
+    func kindMetrics(_ t: SegmentTally) -> [Double?] {
+      let values = metrics(t, load: SecondStats(), fleet: .zero)
+      return SummaryMetric.allCases.map { $0.perKind ? values[$0.rawValue] : nil }
     }
 
     func series(_ name: String, _ tally: StrategyTally, all: SegmentTally, load: SecondStats) -> StrategySeries {
@@ -505,10 +549,10 @@ public enum ResultsBuilder {
 
 /// One slot per strategy, filled by concurrent workers.
 final class _StrategyParts: Sendable {
-  private let slots: Mutex<[(rows: [ResultRow], series: StrategySeries)?]>
+  private let slots: Mutex<[ResultsBuilder.StrategyPart?]>
   init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-  func set(_ i: Int, _ part: (rows: [ResultRow], series: StrategySeries)) {
+  func set(_ i: Int, _ part: ResultsBuilder.StrategyPart) {
     slots.withLock { $0[i] = part }
   }
-  var values: [(rows: [ResultRow], series: StrategySeries)] { slots.withLock { $0.map { $0! } } }
+  var values: [ResultsBuilder.StrategyPart] { slots.withLock { $0.map { $0! } } }
 }

@@ -21,6 +21,10 @@ enum Counter: Int, CaseIterable {
   /// Budget-limited time, from a refusal to the widget's next reload, and
   /// the local widget-days (wholly measured) it touches (docs/model.md#budget-limited).
   case limitedWidgetDays, limitedMs
+  /// Every measured glance, counted once per widget at the device's end
+  /// (not per glance): a kind's fresh glances are its glances less its
+  /// stale and placeholder ones (`SegmentTally.kind(_:)`).
+  case measuredGlances
 }
 
 /// Where each part of a segment tally sits in its counter block.
@@ -34,9 +38,16 @@ public struct TallyLayout: Sendable, Equatable {
   public let budgetLeft: Int
   /// Budget-left values per hour (`ringCapacity + 1`).
   public let budgetLeftWidth: Int
+  /// Where the widget kinds' counters start: one section per kind, laid
+  /// out as this layout's first `kindWidth` counters (the scalars, the
+  /// staleness histogram, the first frozen and first budget-limited hours).
+  public let kinds: Int
+  public let kindStart: Int
+  public let kindWidth: Int
   public let count: Int
 
-  public init(ringCapacity: Int) {
+  /// `kinds`: the scenario's widget kinds (each gets a section of counters).
+  public init(ringCapacity: Int, kinds: Int) {
     staleness = Counter.allCases.count
     firstFrozenTenths = staleness + LogHistogram.bucketCount
     firstLimitedTenths = firstFrozenTenths + 240
@@ -44,8 +55,15 @@ public struct TallyLayout: Sendable, Equatable {
     staleByHour = glancesByHour + 24
     budgetLeft = staleByHour + 24
     budgetLeftWidth = ringCapacity + 1
-    count = budgetLeft + 24 * budgetLeftWidth
+    self.kinds = max(0, kinds)
+    kindStart = budgetLeft + 24 * budgetLeftWidth
+    kindWidth = glancesByHour
+    count = kindStart + self.kinds * kindWidth
   }
+
+  /// Where kind `k`'s section starts.
+  @inlinable @inline(__always)
+  public func kindBase(_ k: Int) -> Int { kindStart &+ k &* kindWidth }
 }
 
 /// What one strategy did on one segment: integer counters only, so tallies
@@ -60,8 +78,8 @@ public struct SegmentTally: Sendable {
   /// Backend requests per UTC second of the measured days.
   public let perSecond: CounterBlock<UInt32>
 
-  public init(ringCapacity: Int, measuredSeconds: Int) {
-    layout = TallyLayout(ringCapacity: ringCapacity)
+  public init(ringCapacity: Int, kinds: Int, measuredSeconds: Int) {
+    layout = TallyLayout(ringCapacity: ringCapacity, kinds: kinds)
     counters = CounterBlock(count: layout.count)
     perSecond = CounterBlock(count: max(0, measuredSeconds))
   }
@@ -113,6 +131,9 @@ public struct SegmentTally: Sendable {
   public var dataChanges: UInt64 { value(.dataChanges) }
   public var events: UInt64 { value(.events) }
   public var measuredLocalWidgetDays: UInt64 { value(.measuredLocalWidgetDays) }
+  /// Every measured glance, counted per widget at its device's end: equal
+  /// to `glances`, counted the other way.
+  public var measuredGlances: UInt64 { value(.measuredGlances) }
 
   public var funnel: WakeFunnel {
     var f = WakeFunnel()
@@ -149,6 +170,27 @@ public struct SegmentTally: Sendable {
   /// Budget left sampled at every local hour: `[h * width + left]`.
   public var budgetLeft: [UInt64] { counters.values(layout.budgetLeft..<layout.count) }
   public var backendPerSecond: [UInt32] { perSecond.values(0..<perSecond.count) }
+
+  /// The number of widget kinds counted apart.
+  public var kindCount: Int { layout.kinds }
+
+  /// What the widgets of kind `k` counted, as a tally of their own (a
+  /// copy). It holds what widgets count (glances, staleness, reloads,
+  /// requests to the budget, frozen and budget-limited time, widget-days,
+  /// data changes); what the device counts (devices, wakes, pushes,
+  /// backend requests, events, the per-hour arrays, budget samples) is 0.
+  public func kind(_ k: Int) -> SegmentTally {
+    precondition(k >= 0 && k < layout.kinds, "kind \(k) out of 0..<\(layout.kinds)")
+    let block = CounterBlock<UInt64>(count: layout.count)
+    let base = layout.kindBase(k)
+    for i in 0..<layout.kindWidth { block[i] = counters.value(at: base + i) }
+    // Fresh glances are not counted per kind in the hot loop (the most
+    // frequent event): they are the kind's glances less its others.
+    func at(_ c: Counter) -> UInt64 { block[c.rawValue] }
+    block[Counter.freshGlances.rawValue] =
+      at(.measuredGlances) &- at(.staleGlances) &- at(.placeholderGlances)
+    return SegmentTally(layout: layout, counters: block, perSecond: CounterBlock(count: 0))
+  }
 }
 
 /// Per-hour-of-run totals of one strategy over all segments.
@@ -189,9 +231,9 @@ public struct StrategyTally: Sendable {
   public let pushesPerSecond: CounterBlock<UInt32>
 
   /// `countsPushes`: the strategy sends APNs pushes (else `pushesPerSecond` is empty).
-  public init(segments: Int, ringCapacity: Int, measuredSeconds: Int, countsPushes: Bool = false) {
+  public init(segments: Int, ringCapacity: Int, kinds: Int, measuredSeconds: Int, countsPushes: Bool = false) {
     self.segments = (0..<segments).map { _ in
-      SegmentTally(ringCapacity: ringCapacity, measuredSeconds: measuredSeconds)
+      SegmentTally(ringCapacity: ringCapacity, kinds: kinds, measuredSeconds: measuredSeconds)
     }
     let hour = Int(SimDuration.hour.milliseconds / SimDuration.second.milliseconds)
     series = SeriesTally(hours: (measuredSeconds + hour - 1) / hour)
