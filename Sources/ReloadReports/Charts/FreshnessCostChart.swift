@@ -120,9 +120,15 @@ package enum FreshnessCostChart {
 
     let frontier = paretoFrontier(points.map { ($0.x, $0.y) }, x: xm.polarity, y: ym.polarity)
     let frontierRows = Set(frontier.map { points[$0].row })
+    // Labels may use the band above the plot (a point near the top has no room below its
+    // neighbours' labels otherwise, and its label drifted far down the plot): the panel
+    // title and the "better" hint keep theirs.
+    let headroom = min(22.0, frame.plot.y - (panel == nil ? 20 : 40))
     var placer = _LabelPlacer(
       bounds: .init(
-        x: frame.plot.x, y: frame.plot.y - 6, width: frame.plot.width + 10, height: frame.plot.height + 6))
+        x: frame.plot.x, y: frame.plot.y - headroom, width: frame.plot.width + 10,
+        height: frame.plot.height + headroom))
+    placer.reserve(.init(x: width - 14 - 70, y: frame.plot.y - 22, width: 70, height: 16))
     if frontier.count > 1 {
       let line = frontier.map { frame.point(points[$0].x, points[$0].y) }.sorted { $0.x < $1.x }
       chart.add(.polyline(line, cls: "frontier"))
@@ -154,7 +160,12 @@ package enum FreshnessCostChart {
       placer.reserve(around: pixels[k], radius: 11)
     }
     var labels: [SVGChart.Mark] = []
-    for (k, pt) in points.enumerated() {
+    placer.points = pixels
+    // The recommended strategy's label is placed first: it gets the spot next to its point.
+    let recommended = recommendation.flatMap { r in points.firstIndex { rows[$0.row].strategy == r.strategy } }
+    let order = recommended.map { r in [r] + points.indices.filter { $0 != r } } ?? Array(points.indices)
+    for k in order {
+      let pt = points[k]
       let row = rows[pt.row]
       let style = SeriesStyle.of(row.strategy, in: styles)
       let p = pixels[k]
@@ -164,7 +175,8 @@ package enum FreshnessCostChart {
           tooltip:
             "\(row.strategy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
             + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(xm.shortLabel)"))
-      let placed = placer.place(row.strategy, near: p, clearance: 8)
+      // Clear of the recommendation's ring (radius 11) for its own label.
+      let placed = placer.place(row.strategy, near: p, clearance: k == recommended ? 14 : 8)
       if let from = placed.leaderFrom {
         labels.append(.polyline([from, placed.leaderTo], cls: "leader"))
       }

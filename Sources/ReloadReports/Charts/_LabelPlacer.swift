@@ -36,6 +36,10 @@ package struct _LabelPlacer {
   package let bounds: SVGChart.Rect
   package let fontSize: Double
   package private(set) var occupied: [SVGChart.Rect] = []
+  /// Every labelled point: a label whose box is nearer another of them than
+  /// its own reads as that one's, so such a spot is taken only when no
+  /// unambiguous one is free.
+  package var points: [SVGChart.Point] = []
 
   package init(bounds: SVGChart.Rect, fontSize: Double = 12) {
     self.bounds = bounds
@@ -67,6 +71,12 @@ package struct _LabelPlacer {
           score += 1e6  // outside the plot: only as a last resort
         }
         score += Double(ring) * 0.5
+        let centre = SVGChart.Point(x: c.box.x + c.box.width / 2, y: c.box.y + c.box.height / 2)
+        func distance(_ a: SVGChart.Point, _ b: SVGChart.Point) -> Double {
+          ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        }
+        let own = distance(centre, p)
+        for q in points where q != p && distance(centre, q) < own { score += 2 }
         let placement = Placement(
           at: c.at, anchor: c.anchor, box: c.box, leaderFrom: ring == 0 ? nil : p)
         if score < 1 {
