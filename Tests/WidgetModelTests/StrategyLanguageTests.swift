@@ -234,6 +234,52 @@ import WidgetModel
     }
   }
 
+  @Test func aProviderThatNeverCallsCompletionKeepsTheOldTimeline() {
+    // Hourly polling; every fetch fails 02:00-04:00 UTC and the provider
+    // then never calls its completion handler (docs/model.md#no-completion).
+    let t = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: .completionNeverCalled)
+    let kinds = [
+      WidgetKindSpec(
+        name: "a", unpredictable: UnpredictableChanges(perDay: 1),
+        fetchFailure: FetchFailure(outageFromHour: 2, outageToHour: 4))
+    ]
+    // A change in the outage; glances in it and after it.
+    let device = Device(
+      glances: [27 * Self.hour + 30 * Self.minute, 30 * Self.hour], changes: [26 * Self.hour + 30 * Self.minute])
+    func run(_ rule: ReloadTiming.NoCompletion) -> ScenarioResults {
+      Self.run(
+        Self.scenario(Strategy(name: "h", timeline: t), days: 3, kinds: kinds) {
+          $0.reload.asap = .paced
+          $0.reload.noCompletion = rule
+        }, device)
+    }
+    let old = run(.oldPolicy)
+    let never = run(.never)
+    // old_policy: the old .after(1 h) date has passed at each unfinished
+    // reload, so the next request is due at once and paced (24 h / 70 =
+    // 20.6 min): 02:00, 02:20.6, 02:41.1, 03:01.7, 03:22.3, 03:42.9, then
+    // 04:03.4 succeeds and the hourly policy resumes. Each one spends budget
+    // and reaches the backend.
+    let hourly = old.series[0].hourly[.budgetedReloads]
+    for day in 0..<3 {
+      #expect(
+        hourly[day * 24 + 2] == 3 && hourly[day * 24 + 3] == 3, "day \(day): \(hourly[(day * 24)..<(day * 24 + 6)])")
+      #expect(hourly[day * 24 + 4] == 1 && hourly[day * 24 + 10] == 1)
+    }
+    #expect(Self.total(old, .backendRequestsPerWidgetDay) == Self.total(old, .budgetedReloadsPerWidgetDay))
+    // The old timeline stays: its data, not a placeholder; the change made
+    // in the outage is shown from the first reload after it.
+    #expect(MetricDefinitionTests.value(old, .placeholderGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(old, .freshGlancePct) == 50)
+    // never: nothing asks again after the first unfinished reload (day 0,
+    // 02:00), so the widget, which the app never reloads, is stuck.
+    #expect(Self.total(never, .budgetedReloadsPerWidgetDay) == 3)
+    #expect(never.series[0].hourly[.budgetedReloads][(3)...].allSatisfy { $0 == 0 })
+    #expect(MetricDefinitionTests.value(never, .freshGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(never, .placeholderGlancePct) == 0)
+  }
+
   // MARK: - Data sources
 
   @Test func aCacheReadingReloadWithoutAnAppFetchStaysStale() {

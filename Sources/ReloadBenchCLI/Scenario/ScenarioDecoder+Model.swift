@@ -231,10 +231,19 @@ extension ScenarioDecoder {
           if case .number(let d) = v { return .minutes(d) } else { return nil }
         }
         let p = f.optionalString("policy")
+        if !f.bool("calls_completion") {
+          for key in ["retry_min", "jitter_s", "policy", "placeholder"] where f.has(key) {
+            throw ScenarioError(
+              path: "\(f.path).\(key)", message: "is set but the provider never calls its completion handler",
+              fix: "remove \(key) (no timeline is returned), or set \"calls_completion\": true")
+          }
+          timeline.onFailure = .completionNeverCalled
+          return
+        }
         if retry.isEmpty == (p == nil) {
           throw ScenarioError(
             path: f.path, message: "needs exactly one of retry_min and policy",
-            fix: "give \"retry_min\": [10, 30, 60] (a backoff) or \"policy\": \"never\"")
+            fix: "give \"retry_min\": [10, 30, 60] (a backoff), \"policy\": \"never\" or \"calls_completion\": false")
         }
         timeline.onFailure = FailureBranch(
           retry: retry, jitter: .seconds(f.number("jitter_s")), policy: p == "at_end" ? .atEnd : .never,

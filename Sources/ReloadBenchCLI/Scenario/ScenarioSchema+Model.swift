@@ -44,7 +44,8 @@ extension ScenarioSchema {
     "On failure",
     doc:
       "The timeline a provider returns when its fetch fails: one entry keeping the last data (or a placeholder), "
-      + "with a retry schedule or another policy. Give `retry_min` or `policy`.",
+      + "with a retry schedule or another policy; or none, when the provider never calls `getTimeline`'s "
+      + "completion handler. Give `retry_min`, `policy` or `calls_completion: false`.",
     [
       SchemaField(
         "retry_min",
@@ -62,6 +63,13 @@ extension ScenarioSchema {
         "placeholder",
         "Show a placeholder (no data) instead of the last data; glances at it count in `placeholder_glance_pct`.",
         default: false),
+      flag(
+        "calls_completion",
+        "`false`: the provider never calls the completion handler when its fetch fails (a `try` in a `Task` "
+          + "that throws, a `case .failure` that returns): WidgetKit ends the extension after its time limit, the "
+          + "widget keeps its old timeline, and `model.reload.no_completion` says what is asked next "
+          + "(docs/model.md#no-completion).",
+        default: true),
     ])
 
   static let kindStrategy = SchemaObject(
@@ -253,7 +261,7 @@ extension ScenarioSchema {
     }
     return SchemaField(
       d.key, type, d.doc, unit: d.unit, default: json(parameter.defaultValue, of: parameter), source: d.source,
-      placement: d.placement?.rawValue)
+      placement: d.placement?.rawValue, construct: d.construct?.rawValue)
   }
 
   /// A parameter's value as the scenario format writes it (`ModelParameter.written`).
