@@ -196,6 +196,30 @@ import WidgetModel
     #expect(MetricDefinitionTests.value(r, .withheldRequestsPerWidgetDay) > 0)
   }
 
+  @Test func thirtySecondCodesAreShownByEntriesEveryThirtySeconds() {
+    // An authenticator: a code every 30 s (a schedule finer than a minute).
+    let kinds = [
+      WidgetKindSpec(name: "a", scheduled: ScheduledChanges(every: .seconds(30)), tolerance: .seconds(10))
+    ]
+    // 120 entries on the codes (an hour), .atEnd; against 60 one-minute entries.
+    let codes = EntryTimeline(entries: 120, spacing: .seconds(30), dating: .content, policy: .atEnd)
+    let minutes = EntryTimeline(entries: 60, spacing: .minutes(1), dating: .spaced, policy: .atEnd)
+    // Glances 15 s and 45 s into a minute.
+    let second: Int64 = 1000
+    let device = Device(glances: [
+      34 * Self.hour + 15 * second, 34 * Self.hour + 5 * Self.minute + 45 * second,
+      38 * Self.hour + 20 * Self.minute + 45 * second, 44 * Self.hour + 15 * second,
+    ])
+    let a = Self.run(Self.scenario(Strategy(name: "codes", timeline: codes), days: 3, kinds: kinds), device)
+    let b = Self.run(Self.scenario(Strategy(name: "minutes", timeline: minutes), days: 3, kinds: kinds), device)
+    // Every glance shows the current code; one reload per 59.5 minutes.
+    #expect(MetricDefinitionTests.value(a, .freshGlancePct) == 100)
+    let reloads = Self.total(a, .budgetedReloadsPerWidgetDay)
+    #expect(abs(reloads - 3 * 1440 / 59.5) <= 1, "reloads in 3 days: \(reloads)")
+    // Minute entries miss the code of the second half of each minute.
+    #expect(MetricDefinitionTests.value(b, .freshGlancePct) == 50)
+  }
+
   @Test func aFailedFetchTakesTheRetryBranchWithBackoff() {
     let daily = EntryTimeline(
       entries: 1, dating: .spaced, policy: .after(.hours(24)),
