@@ -494,6 +494,29 @@ import WidgetModel
     #expect(Self.total(r, .backendRequestsPerWidgetDay) == 4)  // the reloads' own fetches; the wakes fetch nothing
   }
 
+  @Test func aWakeDeliveredLateShowsTheChangeLate() {
+    // In Office: arriving at the office (the change) wakes the app by a
+    // geofence, which reloads; iOS delivers the region event 10 minutes late.
+    func strategy(_ delay: DurationDistribution) -> Strategy {
+      Strategy(
+        name: "geo", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+        wakes: [WakeSource(name: "office", type: .location, fetches: false, onChangesOf: 0, deliveryDelay: delay)])
+    }
+    let changes: [Int64] = [25, 33].map { $0 * Self.hour }
+    // Glances 5 and 15 minutes after each change.
+    let glances = changes.flatMap { [$0 + 5 * Self.minute, $0 + 15 * Self.minute] }
+    let device = Device(glances: glances, changes: changes)
+    let prompt = Self.run(Self.scenario(strategy(.constant(.zero)), days: 2), device)
+    let late = Self.run(Self.scenario(strategy(.constant(.minutes(10))), days: 2), device)
+    // At once: every glance shows the new place. Late: the app runs, and
+    // reloads, 10 minutes after each change, so the first glance is stale.
+    #expect(MetricDefinitionTests.value(prompt, .freshGlancePct) == 100)
+    #expect(MetricDefinitionTests.value(late, .freshGlancePct) == 50)
+    // The same wakes and reloads, only later.
+    #expect(Self.total(late, .budgetedReloadsPerWidgetDay) == 2)
+    #expect(Self.total(prompt, .budgetedReloadsPerWidgetDay) == 2)
+  }
+
   @Test func aBackgroundRefreshTaskThatDoesNotReloadReloadsNothing() {
     let quiet = Strategy(name: "quiet", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15), backgroundRefreshReloads: false))
     let loud = Strategy(name: "loud", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15)))

@@ -91,10 +91,16 @@ extension ScenarioDecoder {
           path: "\(w.path)", message: "needs exactly one of per_day, every_min and on_changes_of",
           fix: "give \"per_day\" (a rate), \"every_min\" (a reading interval) or \"on_changes_of\" (a kind)")
       }
+      let delay = try distribution(w.value("delivery_delay"), path: "\(w.path).delivery_delay", log: w.log)
+      if type == .audio && !delay.isZero {
+        throw ScenarioError(
+          path: "\(w.path).delivery_delay", message: "an audio source runs the app at its session's start",
+          fix: "remove delivery_delay from the audio source")
+      }
       wakes.append(
         WakeSource(
           name: w.string("name"), type: type, perDay: perDay, profile: try profile(w, "profile"), every: every,
-          fetches: w.bool("fetches"), onChangesOf: onChanges))
+          fetches: w.bool("fetches"), onChangesOf: onChanges, deliveryDelay: delay))
     }
     try unique(wakes.map(\.name), path: "\(r.path).wakes", what: "wake source")
     var triggers: [AppTrigger] = []

@@ -148,6 +148,12 @@ extension ScenarioSchema {
           + "`every_min`.",
         default: .null),
       flag("fetches", "The app fetches from the backend when woken (a request).", default: true),
+      SchemaField(
+        "delivery_delay", distribution,
+        "How long after its event (a geofence crossed, a reading taken, a change) the system runs the app: region "
+          + "events typically arrive minutes late, a Bluetooth reading when the system wakes the app "
+          + "(docs/model.md#wake-delivery). Not for `audio`.",
+        default: distributionJSON(.constant(.zero))),
     ])
 
   /// The shortest interval of something that repeats by itself (a

@@ -151,12 +151,17 @@ public struct WakeSource: Sendable, Equatable {
   public var onChangesOf: Int?
   /// The app fetches from the backend when woken (a request).
   public var fetches: Bool
+  /// How long after its event (a boundary crossed, a reading taken, a
+  /// change) the system runs the app (docs/model.md#wake-delivery); zero:
+  /// at once.
+  public var deliveryDelay: DurationDistribution
 
   public init(
     name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile,
     every: SimDuration? = nil,
-    fetches: Bool = true, onChangesOf: Int? = nil
+    fetches: Bool = true, onChangesOf: Int? = nil, deliveryDelay: DurationDistribution = .constant(.zero)
   ) {
+    self.deliveryDelay = deliveryDelay
     self.onChangesOf = onChangesOf
     self.fetches = fetches
     self.name = name

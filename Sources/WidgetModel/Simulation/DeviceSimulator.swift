@@ -161,7 +161,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     case .inAppEvent: sources.triggers.inAppEvent(index, generation: generation, at: t, &device, env)
     case .reloadCall: sources.triggers.slotFired(index, at: t, &device, env)
     case .wake:
-      if sources.wakes.fired(index, at: t, &device.context, env) {
+      if sources.wakes.fired(index, generation: generation, at: t, &device.context, env) {
         sources.triggers.woke(.wake, source: index, at: t, &device, env)
       }
     case .changeWhileRunning: sources.dataChanges.changed(kind: index, generation: generation, at: t, &device, env)
