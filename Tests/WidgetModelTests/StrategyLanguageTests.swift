@@ -326,6 +326,30 @@ import WidgetModel
     #expect(Self.total(later, .backendRequestsPerWidgetDay) == 1)
   }
 
+  @Test func aCacheTheAppKeepsCurrentWhileItRunsIsCurrentAtEachReload() {
+    // A now-playing widget that re-reads the app's cache; an episode change
+    // at 30:30 during an audio session 30:00-31:00 (docs/model.md#cache-while-running).
+    let device = Device(
+      audio: [(30 * Self.hour, 31 * Self.hour)], glances: [30 * Self.hour + 45 * Self.minute, 32 * Self.hour],
+      changes: [30 * Self.hour + 30 * Self.minute])
+    func run(_ timeline: EntryTimeline, onChange: Bool, writes: Bool) -> ScenarioResults {
+      let app = AppBehaviour(reloadOnChangeWhileRunning: onChange, writesCacheWhileRunning: writes)
+      let s = Strategy(name: "np", timeline: timeline, app: app, kinds: [KindStrategy(timeline: timeline, data: .appCache)])
+      return Self.run(Self.scenario(s, days: 2), device)
+    }
+    // The app reloads the widget at the change (free, audio runs): it shows
+    // the new episode only if the app wrote it; the cache of the app's
+    // launch at 0 h holds none.
+    #expect(MetricDefinitionTests.value(run(Self.never, onChange: true, writes: true), .freshGlancePct) == 100)
+    #expect(MetricDefinitionTests.value(run(Self.never, onChange: true, writes: false), .freshGlancePct) == 0)
+    // No app call, a reload every 2 h: the 32:00 reload after the session
+    // reads the cache as of its end (31:00), which holds the change.
+    let poll = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(2)))
+    let after = run(poll, onChange: false, writes: true)
+    #expect(MetricDefinitionTests.value(after, .freshGlancePct) == 50)
+    #expect(MetricDefinitionTests.value(run(poll, onChange: false, writes: false), .freshGlancePct) == 0)
+  }
+
   // MARK: - Per-kind timelines
 
   @Test func eachKindHasItsOwnTimeline() {

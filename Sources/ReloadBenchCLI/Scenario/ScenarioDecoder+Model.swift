@@ -48,6 +48,7 @@ extension ScenarioDecoder {
       if let b = a.optionalBool("reload_kind_on_tap") { app.reloadKindOnTap = b }
       if let b = a.optionalBool("bg_refresh_reloads") { app.backgroundRefreshReloads = b }
       if let b = a.optionalBool("reload_on_change_while_running") { app.reloadOnChangeWhileRunning = b }
+      if let b = a.optionalBool("writes_cache_while_running") { app.writesCacheWhileRunning = b }
     }
     var backend = base?.backend ?? BackendBehaviour()
     if let b = r.object("backend", ScenarioSchema.backend) {

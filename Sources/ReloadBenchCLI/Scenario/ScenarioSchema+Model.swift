@@ -187,6 +187,11 @@ extension ScenarioSchema {
       SchemaField(
         "reload_on_change_while_running", .boolean,
         "While in the foreground or an audio session, reload the kind on every data change (free)."),
+      SchemaField(
+        "writes_cache_while_running", .boolean,
+        "While in the foreground or an audio session the app keeps the data it shares with its widgets current (a "
+          + "now-playing episode, a connected sensor's readings, a sync): an `app_cache` kind's reload then shows "
+          + "current data, and after the session the data as of its end (docs/model.md#cache-while-running)."),
     ])
 
   static let pushTrigger = SchemaObject(

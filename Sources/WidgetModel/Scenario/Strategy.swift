@@ -189,12 +189,20 @@ public struct AppBehaviour: Sendable, Equatable {
   /// While in the foreground or an audio session, reload the kind whenever
   /// its data changes (a live connection).
   public var reloadOnChangeWhileRunning: Bool
+  /// While in the foreground or an audio session, the app keeps the data
+  /// it shares with its widgets current (a now-playing episode, readings
+  /// from a connected sensor, a sync), so a cache-reading widget sees the
+  /// data as of its reload while the app runs, and as of the session's end
+  /// after it (docs/model.md#cache-while-running).
+  public var writesCacheWhileRunning: Bool
 
   public init(
     reloadOnForeground: Bool = false, reloadOnSilentPush: Bool = false,
     backgroundRefreshInterval: SimDuration? = nil, reloadKindOnTap: Bool = false,
-    reloadOnChangeWhileRunning: Bool = false, backgroundRefreshReloads: Bool = true
+    reloadOnChangeWhileRunning: Bool = false, backgroundRefreshReloads: Bool = true,
+    writesCacheWhileRunning: Bool = false
   ) {
+    self.writesCacheWhileRunning = writesCacheWhileRunning
     self.backgroundRefreshReloads = backgroundRefreshReloads
     self.reloadOnForeground = reloadOnForeground
     self.reloadOnSilentPush = reloadOnSilentPush

@@ -187,6 +187,8 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   mutating func sessionEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.context.app.foreground = false
     device.context.app.forceQuit = env.sessionForceQuit[device.context.app.sessionCursor]
+    // The cache it kept current while it ran is as of now (docs/model.md#cache-while-running).
+    if device.rules.cacheWhileRunning && !device.context.app.audio { device.context.app.lastFetch = t }
     if device.context.log.enabled {
       device.context.log.event(.background, at: t, cause: .foreground, device.context.app)
     }
@@ -209,6 +211,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
 
   mutating func audioEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.context.app.audio = false
+    if device.rules.cacheWhileRunning && !device.context.app.foreground { device.context.app.lastFetch = t }
     sources.audioSessionChanged(at: t, &device, env)
     device.context.app.audioCursor += 1
     let next = device.context.app.audioCursor

@@ -285,6 +285,8 @@ extension DeviceWidgets {
     if rules.drawsPerReload { request.random = reloadDraw(w, at: t, env) }
     if rules.readsCache[k] {
       request.fetch = .cached
+      // An app that keeps its cache current while it runs (docs/model.md#cache-while-running).
+      if rules.cacheWhileRunning && (context.app.foreground || context.app.audio) { return (request, t) }
       return (request, min(t, context.app.lastFetch))
     }
     if let f = rules.failure[k],
