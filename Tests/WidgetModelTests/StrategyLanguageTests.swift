@@ -334,7 +334,8 @@ import WidgetModel
       changes: [30 * Self.hour + 30 * Self.minute])
     func run(_ timeline: EntryTimeline, onChange: Bool, writes: Bool) -> ScenarioResults {
       let app = AppBehaviour(reloadOnChangeWhileRunning: onChange, writesCacheWhileRunning: writes)
-      let s = Strategy(name: "np", timeline: timeline, app: app, kinds: [KindStrategy(timeline: timeline, data: .appCache)])
+      let s = Strategy(
+        name: "np", timeline: timeline, app: app, kinds: [KindStrategy(timeline: timeline, data: .appCache)])
       return Self.run(Self.scenario(s, days: 2), device)
     }
     // The app reloads the widget at the change (free, audio runs): it shows
