@@ -96,7 +96,7 @@ struct RobustnessCommand: Command {
     let clock = ContinuousClock()
     let start = clock.now
     if !s.quiet {
-      let variants = spec.variants.count
+      let variants = spec.variants(of: loaded.scenario).count
       Terminal.out(
         "\(loaded.scenario.name): \(NumberFormat.count(variants, "reading")) of the model x "
           + "\(NumberFormat.count(loaded.scenario.strategies.count, "strategy")), "
@@ -151,7 +151,7 @@ struct RobustnessCommand: Command {
   /// What a run would do: each reading and the strategies it simulates again.
   static func plan(_ loaded: LoadedScenario, _ spec: RobustnessSpec, dir: String) -> String {
     let scenario = RobustnessRunner.sampled(loaded.scenario, spec)
-    let variants = spec.variants
+    let variants = spec.variants(of: loaded.scenario)
     let jobs = RobustnessRunner.jobs(scenario, variants, baseGiven: false)
     let names = scenario.strategies.map(\.name)
     let runs = jobs.reduce(0) { $0 + $1.strategies.count }

@@ -5,7 +5,14 @@ import WidgetModel
 /// assumption and energy cost with its effective value, whether the file set
 /// it, and its source tag (docs/model.md#source-tags).
 enum ParameterListing {
-  static func facts(_ json: JSONValue) -> [ParameterFact] {
+  /// The facts of a loaded scenario: its file's values, and the constructs its strategies use.
+  static func facts(_ loaded: LoadedScenario) -> [ParameterFact] {
+    facts(loaded.json, constructs: constructs(loaded.scenario))
+  }
+
+  /// `constructs`: the constructs of the strategy language the scenario's
+  /// strategies use (`StrategyConstruct.isUsed(in:)`).
+  static func facts(_ json: JSONValue, constructs: Set<String> = []) -> [ParameterFact] {
     var out: [ParameterFact] = []
     func root(_ key: String) -> JSONValue? {
       if case .object(let o) = json { return o[key] }
@@ -13,8 +20,8 @@ enum ParameterListing {
     }
     let placements = usedPlacements(json)
     walk(
-      ScenarioSchema.model, root("model"), prefix: "model", placements: placements, profile: profile(root("model")),
-      into: &out)
+      ScenarioSchema.model, root("model"), prefix: "model", placements: placements.union(constructs),
+      profile: profile(root("model")), into: &out)
     walk(ScenarioSchema.energy, root("energy"), prefix: "energy", placements: placements, into: &out)
     return out
   }
@@ -25,6 +32,11 @@ enum ParameterListing {
       let p = ModelProfile.named(name), !p.patch.isEmpty
     else { return nil }
     return p
+  }
+
+  /// The constructs `scenario`'s strategies use, by name.
+  static func constructs(_ scenario: Scenario) -> Set<String> {
+    Set(StrategyConstruct.allCases.filter { $0.isUsed(in: scenario) }.map(\.rawValue))
   }
 
   /// The placements of the scenario's widget slots.
@@ -42,19 +54,20 @@ enum ParameterListing {
   }
 
   /// Lists `spec`'s fields; a parameter of a placement (`SchemaField.placement`)
-  /// the scenario does not use is left out unless the file sets it.
+  /// or a construct (`SchemaField.construct`) the scenario does not use is
+  /// left out unless the file sets it (`used` holds both kinds of name).
   /// A parameter the model's `profile` sets, and not the file itself, is
   /// listed with the profile's value; `model.profile` itself only when set.
   static func walk(
-    _ spec: SchemaObject, _ value: JSONValue?, prefix: String, placements: Set<String>, profile: ModelProfile? = nil,
-    into out: inout [ParameterFact]
+    _ spec: SchemaObject, _ value: JSONValue?, prefix: String, placements used: Set<String>,
+    profile: ModelProfile? = nil, into out: inout [ParameterFact]
   ) {
     var object: [String: JSONValue] = [:]
     if case .object(let o)? = value { object = o }
     for field in spec.fields {
       let path = "\(prefix).\(field.key)"
       if case .object(let nested) = field.type {
-        walk(nested, object[field.key], prefix: path, placements: placements, profile: profile, into: &out)
+        walk(nested, object[field.key], prefix: path, placements: used, profile: profile, into: &out)
         continue
       }
       let set = object[field.key]
@@ -64,7 +77,8 @@ enum ParameterListing {
           p.patch[q].map { ScenarioSchema.json($0, of: q) }
         }
       }
-      if let p = field.placement, !placements.contains(p), set == nil, fromProfile == nil { continue }
+      let condition = field.placement ?? field.construct
+      if let c = condition, !used.contains(c), set == nil, fromProfile == nil { continue }
       let effective = set ?? fromProfile ?? field.defaultValue ?? .null
       var text = effective.jsonText
       if case .string(let s) = effective { text = s }

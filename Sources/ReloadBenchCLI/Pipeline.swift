@@ -357,7 +357,7 @@ struct Pipeline {
     let start = clock.now
     let outcome = merged ?? simulate(loaded.scenario, header: header)
     let reportStart = clock.now
-    var built = buildResults(loaded, outcome, parameters: ParameterListing.facts(loaded.json))
+    var built = buildResults(loaded, outcome, parameters: ParameterListing.facts(loaded))
     var robustnessSeconds: Double? = nil
     if robustness, let spec = loaded.robustness, spec.enabled {
       let t0 = clock.now

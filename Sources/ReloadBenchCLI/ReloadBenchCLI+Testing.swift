@@ -239,7 +239,7 @@ package enum PipelineStages {
     l.path = "test.json"
     let p = pipeline(threads: threads)
     let outcome = p.simulate(l.scenario)
-    let built = p.buildResults(l, outcome, parameters: ParameterListing.facts(l.json))
+    let built = p.buildResults(l, outcome, parameters: ParameterListing.facts(l))
     return Pipeline.render(built.results, objective: l.objective)
   }
 

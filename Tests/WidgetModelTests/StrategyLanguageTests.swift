@@ -196,6 +196,30 @@ import WidgetModel
     #expect(MetricDefinitionTests.value(r, .withheldRequestsPerWidgetDay) > 0)
   }
 
+  @Test func thirtySecondCodesAreShownByEntriesEveryThirtySeconds() {
+    // An authenticator: a code every 30 s (a schedule finer than a minute).
+    let kinds = [
+      WidgetKindSpec(name: "a", scheduled: ScheduledChanges(every: .seconds(30)), tolerance: .seconds(10))
+    ]
+    // 120 entries on the codes (an hour), .atEnd; against 60 one-minute entries.
+    let codes = EntryTimeline(entries: 120, spacing: .seconds(30), dating: .content, policy: .atEnd)
+    let minutes = EntryTimeline(entries: 60, spacing: .minutes(1), dating: .spaced, policy: .atEnd)
+    // Glances 15 s and 45 s into a minute.
+    let second: Int64 = 1000
+    let device = Device(glances: [
+      34 * Self.hour + 15 * second, 34 * Self.hour + 5 * Self.minute + 45 * second,
+      38 * Self.hour + 20 * Self.minute + 45 * second, 44 * Self.hour + 15 * second,
+    ])
+    let a = Self.run(Self.scenario(Strategy(name: "codes", timeline: codes), days: 3, kinds: kinds), device)
+    let b = Self.run(Self.scenario(Strategy(name: "minutes", timeline: minutes), days: 3, kinds: kinds), device)
+    // Every glance shows the current code; one reload per 59.5 minutes.
+    #expect(MetricDefinitionTests.value(a, .freshGlancePct) == 100)
+    let reloads = Self.total(a, .budgetedReloadsPerWidgetDay)
+    #expect(abs(reloads - 3 * 1440 / 59.5) <= 1, "reloads in 3 days: \(reloads)")
+    // Minute entries miss the code of the second half of each minute.
+    #expect(MetricDefinitionTests.value(b, .freshGlancePct) == 50)
+  }
+
   @Test func aFailedFetchTakesTheRetryBranchWithBackoff() {
     let daily = EntryTimeline(
       entries: 1, dating: .spaced, policy: .after(.hours(24)),
@@ -234,6 +258,52 @@ import WidgetModel
     }
   }
 
+  @Test func aProviderThatNeverCallsCompletionKeepsTheOldTimeline() {
+    // Hourly polling; every fetch fails 02:00-04:00 UTC and the provider
+    // then never calls its completion handler (docs/model.md#no-completion).
+    let t = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: .completionNeverCalled)
+    let kinds = [
+      WidgetKindSpec(
+        name: "a", unpredictable: UnpredictableChanges(perDay: 1),
+        fetchFailure: FetchFailure(outageFromHour: 2, outageToHour: 4))
+    ]
+    // A change in the outage; glances in it and after it.
+    let device = Device(
+      glances: [27 * Self.hour + 30 * Self.minute, 30 * Self.hour], changes: [26 * Self.hour + 30 * Self.minute])
+    func run(_ rule: ReloadTiming.NoCompletion) -> ScenarioResults {
+      Self.run(
+        Self.scenario(Strategy(name: "h", timeline: t), days: 3, kinds: kinds) {
+          $0.reload.asap = .paced
+          $0.reload.noCompletion = rule
+        }, device)
+    }
+    let old = run(.oldPolicy)
+    let never = run(.never)
+    // old_policy: the old .after(1 h) date has passed at each unfinished
+    // reload, so the next request is due at once and paced (24 h / 70 =
+    // 20.6 min): 02:00, 02:20.6, 02:41.1, 03:01.7, 03:22.3, 03:42.9, then
+    // 04:03.4 succeeds and the hourly policy resumes. Each one spends budget
+    // and reaches the backend.
+    let hourly = old.series[0].hourly[.budgetedReloads]
+    for day in 0..<3 {
+      #expect(
+        hourly[day * 24 + 2] == 3 && hourly[day * 24 + 3] == 3, "day \(day): \(hourly[(day * 24)..<(day * 24 + 6)])")
+      #expect(hourly[day * 24 + 4] == 1 && hourly[day * 24 + 10] == 1)
+    }
+    #expect(Self.total(old, .backendRequestsPerWidgetDay) == Self.total(old, .budgetedReloadsPerWidgetDay))
+    // The old timeline stays: its data, not a placeholder; the change made
+    // in the outage is shown from the first reload after it.
+    #expect(MetricDefinitionTests.value(old, .placeholderGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(old, .freshGlancePct) == 50)
+    // never: nothing asks again after the first unfinished reload (day 0,
+    // 02:00), so the widget, which the app never reloads, is stuck.
+    #expect(Self.total(never, .budgetedReloadsPerWidgetDay) == 3)
+    #expect(never.series[0].hourly[.budgetedReloads][(3)...].allSatisfy { $0 == 0 })
+    #expect(MetricDefinitionTests.value(never, .freshGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(never, .placeholderGlancePct) == 0)
+  }
+
   // MARK: - Data sources
 
   @Test func aCacheReadingReloadWithoutAnAppFetchStaysStale() {
@@ -254,6 +324,31 @@ import WidgetModel
     let later = Self.run(Self.scenario(cache, days: 3), opened)
     #expect(MetricDefinitionTests.value(later, .freshGlancePct) == 50)
     #expect(Self.total(later, .backendRequestsPerWidgetDay) == 1)
+  }
+
+  @Test func aCacheTheAppKeepsCurrentWhileItRunsIsCurrentAtEachReload() {
+    // A now-playing widget that re-reads the app's cache; an episode change
+    // at 30:30 during an audio session 30:00-31:00 (docs/model.md#cache-while-running).
+    let device = Device(
+      audio: [(30 * Self.hour, 31 * Self.hour)], glances: [30 * Self.hour + 45 * Self.minute, 32 * Self.hour],
+      changes: [30 * Self.hour + 30 * Self.minute])
+    func run(_ timeline: EntryTimeline, onChange: Bool, writes: Bool) -> ScenarioResults {
+      let app = AppBehaviour(reloadOnChangeWhileRunning: onChange, writesCacheWhileRunning: writes)
+      let s = Strategy(
+        name: "np", timeline: timeline, app: app, kinds: [KindStrategy(timeline: timeline, data: .appCache)])
+      return Self.run(Self.scenario(s, days: 2), device)
+    }
+    // The app reloads the widget at the change (free, audio runs): it shows
+    // the new episode only if the app wrote it; the cache of the app's
+    // launch at 0 h holds none.
+    #expect(MetricDefinitionTests.value(run(Self.never, onChange: true, writes: true), .freshGlancePct) == 100)
+    #expect(MetricDefinitionTests.value(run(Self.never, onChange: true, writes: false), .freshGlancePct) == 0)
+    // No app call, a reload every 2 h: the 32:00 reload after the session
+    // reads the cache as of its end (31:00), which holds the change.
+    let poll = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(2)))
+    let after = run(poll, onChange: false, writes: true)
+    #expect(MetricDefinitionTests.value(after, .freshGlancePct) == 50)
+    #expect(MetricDefinitionTests.value(run(poll, onChange: false, writes: false), .freshGlancePct) == 0)
   }
 
   // MARK: - Per-kind timelines
@@ -422,6 +517,29 @@ import WidgetModel
     #expect(Self.total(r, .budgetedReloadsPerWidgetDay) == 4)
     #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 100)
     #expect(Self.total(r, .backendRequestsPerWidgetDay) == 4)  // the reloads' own fetches; the wakes fetch nothing
+  }
+
+  @Test func aWakeDeliveredLateShowsTheChangeLate() {
+    // In Office: arriving at the office (the change) wakes the app by a
+    // geofence, which reloads; iOS delivers the region event 10 minutes late.
+    func strategy(_ delay: DurationDistribution) -> Strategy {
+      Strategy(
+        name: "geo", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
+        wakes: [WakeSource(name: "office", type: .location, fetches: false, onChangesOf: 0, deliveryDelay: delay)])
+    }
+    let changes: [Int64] = [25, 33].map { $0 * Self.hour }
+    // Glances 5 and 15 minutes after each change.
+    let glances = changes.flatMap { [$0 + 5 * Self.minute, $0 + 15 * Self.minute] }
+    let device = Device(glances: glances, changes: changes)
+    let prompt = Self.run(Self.scenario(strategy(.constant(.zero)), days: 2), device)
+    let late = Self.run(Self.scenario(strategy(.constant(.minutes(10))), days: 2), device)
+    // At once: every glance shows the new place. Late: the app runs, and
+    // reloads, 10 minutes after each change, so the first glance is stale.
+    #expect(MetricDefinitionTests.value(prompt, .freshGlancePct) == 100)
+    #expect(MetricDefinitionTests.value(late, .freshGlancePct) == 50)
+    // The same wakes and reloads, only later.
+    #expect(Self.total(late, .budgetedReloadsPerWidgetDay) == 2)
+    #expect(Self.total(prompt, .budgetedReloadsPerWidgetDay) == 2)
   }
 
   @Test func aBackgroundRefreshTaskThatDoesNotReloadReloadsNothing() {

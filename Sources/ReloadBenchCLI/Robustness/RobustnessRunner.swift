@@ -29,9 +29,11 @@ struct RobustnessSpec: Equatable {
   /// `ModelVariant.name`): not run (`reloadbench robustness --calibration`).
   var ruledOut: Set<String> = []
 
-  /// The variants, in order.
-  var variants: [ModelVariant] {
-    ModelVariant.all(assumptions: assumptions, includeProfiles: profiles).filter { !ruledOut.contains($0.name) }
+  /// The variants of `scenario`, in order (`ModelVariant.applies(to:)`).
+  func variants(of scenario: Scenario) -> [ModelVariant] {
+    ModelVariant.all(assumptions: assumptions, includeProfiles: profiles).filter {
+      !ruledOut.contains($0.name) && $0.applies(to: scenario)
+    }
   }
 }
 
@@ -191,7 +193,7 @@ enum RobustnessRunner {
     let scenario = sampled(loaded.scenario, spec)
     let isSample = scenario.devices < loaded.scenario.devices
     let groups = groups(devices: scenario.devices, sampled: isSample)
-    let variants = spec.variants
+    let variants = spec.variants(of: loaded.scenario)
     let jobs = jobs(scenario, variants, baseGiven: given != nil && !isSample)
     // Biggest first, so that no thread is left with a big run at the end.
     let order = jobs.indices.sorted { a, b in

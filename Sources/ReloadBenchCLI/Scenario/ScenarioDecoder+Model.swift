@@ -48,6 +48,7 @@ extension ScenarioDecoder {
       if let b = a.optionalBool("reload_kind_on_tap") { app.reloadKindOnTap = b }
       if let b = a.optionalBool("bg_refresh_reloads") { app.backgroundRefreshReloads = b }
       if let b = a.optionalBool("reload_on_change_while_running") { app.reloadOnChangeWhileRunning = b }
+      if let b = a.optionalBool("writes_cache_while_running") { app.writesCacheWhileRunning = b }
     }
     var backend = base?.backend ?? BackendBehaviour()
     if let b = r.object("backend", ScenarioSchema.backend) {
@@ -99,10 +100,16 @@ extension ScenarioDecoder {
           path: "\(w.path)", message: "needs exactly one of per_day, every_min and on_changes_of",
           fix: "give \"per_day\" (a rate), \"every_min\" (a reading interval) or \"on_changes_of\" (a kind)")
       }
+      let delay = try distribution(w.value("delivery_delay"), path: "\(w.path).delivery_delay", log: w.log)
+      if type == .audio && !delay.isZero {
+        throw ScenarioError(
+          path: "\(w.path).delivery_delay", message: "an audio source runs the app at its session's start",
+          fix: "remove delivery_delay from the audio source")
+      }
       wakes.append(
         WakeSource(
           name: w.string("name"), type: type, perDay: perDay, profile: try profile(w, "profile"), every: every,
-          fetches: w.bool("fetches"), onChangesOf: onChanges))
+          fetches: w.bool("fetches"), onChangesOf: onChanges, deliveryDelay: delay))
     }
     try unique(wakes.map(\.name), path: "\(r.path).wakes", what: "wake source")
     var triggers: [AppTrigger] = []
@@ -239,10 +246,19 @@ extension ScenarioDecoder {
           if case .number(let d) = v { return .minutes(d) } else { return nil }
         }
         let p = f.optionalString("policy")
+        if !f.bool("calls_completion") {
+          for key in ["retry_min", "jitter_s", "policy", "placeholder"] where f.has(key) {
+            throw ScenarioError(
+              path: "\(f.path).\(key)", message: "is set but the provider never calls its completion handler",
+              fix: "remove \(key) (no timeline is returned), or set \"calls_completion\": true")
+          }
+          timeline.onFailure = .completionNeverCalled
+          return
+        }
         if retry.isEmpty == (p == nil) {
           throw ScenarioError(
             path: f.path, message: "needs exactly one of retry_min and policy",
-            fix: "give \"retry_min\": [10, 30, 60] (a backoff) or \"policy\": \"never\"")
+            fix: "give \"retry_min\": [10, 30, 60] (a backoff), \"policy\": \"never\" or \"calls_completion\": false")
         }
         timeline.onFailure = FailureBranch(
           retry: retry, jitter: .seconds(f.number("jitter_s")), policy: p == "at_end" ? .atEnd : .never,

@@ -44,7 +44,8 @@ extension ScenarioSchema {
     "On failure",
     doc:
       "The timeline a provider returns when its fetch fails: one entry keeping the last data (or a placeholder), "
-      + "with a retry schedule or another policy. Give `retry_min` or `policy`.",
+      + "with a retry schedule or another policy; or none, when the provider never calls `getTimeline`'s "
+      + "completion handler. Give `retry_min`, `policy` or `calls_completion: false`.",
     [
       SchemaField(
         "retry_min",
@@ -62,6 +63,13 @@ extension ScenarioSchema {
         "placeholder",
         "Show a placeholder (no data) instead of the last data; glances at it count in `placeholder_glance_pct`.",
         default: false),
+      flag(
+        "calls_completion",
+        "`false`: the provider never calls the completion handler when its fetch fails (a `try` in a `Task` "
+          + "that throws, a `case .failure` that returns): WidgetKit ends the extension after its time limit, the "
+          + "widget keeps its old timeline, and `model.reload.no_completion` says what is asked next "
+          + "(docs/model.md#no-completion).",
+        default: true),
     ])
 
   static let kindStrategy = SchemaObject(
@@ -140,6 +148,12 @@ extension ScenarioSchema {
           + "`every_min`.",
         default: .null),
       flag("fetches", "The app fetches from the backend when woken (a request).", default: true),
+      SchemaField(
+        "delivery_delay", distribution,
+        "How long after its event (a geofence crossed, a reading taken, a change) the system runs the app: region "
+          + "events typically arrive minutes late, a Bluetooth reading when the system wakes the app "
+          + "(docs/model.md#wake-delivery). Not for `audio`.",
+        default: distributionJSON(.constant(.zero))),
     ])
 
   /// The shortest interval of something that repeats by itself (a
@@ -173,6 +187,11 @@ extension ScenarioSchema {
       SchemaField(
         "reload_on_change_while_running", .boolean,
         "While in the foreground or an audio session, reload the kind on every data change (free)."),
+      SchemaField(
+        "writes_cache_while_running", .boolean,
+        "While in the foreground or an audio session the app keeps the data it shares with its widgets current (a "
+          + "now-playing episode, a connected sensor's readings, a sync): an `app_cache` kind's reload then shows "
+          + "current data, and after the session the data as of its end (docs/model.md#cache-while-running)."),
     ])
 
   static let pushTrigger = SchemaObject(
@@ -256,7 +275,7 @@ extension ScenarioSchema {
     }
     return SchemaField(
       d.key, type, d.doc, unit: d.unit, default: json(parameter.defaultValue, of: parameter), source: d.source,
-      placement: d.placement?.rawValue)
+      placement: d.placement?.rawValue, construct: d.construct?.rawValue)
   }
 
   /// A parameter's value as the scenario format writes it (`ModelParameter.written`).

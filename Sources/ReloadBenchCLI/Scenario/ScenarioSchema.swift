@@ -153,7 +153,11 @@ enum ScenarioSchema {
       + "(docs/model.md#clock-times, #weekday-patterns, #publication-lag).",
     absentDefault: "none",
     [
-      number("every_min", "Time between scheduled changes (the grid); give this or `at`.", unit: "minutes", min: 1),
+      number(
+        "every_min",
+        "Time between scheduled changes (the grid; at least 6 s, e.g. 0.5 for an authenticator's 30-second codes); "
+          + "give this or `at`.",
+        unit: "minutes", min: minRepeatMinutes),
       number(
         "offset_min", "Offset of the grid from midnight (with `every_min` only).", unit: "minutes", default: 0, min: 0,
         max: 1440),
@@ -214,7 +218,8 @@ enum ScenarioSchema {
     absentDefault: "none",
     [
       number(
-        "every_min", "Time between changes on weekend days (the grid); give this or `at`.", unit: "minutes", min: 1),
+        "every_min", "Time between changes on weekend days (the grid); give this or `at`.", unit: "minutes",
+        min: minRepeatMinutes),
       number(
         "offset_min", "Offset of the grid from midnight (with `every_min` only).", unit: "minutes", default: 0, min: 0,
         max: 1440),

@@ -118,10 +118,14 @@ struct SchemaField: Sendable {
   /// such a widget or sets it, so adding a placement leaves the reports of
   /// scenarios without it unchanged.
   let placement: String?
+  /// For a model parameter that only matters to one construct of the
+  /// strategy language (`StrategyConstruct`): a report lists it only when a
+  /// strategy uses the construct or the file sets it.
+  let construct: String?
 
   init(
     _ key: String, _ type: SchemaType, _ doc: String, unit: String? = nil, default defaultValue: JSONValue? = nil,
-    required: Bool = false, source: String? = nil, placement: String? = nil
+    required: Bool = false, source: String? = nil, placement: String? = nil, construct: String? = nil
   ) {
     self.key = key
     self.type = type
@@ -131,6 +135,7 @@ struct SchemaField: Sendable {
     self.required = required
     self.source = source
     self.placement = placement
+    self.construct = construct
   }
 }
 

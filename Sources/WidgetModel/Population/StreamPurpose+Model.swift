@@ -51,4 +51,6 @@ extension StreamPurpose {
   /// Latency of the app's background `reloadTimelines` calls, and when a
   /// call deferred to the morning runs (docs/model.md#background-latency).
   public static let appReloadLatency = StreamPurpose(rawValue: 27)
+  /// How late a wake source's events reach the app (docs/model.md#wake-delivery).
+  public static let wakeDelivery = StreamPurpose(rawValue: 28)
 }

@@ -1,6 +1,6 @@
 import ReloadEngine
 
-/// The sixteen rules the simulator must assume where Apple documents
+/// The seventeen rules the simulator must assume where Apple documents
 /// nothing or the sources disagree (docs/model.md#assumptions), each with
 /// its parameters (from the catalogue: a parameter names its assumption)
 /// and its named alternatives: the other readings the sources allow, each a
@@ -31,8 +31,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
   case latenessPressure
   case backgroundLatency
   case backgroundWhileAsleep
+  case noCompletion
 
-  /// Its number in docs/model.md (1-16).
+  /// Its number in docs/model.md (1-17).
   public var number: Int { rawValue }
 
   /// The parameters that state it, in the catalogue's order.
@@ -67,6 +68,8 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
     case .latenessPressure: return "whether lateness grows with the budget spent"
     case .backgroundLatency: return "the latency of a background `reloadTimelines` call"
     case .backgroundWhileAsleep: return "budgeted app calls while the user sleeps: spent, or deferred to waking"
+    case .noCompletion:
+      return "what WidgetKit asks next after a provider never called its completion handler"
     }
   }
 
@@ -225,6 +228,12 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
         A(
           "spend", "a background call at night reloads and spends budget at once", source: "assumed",
           [(.appReloadWhileAsleep, .choice(AppReloadParameters.WhileAsleep.spend.rawValue))])
+      ]
+    case .noCompletion:
+      return [
+        A(
+          "never", "nothing is asked again until the app or the system reloads the widget", source: "assumed",
+          [(.reloadNoCompletion, .choice(ReloadTiming.NoCompletion.never.rawValue))])
       ]
     }
   }

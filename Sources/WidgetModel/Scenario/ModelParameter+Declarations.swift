@@ -130,6 +130,15 @@ extension ModelParameter {
         doc: "For `lateness_pressure: budget`: lateness x used^exponent (1 = in proportion to the budget spent; "
           + "larger = late only when nearly empty).",
         source: "assumed", anchor: "lateness-pressure", .latenessPressure)
+    case .reloadNoCompletion:
+      return D.choice(
+        \.reload.noCompletion, .reload, "no_completion",
+        doc: "After a reload whose provider never called its completion handler (`on_failure.calls_completion: "
+          + "false`): `old_policy` keeps the old timeline and its reload policy (a date already passed is due at "
+          + "once, as `asap` says); `never` asks nothing until the app or the system reloads the widget "
+          + "(docs/model.md#no-completion).",
+        source: "seed 000 (the extension is ended, as in a crash), rule assumed", anchor: "no-completion",
+        .noCompletion, construct: .completionNeverCalled)
 
     // MARK: visibility
     case .visibilityHomeFirstPage:
@@ -309,11 +318,11 @@ extension ModelParameterDeclaration {
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ path: Path<E>, _ group: ModelParameterGroup, _ key: String, doc: String, source: String?, anchor: String,
-    _ assumption: Assumption
+    _ assumption: Assumption, construct: StrategyConstruct? = nil
   ) -> Self where E.RawValue == String {
     Self(
       group: group, key: key, kind: .choice(E.allCases.map(\.rawValue)), unit: nil, doc: doc, source: source,
-      anchor: anchor, placement: nil, assumption: assumption,
+      anchor: anchor, placement: nil, construct: construct, assumption: assumption,
       read: { .choice($0[keyPath: path].rawValue) },
       write: { model, value in
         guard case .choice(let s) = value, let e = E(rawValue: s) else { return false }
@@ -328,7 +337,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .integer(min: min, max: max), unit: unit, doc: doc, source: source,
-      anchor: anchor, placement: nil, assumption: assumption,
+      anchor: anchor, placement: nil, construct: nil, assumption: assumption,
       read: { .number(Double($0[keyPath: path])) },
       write: { model, value in
         guard case .number(let x) = value else { return false }
@@ -343,7 +352,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .optionalInteger(min: min, max: max), unit: unit, doc: doc, source: source,
-      anchor: anchor, placement: placement, assumption: assumption,
+      anchor: anchor, placement: placement, construct: nil, assumption: assumption,
       read: { model in model[keyPath: path].map { .number(Double($0)) } ?? .null },
       write: { model, value in
         switch value {
@@ -362,7 +371,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .number(min: min, max: max, exclusiveMin: exclusiveMin), unit: unit, doc: doc,
-      source: source, anchor: anchor, placement: placement, assumption: assumption,
+      source: source, anchor: anchor, placement: placement, construct: nil, assumption: assumption,
       read: { .number($0[keyPath: path]) },
       write: { model, value in
         guard case .number(let x) = value else { return false }
@@ -388,7 +397,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .number(min: min, max: max, exclusiveMin: exclusiveMin), unit: unit.name,
-      doc: doc, source: source, anchor: anchor, placement: nil, assumption: assumption,
+      doc: doc, source: source, anchor: anchor, placement: nil, construct: nil, assumption: assumption,
       read: { .number(unit.number($0[keyPath: path])) },
       write: { model, value in
         guard case .number(let x) = value else { return false }
@@ -403,7 +412,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .optionalNumber(min: min, max: nil), unit: unit.name, doc: doc, source: source,
-      anchor: anchor, placement: nil, assumption: assumption,
+      anchor: anchor, placement: nil, construct: nil, assumption: assumption,
       read: { model in model[keyPath: path].map { .number(unit.number($0)) } ?? .null },
       write: { model, value in
         switch value {
@@ -421,7 +430,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .flag, unit: nil, doc: doc, source: source, anchor: anchor, placement: nil,
-      assumption: assumption,
+      construct: nil, assumption: assumption,
       read: { .flag($0[keyPath: path]) },
       write: { model, value in
         guard case .flag(let b) = value else { return false }
@@ -436,7 +445,7 @@ extension ModelParameterDeclaration {
   ) -> Self {
     Self(
       group: group, key: key, kind: .distribution(named: named), unit: nil, doc: doc, source: source,
-      anchor: anchor, placement: nil, assumption: assumption,
+      anchor: anchor, placement: nil, construct: nil, assumption: assumption,
       read: { .distribution($0[keyPath: path]) },
       write: { model, value in
         guard case .distribution(let d) = value else { return false }

@@ -41,6 +41,7 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case reloadAsap
   case reloadLatenessPressure
   case reloadLatenessPressureExponent
+  case reloadNoCompletion
   // visibility
   case visibilityHomeFirstPage
   case visibilityHomeOtherPage
@@ -171,6 +172,9 @@ public struct ModelParameterDeclaration: Sendable {
   /// The placement it only matters to, if any (reports list it only when
   /// the scenario has such a widget or sets it).
   public let placement: Placement?
+  /// The construct of the strategy language it only matters to, if any
+  /// (reports list it only when a strategy uses it or the file sets it).
+  public let construct: StrategyConstruct?
   /// The assumption (docs/model.md#assumptions) it belongs to.
   public let assumption: Assumption
   let read: @Sendable (ModelParameters) -> ParameterValue

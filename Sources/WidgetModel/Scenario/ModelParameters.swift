@@ -171,6 +171,16 @@ public struct ReloadTiming: Sendable, Equatable {
     /// widget's budget spent at the request.
     case budget
   }
+  /// What WidgetKit asks next when a reload's provider never called its
+  /// completion handler (docs/model.md#no-completion).
+  public enum NoCompletion: String, Sendable, CaseIterable {
+    /// The old timeline stays with its reload policy: a policy date still
+    /// ahead is kept; one already passed is due at once (`asap`); `.never`
+    /// stays `.never`.
+    case oldPolicy = "old_policy"
+    /// Nothing is asked again until the app or the system reloads the widget.
+    case never
+  }
   /// Lateness of policy reloads (`.atEnd`, `.after`) after they are due
   /// (docs/model.md#lateness). App-requested reloads are not late.
   public var lateness: DurationDistribution
@@ -182,11 +192,13 @@ public struct ReloadTiming: Sendable, Equatable {
   public var latenessPressure: LatenessPressure
   /// For `latenessPressure: .budget`: lateness x used^exponent.
   public var latenessPressureExponent: Double
+  public var noCompletion: NoCompletion
 
   public init(
     lateness: DurationDistribution = smallLateness,
     whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil,
-    asap: Asap = .paced, latenessPressure: LatenessPressure = .budget, latenessPressureExponent: Double = 1
+    asap: Asap = .paced, latenessPressure: LatenessPressure = .budget, latenessPressureExponent: Double = 1,
+    noCompletion: NoCompletion = .oldPolicy
   ) {
     self.lateness = lateness
     self.whileAsleep = whileAsleep
@@ -194,6 +206,7 @@ public struct ReloadTiming: Sendable, Equatable {
     self.asap = asap
     self.latenessPressure = latenessPressure
     self.latenessPressureExponent = latenessPressureExponent
+    self.noCompletion = noCompletion
   }
 
   /// The factor a lateness draw is multiplied by when `used` (0...1) of

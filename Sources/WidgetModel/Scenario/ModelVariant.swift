@@ -71,10 +71,24 @@ public struct ModelVariant: Sendable, Equatable {
   /// `model`: it changes a parameter the strategy's simulation reads
   /// (`ModelParameterGroup.isRead(by:)`). A strategy it cannot change keeps
   /// the results it has under `model`.
+  /// A parameter of a construct of the strategy language
+  /// (`ModelParameterDeclaration.construct`) is read only by a strategy that uses it.
   public func changes(_ strategy: Strategy, under model: ModelParameters) -> Bool {
     patch.settings.contains { s in
-      s.parameter.value(in: model) != s.value && s.parameter.declaration.group.isRead(by: strategy)
+      let d = s.parameter.declaration
+      return s.parameter.value(in: model) != s.value && d.group.isRead(by: strategy)
+        && (d.construct?.isUsed(by: strategy) ?? true)
     }
+  }
+
+  /// Whether the variant is a reading of `scenario` at all: not when every
+  /// parameter it sets belongs to a construct of the strategy language no
+  /// strategy of the scenario uses (such a reading is not listed, so adding
+  /// a construct leaves the robustness runs of scenarios without it as
+  /// they were).
+  public func applies(to scenario: Scenario) -> Bool {
+    patch.settings.isEmpty
+      || patch.settings.contains { $0.parameter.declaration.construct?.isUsed(in: scenario) ?? true }
   }
 }
 
@@ -126,6 +140,7 @@ extension Assumption {
     case .latenessPressure: return "lateness_pressure"
     case .backgroundLatency: return "background_latency"
     case .backgroundWhileAsleep: return "background_while_asleep"
+    case .noCompletion: return "no_completion"
     }
   }
 

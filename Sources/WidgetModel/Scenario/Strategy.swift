@@ -151,12 +151,17 @@ public struct WakeSource: Sendable, Equatable {
   public var onChangesOf: Int?
   /// The app fetches from the backend when woken (a request).
   public var fetches: Bool
+  /// How long after its event (a boundary crossed, a reading taken, a
+  /// change) the system runs the app (docs/model.md#wake-delivery); zero:
+  /// at once.
+  public var deliveryDelay: DurationDistribution
 
   public init(
     name: String, type: SourceType, perDay: Double = 0, profile: [Double] = Segment.flatProfile,
     every: SimDuration? = nil,
-    fetches: Bool = true, onChangesOf: Int? = nil
+    fetches: Bool = true, onChangesOf: Int? = nil, deliveryDelay: DurationDistribution = .constant(.zero)
   ) {
+    self.deliveryDelay = deliveryDelay
     self.onChangesOf = onChangesOf
     self.fetches = fetches
     self.name = name
@@ -184,12 +189,20 @@ public struct AppBehaviour: Sendable, Equatable {
   /// While in the foreground or an audio session, reload the kind whenever
   /// its data changes (a live connection).
   public var reloadOnChangeWhileRunning: Bool
+  /// While in the foreground or an audio session, the app keeps the data
+  /// it shares with its widgets current (a now-playing episode, readings
+  /// from a connected sensor, a sync), so a cache-reading widget sees the
+  /// data as of its reload while the app runs, and as of the session's end
+  /// after it (docs/model.md#cache-while-running).
+  public var writesCacheWhileRunning: Bool
 
   public init(
     reloadOnForeground: Bool = false, reloadOnSilentPush: Bool = false,
     backgroundRefreshInterval: SimDuration? = nil, reloadKindOnTap: Bool = false,
-    reloadOnChangeWhileRunning: Bool = false, backgroundRefreshReloads: Bool = true
+    reloadOnChangeWhileRunning: Bool = false, backgroundRefreshReloads: Bool = true,
+    writesCacheWhileRunning: Bool = false
   ) {
+    self.writesCacheWhileRunning = writesCacheWhileRunning
     self.backgroundRefreshReloads = backgroundRefreshReloads
     self.reloadOnForeground = reloadOnForeground
     self.reloadOnSilentPush = reloadOnSilentPush

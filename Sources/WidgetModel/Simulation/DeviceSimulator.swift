@@ -161,7 +161,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
     case .inAppEvent: sources.triggers.inAppEvent(index, generation: generation, at: t, &device, env)
     case .reloadCall: sources.triggers.slotFired(index, at: t, &device, env)
     case .wake:
-      if sources.wakes.fired(index, at: t, &device.context, env) {
+      if sources.wakes.fired(index, generation: generation, at: t, &device.context, env) {
         sources.triggers.woke(.wake, source: index, at: t, &device, env)
       }
     case .changeWhileRunning: sources.dataChanges.changed(kind: index, generation: generation, at: t, &device, env)
@@ -187,6 +187,8 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
   mutating func sessionEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.context.app.foreground = false
     device.context.app.forceQuit = env.sessionForceQuit[device.context.app.sessionCursor]
+    // The cache it kept current while it ran is as of now (docs/model.md#cache-while-running).
+    if device.rules.cacheWhileRunning && !device.context.app.audio { device.context.app.lastFetch = t }
     if device.context.log.enabled {
       device.context.log.event(.background, at: t, cause: .foreground, device.context.app)
     }
@@ -209,6 +211,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
 
   mutating func audioEnded(at t: SimTime, _ env: DeviceEnvironment) {
     device.context.app.audio = false
+    if device.rules.cacheWhileRunning && !device.context.app.foreground { device.context.app.lastFetch = t }
     sources.audioSessionChanged(at: t, &device, env)
     device.context.app.audioCursor += 1
     let next = device.context.app.audioCursor

@@ -187,6 +187,10 @@ extension DeviceWidgets {
       dataTime = t
     }
     let answer = provider.timeline(for: request)
+    if !answer.completionCalled {
+      completionNeverCalled(w, at: t, request, charge: charge, cause: cause, env)
+      return
+    }
     let newPlan = TimelinePlan(
       answer, request, schedule: schedule, horizon: context.feed.horizon[k], dataTime: dataTime)
     if context.measured(t) {
@@ -234,6 +238,42 @@ extension DeviceWidgets {
     }
   }
 
+  /// Widget `w`'s reload at `t` returned no timeline: its provider never
+  /// called the completion handler, and WidgetKit ended the extension after
+  /// its time limit (docs/model.md#no-completion). The launch, the fetch and
+  /// the budget were spent as for any reload; the widget keeps its old
+  /// timeline (what it shows, and the data it was made from), and the next
+  /// request follows `reload.no_completion`. No timeline is logged: none
+  /// was returned.
+  @inline(never)
+  mutating func completionNeverCalled(
+    _ w: Int, at t: SimTime, _ request: TimelineRequest, charge: Charge, cause: ReloadCause, _ env: DeviceEnvironment
+  ) {
+    let budgeted = charge != .free
+    if context.measured(t) {
+      // Wasted when the widget already showed current data, as for any
+      // reload; it never changes what the widget shows.
+      countReload(
+        budgeted: budgeted, wasted: widgets.firstUnshownChange(w, at: t, env) > t, cause: cause, kind: widgets.kind[w])
+      context.counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, context.counts.hourIndex(t))
+    }
+    if request.fetch != .cached { context.counts.recordBackendRequest(at: t) }
+    if rules.special { widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0 }
+    if charge == .budget { budget.spend(w, at: t, context.app) }
+    refusals.reloads(w, at: t, last: pending.lastReload[w], env, &context.counts)
+    pending.reloaded(w, at: t)
+    guard rules.params.reload.noCompletion == .oldPolicy else { return }
+    // The old timeline's policy stands: a date still ahead is kept, one
+    // already passed (the request that ran this reload) is due at once.
+    let next = widgets.plan[w].nextRequest
+    if next >= context.end { return }
+    if rules.pacedAsap && next <= t {
+      pacedRequest(w, at: t)
+    } else {
+      pending.set(w, .policyRequest, at: max(t, next), cause: .policy, on: &context.queue)
+    }
+  }
+
   /// The request of a reload of widget `w` at `t` when some reloads draw,
   /// fail or read a cache, and the time of the data it fetches. Kept out
   /// of line, so the common reload stays small.
@@ -246,6 +286,8 @@ extension DeviceWidgets {
     if rules.drawsPerReload { request.random = reloadDraw(w, at: t, env) }
     if rules.readsCache[k] {
       request.fetch = .cached
+      // An app that keeps its cache current while it runs (docs/model.md#cache-while-running).
+      if rules.cacheWhileRunning && (context.app.foreground || context.app.audio) { return (request, t) }
       return (request, min(t, context.app.lastFetch))
     }
     if let f = rules.failure[k],

@@ -17,6 +17,9 @@ struct ReloadRules {
   /// Per kind: its reloads re-read the app's cache (docs/model.md#data-source).
   let readsCache: [Bool]
   let cacheReaders: Bool
+  /// Some kind reads the app's cache and the app keeps it current while it
+  /// runs (docs/model.md#cache-while-running).
+  let cacheWhileRunning: Bool
   /// Per kind: its fetches can fail (docs/model.md#fetch-failure).
   let failure: [FetchFailure?]
   /// Some kind's provider may use a reload's random draw or fail.
@@ -40,6 +43,7 @@ struct ReloadRules {
     frozenAfter = scenario.kinds.map { (scenario.model.budget.frozenAfter ?? $0.tolerance).milliseconds }
     readsCache = (0..<scenario.kinds.count).map { strategy.dataSource(kind: $0) == .appCache }
     cacheReaders = readsCache.contains(true)
+    cacheWhileRunning = cacheReaders && strategy.app.writesCacheWhileRunning
     failure = scenario.kinds.map { kind in
       kind.fetchFailure.flatMap { f in
         f.probability > 0 || f.outageToHour > f.outageFromHour || f.whenUnpublished ? f : nil

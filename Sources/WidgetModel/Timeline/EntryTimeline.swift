@@ -127,7 +127,9 @@ struct EntryShape: Sendable {
 /// (docs/model.md#fetch-failure): a retry schedule with backoff (the
 /// `n`-th consecutive failure retries after `retry[min(n, last)]`, plus
 /// up to `jitter`), or another policy (`.never` when logged out), and
-/// whether it shows a placeholder or keeps the last data.
+/// whether it shows a placeholder or keeps the last data; or nothing at
+/// all, when the provider never calls its completion handler on a failure
+/// (`callsCompletion: false`, docs/model.md#no-completion).
 ///
 /// A plain value (no references), so timelines copy for free on every reload.
 public struct FailureBranch: Sendable, Equatable {
@@ -143,12 +145,15 @@ public struct FailureBranch: Sendable, Equatable {
   public var policy: TimelineReloadPolicy
   /// Show a placeholder instead of the last data.
   public var placeholder: Bool
+  /// The provider calls `getTimeline`'s completion handler on a failure;
+  /// `false`: it never does, and the other fields are not read.
+  public var callsCompletion: Bool
 
   /// `retry`: the delay after the 1st, 2nd, ... consecutive failure (at most
   /// `maxRetries`); the last repeats. Empty: use `policy`.
   public init(
     retry: [SimDuration] = [], jitter: SimDuration = .zero, policy: TimelineReloadPolicy = .atEnd,
-    placeholder: Bool = false
+    placeholder: Bool = false, callsCompletion: Bool = true
   ) {
     precondition(retry.count <= Self.maxRetries, "at most \(Self.maxRetries) retry steps, got \(retry.count)")
     var s = [SimDuration](repeating: .zero, count: Self.maxRetries)
@@ -158,7 +163,12 @@ public struct FailureBranch: Sendable, Equatable {
     self.jitter = jitter
     self.policy = policy
     self.placeholder = placeholder
+    self.callsCompletion = callsCompletion
   }
+
+  /// A provider that never calls its completion handler when its fetch
+  /// fails (docs/model.md#no-completion).
+  public static let completionNeverCalled = FailureBranch(callsCompletion: false)
 
   /// The backoff steps.
   public var retry: [SimDuration] { (0..<retryCount).map(step) }
@@ -170,10 +180,12 @@ public struct FailureBranch: Sendable, Equatable {
 
   public static func == (a: FailureBranch, b: FailureBranch) -> Bool {
     a.retry == b.retry && a.jitter == b.jitter && a.policy == b.policy && a.placeholder == b.placeholder
+      && a.callsCompletion == b.callsCompletion
   }
 
   @inlinable
   public func timeline(for request: TimelineRequest) -> Timeline {
+    if !callsCompletion { return .completionNeverCalled }
     var p = policy
     if retryCount > 0 {
       let d = step(min(request.previousFailures, retryCount - 1))

@@ -64,12 +64,25 @@ public struct Timeline: Sendable, Equatable {
   /// published yet, a failed first fetch): glances at it are counted
   /// apart (`placeholder_glance_pct`).
   public var placeholder: Bool
+  /// The provider called `getTimeline`'s completion handler. `false`: it
+  /// never did (a failed fetch left unhandled); WidgetKit ends the
+  /// extension after its time limit, the widget keeps its old timeline and
+  /// `entries`, `policy` and `placeholder` are not read
+  /// (docs/model.md#no-completion).
+  public var completionCalled: Bool
 
-  public init(entries: Entries, policy: TimelineReloadPolicy, placeholder: Bool = false) {
+  public init(
+    entries: Entries, policy: TimelineReloadPolicy, placeholder: Bool = false, completionCalled: Bool = true
+  ) {
     self.entries = entries
     self.policy = policy
     self.placeholder = placeholder
+    self.completionCalled = completionCalled
   }
+
+  /// What a provider that never calls its completion handler "returns":
+  /// nothing (docs/model.md#no-completion).
+  public static let completionNeverCalled = Timeline(entries: .now, policy: .never, completionCalled: false)
 }
 
 /// Where the data of a reload came from.

@@ -14,12 +14,20 @@ struct WakeSources: DeviceActivity {
   /// Local-time rates per source (events per hour for each local hour).
   private let rates: [TimeOfDayPoissonProcess]
   private var rng = Xoshiro256StarStar(seed: 0)
+  /// Delivery delays (docs/model.md#wake-delivery), apart from `rng` so a
+  /// source delivered at once draws nothing and changes no other draw.
+  private var deliveryRNG = Xoshiro256StarStar(seed: 0)
+  /// Some source's events reach the app late.
+  private let delays: Bool
+  /// The generation of a `.wake` event that is a delayed delivery, not the source's event.
+  static let delivery: UInt32 = 1
   /// Per source: where it is in its kind's changes (`onChangesOf`).
   private let changeCursor: Column<Int>
 
   init(_ strategy: Strategy, _ rules: WakeSourceRules, storage: _DeviceStorage) {
     changeCursor = storage.column(max(1, strategy.wakes.count), 0)
     sources = strategy.wakes
+    delays = strategy.wakes.contains { !$0.deliveryDelay.isZero }
     self.rules = strategy.wakes.map { rules.rule($0.type) }
     rates = strategy.wakes.map { s in
       let total = s.profile.reduce(0, +)
@@ -30,6 +38,7 @@ struct WakeSources: DeviceActivity {
   mutating func reset<D: ReloadingDevice>(_ device: inout D, _ env: DeviceEnvironment) {
     guard !sources.isEmpty else { return }
     rng = device.context.stream(.wakeSources, env)
+    if delays { deliveryRNG = device.context.stream(.wakeDelivery, env) }
     for i in sources.indices { changeCursor[i] = 0 }
   }
 
@@ -57,14 +66,24 @@ struct WakeSources: DeviceActivity {
     return woke
   }
 
-  /// `DeviceEvent.wake` of source `i`: whether the app ran.
-  mutating func fired(_ i: Int, at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment) -> Bool {
+  /// `DeviceEvent.wake` of source `i`: whether the app ran. The source's
+  /// event (`generation` 0) runs the app at once, or after its delivery
+  /// delay as a second `.wake` event (`generation: Self.delivery`).
+  mutating func fired(
+    _ i: Int, generation: UInt32, at t: SimTime, _ context: inout DeviceContext, _ env: DeviceEnvironment
+  ) -> Bool {
+    if generation == Self.delivery { return run(i, at: t, &context, env) }
     if let k = sources[i].onChangesOf {
       scheduleChange(i, kind: k, after: t, &context, env)
     } else if let every = sources[i].every {
       context.schedule(.wake, i, at: t + every)
     } else {
       scheduleNext(i, after: t, &context, env)
+    }
+    if delays && !sources[i].deliveryDelay.isZero {
+      let d = sources[i].deliveryDelay.sample(using: &deliveryRNG)
+      context.schedule(.wake, i, at: t + max(.zero, d), generation: Self.delivery)
+      return false
     }
     return run(i, at: t, &context, env)
   }
