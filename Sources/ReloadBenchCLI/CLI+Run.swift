@@ -166,8 +166,9 @@ struct RunCommand: Command {
   }
 
   /// What `run` prints after writing a report: the table, findings,
-  /// recommendation, the files and the speed.
-  static func printSummary(_ report: Pipeline.Report, dir: String) {
+  /// recommendation, the files and the speed. A merged report (`merge`,
+  /// `mergedParts` parts) simulated nothing here: it says what it merged.
+  static func printSummary(_ report: Pipeline.Report, dir: String, mergedParts: Int? = nil) {
     let f = report.results.facts
     var text = """
       \(f.scenario): \(NumberFormat.count(f.days - f.warmupDays, "measured day")), \
@@ -192,6 +193,13 @@ struct RunCommand: Command {
     }
     let names = report.files.map(\.name).joined(separator: ", ")
     text += "\nWrote \(dir)/{\(names)}\n"
+    if let parts = mergedParts {
+      text += String(
+        format: "Merged %@ of %@ widget-days in %.2f s (the simulation ran in the parts).\n",
+        NumberFormat.count(parts, "part"), NumberFormat.short(f.simulatedWidgetDays), f.wallSeconds)
+      Terminal.out(text)
+      return
+    }
     // The rates are the run's own: the robustness readings' time is said apart.
     let robustnessSeconds = f.phaseSeconds["robustness"] ?? 0
     let seconds = max(0, f.wallSeconds - robustnessSeconds)

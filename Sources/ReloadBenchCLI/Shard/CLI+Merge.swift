@@ -79,7 +79,7 @@ struct MergeCommand: Command {
       try pipeline.prepare(dir, files: files)
       let report = pipeline.report(loaded, merged: outcome)
       try pipeline.write(report.files, to: dir)
-      if !options.quiet { RunCommand.printSummary(report, dir: dir) }
+      if !options.quiet { RunCommand.printSummary(report, dir: dir, mergedParts: parts.count) }
     case .sweep:
       let plans = try pipeline.sweepPoints(loaded)
       let outcomes = try Self.mergeSweep(parts, points: plans.count)
