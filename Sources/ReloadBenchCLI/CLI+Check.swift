@@ -62,6 +62,10 @@ struct CheckCommand: Command {
       "--baselines", "DIR",
       "Each scenario's baseline is DIR/<name>.json (<name>: the scenario's \"name\", as 'baseline save' names it)."),
     OptionSpec(
+      "--results", "PATH",
+      "Check a finished run instead of rerunning: PATH is its folder or results.json (a merged shard run's, from "
+        + "'reloadbench merge'); one scenario only, and the run must be of it (name, seed, replications)."),
+    OptionSpec(
       "--skip-unchecked", nil,
       "Skip, with a note, a scenario that has no baseline and no expectations instead of refusing it (for a glob "
         + "over a folder, as the GitHub Action's default)."),
@@ -97,6 +101,8 @@ struct CheckCommand: Command {
   /// `--baselines DIR`: where each scenario's `<name>.json` baseline is.
   var baselineFolder: String?
   var skipUnchecked: Bool
+  /// `--results PATH`: a finished run's results, checked instead of a rerun.
+  var resultsPath: String?
   var flagPct: Double?
   var failOnChange: Bool
   /// `--min-agreement`: how many evidence claims must agree.
@@ -125,6 +131,7 @@ struct CheckCommand: Command {
     baselineFlag = parsed.value("--baseline")
     baselineFolder = parsed.value("--baselines")
     skipUnchecked = parsed.has("--skip-unchecked")
+    resultsPath = parsed.value("--results")
     failOnChange = parsed.has("--fail-on-change")
     var o: [String: String] = [:]
     for flag in ["--markdown", "--junit", "--json"] { o[flag] = parsed.value(flag) }
@@ -150,6 +157,10 @@ struct CheckCommand: Command {
       throw .badInput(
         "--baseline names one file, but \(paths.count) scenarios were given "
           + "(fix: drop --baseline; each scenario uses Scenarios/baselines/<name>.json, or --baselines DIR)")
+    }
+    if resultsPath != nil && paths.count > 1 {
+      throw .badInput(
+        "--results names one run, but \(paths.count) scenarios were given (fix: check each merged run on its own)")
     }
     if baselineFlag != nil && baselineFolder != nil {
       throw .badInput("--baseline and --baselines both name baselines (fix: keep one)")
@@ -195,8 +206,12 @@ struct CheckCommand: Command {
     let several = paths.count > 1
     for path in paths {
       let loaded = try pipeline.load(path)
-      let explicit = baselineFlag ?? baselineFolder.map { ($0 as NSString).appendingPathComponent(
-        "\(loaded.scenario.name).json") }
+      let explicit =
+        baselineFlag
+        ?? baselineFolder.map {
+          ($0 as NSString).appendingPathComponent(
+            "\(loaded.scenario.name).json")
+        }
       let baselinePath = explicit ?? Baseline.defaultPath(for: loaded.scenario.name)
       let resave = "reloadbench baseline save \(path)" + (explicit == nil ? "" : " --to \(baselinePath)")
       var baseline: Baseline? = nil
@@ -243,10 +258,16 @@ struct CheckCommand: Command {
         "--min-agreement \(k) asks more claims to agree than the \(claims) the scenarios state in \"evidence\" "
           + "(fix: pass at most \(claims), or add the scenarios with the evidence)")
     }
+    // A finished run (a merged shard run's results.json) is checked as it is: nothing runs or is written.
+    let storedResults = try resultsPath.map { (path: String) throws(CLIError) in
+      try Self.storedResults(path, of: plans[0].loaded)
+    }
     try Pipeline.validateDistinct(plans.map(\.reportDirectory))
-    try pipeline.validate(paths: pathUses(plans))
-    for p in plans { try pipeline.validateMemory(p.loaded.scenario) }
-    for p in plans { try pipeline.prepare(p.reportDirectory, files: Pipeline.reportFiles) }
+    try pipeline.validate(paths: pathUses(plans, writesReports: storedResults == nil))
+    if storedResults == nil {
+      for p in plans { try pipeline.validateMemory(p.loaded.scenario) }
+      for p in plans { try pipeline.prepare(p.reportDirectory, files: Pipeline.reportFiles) }
+    }
     for flag in Self.outputFlags {
       if let target = outputs[flag], target != "-" {
         try pipeline.prepare(PathText.folder(of: target), files: [PathText.name(target)], option: flag)
@@ -256,10 +277,14 @@ struct CheckCommand: Command {
     pipeline.warnAboutModelVersions(plans.map(\.loaded))
     var checks: [ScenarioCheck] = []
     for p in plans {
+      if let stored = storedResults {
+        checks.append(Self.check(p, results: stored, flagPct: flagPct, failOnChange: failOnChange))
+        continue
+      }
       let header = pipeline.announce([p.loaded.scenario], name: p.loaded.scenario.name)
       let report = pipeline.report(p.loaded, header: header)
       try pipeline.write(report.files, to: p.reportDirectory)
-      checks.append(Self.check(p, report: report, flagPct: flagPct, failOnChange: failOnChange))
+      checks.append(Self.check(p, results: report.results, flagPct: flagPct, failOnChange: failOnChange))
     }
     let run = CheckRun(
       toolVersion: ReloadBenchCLI.version, modelVersion: ReloadBenchCLI.modelVersion, scenarios: checks,
@@ -273,7 +298,7 @@ struct CheckCommand: Command {
   /// What the check reads and writes, for the pipeline's one check that
   /// no output (--markdown, --junit, --json, a report folder) names an
   /// input (a scenario, the baseline read) or another output.
-  func pathUses(_ plans: [Plan]) -> [Pipeline.PathUse] {
+  func pathUses(_ plans: [Plan], writesReports: Bool = true) -> [Pipeline.PathUse] {
     var uses: [Pipeline.PathUse] = []
     for p in plans {
       uses.append(.read(p.loaded.path, as: "the scenario"))
@@ -282,7 +307,7 @@ struct CheckCommand: Command {
     for flag in Self.outputFlags {
       if let target = outputs[flag] { uses.append(.file(target, as: flag)) }
     }
-    for p in plans {
+    for p in plans where writesReports {
       uses.append(
         .folder(
           p.reportDirectory, as: pipeline.options.out == nil ? "the report folder" : "the --out folder",
@@ -389,8 +414,31 @@ struct CheckCommand: Command {
   }
 
   /// Compares one finished run with its plan's baseline and expectations.
-  static func check(_ p: Plan, report: Pipeline.Report, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
-    let table = report.results.summary
+  /// The results.json at `path` (or in the folder `path`), refused unless
+  /// it is a run of `loaded`'s scenario with its seed and replications.
+  static func storedResults(_ path: String, of loaded: LoadedScenario) throws(CLIError) -> ScenarioResults {
+    var isFolder: ObjCBool = false
+    _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+    let file = isFolder.boolValue ? (path as NSString).appendingPathComponent("results.json") : path
+    let fix = "(fix: pass the folder or results.json that 'reloadbench run' or 'reloadbench merge' wrote for it)"
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw .badInput("--results: cannot read \(file) \(fix)")
+    }
+    guard let results = try? JSONDecoder().decode(ScenarioResults.self, from: data) else {
+      throw .badInput("--results: \(file) is not a reloadbench results.json \(fix)")
+    }
+    let s = loaded.scenario
+    let f = results.facts
+    if f.scenario != s.name || f.seed != s.seed || f.replications != s.replications {
+      throw .badInput(
+        "--results: \(file) is a run of \"\(f.scenario)\" (seed \(f.seed), \(f.replications) replications), not of "
+          + "\(loaded.path) (\"\(s.name)\", seed \(s.seed), \(s.replications)) \(fix)")
+    }
+    return results
+  }
+
+  static func check(_ p: Plan, results: ScenarioResults, flagPct: Double?, failOnChange: Bool) -> ScenarioCheck {
+    let table = results.summary
     let spec = p.loaded.checkSpec
     var comparisons: [MetricComparison] = []
     var notes: [String] = []
@@ -418,7 +466,7 @@ struct CheckCommand: Command {
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
       expectations: spec.expectations.flatMap { $0.evaluate(on: table) },
       evidence: spec.evidence.map { $0.evaluate(on: table) }, notes: notes,
-      seconds: report.results.facts.wallSeconds, summary: table)
+      seconds: results.facts.wallSeconds, summary: table)
   }
 
   /// Writes the requested outputs, prints the report, and appends it to

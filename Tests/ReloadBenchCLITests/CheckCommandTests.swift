@@ -138,6 +138,30 @@ import Testing
     #expect(again.stdout.contains("| -3.00 pts | ±0.50 pts | regressed |"), "\(again.stdout)")
   }
 
+  /// A merged shard run is checked from its results.json, with nothing rerun:
+  /// the same verdict as checking a rerun.
+  @Test func aMergedShardRunIsCheckedFromItsResults() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.write(Self.scenario("sharded"), "s.json", in: dir)
+    #expect(try Binary.run(["baseline", "save", "s.json", "--quiet"], in: dir).status == 0)
+    for k in 1...2 {
+      #expect(try Binary.run(["run", "s.json", "--shard", "\(k)/2", "--out", "parts", "--quiet"], in: dir).status == 0)
+    }
+    let merge = try Binary.run(
+      ["merge", "parts/shard-1-of-2.rbpart", "parts/shard-2-of-2.rbpart", "--out", "merged", "--quiet"], in: dir)
+    #expect(merge.status == 0, "\(merge.stderr)")
+    let r = try Binary.run(["check", "s.json", "--results", "merged", "--tolerance", "0", "--fail-on-change"], in: dir)
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("Unchanged: \(Self.comparedMetrics) of \(Self.comparedMetrics) metrics"), "\(r.stdout)")
+    #expect(!r.stderr.contains("progress") && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Reports").path),
+      "nothing reruns, nothing is written")
+    // Another scenario's run is refused.
+    try Self.write(Self.scenario("other", expect: #"[{"metric": "fresh_glance_pct", "min": 1}]"#), "o.json", in: dir)
+    let other = try Binary.run(["check", "o.json", "--results", "merged/results.json"], in: dir)
+    #expect(other.status == 2 && other.stderr.contains("is a run of \"sharded\""), "\(other.stderr)")
+  }
+
   @Test func aRegressedMetricAgainstADoctoredBaselineExitsOne() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
