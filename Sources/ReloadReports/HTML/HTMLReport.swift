@@ -97,8 +97,8 @@ public enum HTMLReport {
   static func writeHeader(_ results: ScenarioResults, to w: inout _HTMLWriter) {
     let f = results.facts
     w.pageHeader(
-      eyebrow: f.title == nil ? "ReloadBench report" : "ReloadBench report: \(f.scenario)", title: f.title ?? f.scenario,
-      lead: oneSentence(f), description: f.description)
+      eyebrow: f.title == nil ? "ReloadBench report" : "ReloadBench report: \(f.scenario)",
+      title: f.title ?? f.scenario, lead: oneSentence(f), description: f.description)
   }
 
   /// The scenario in one sentence, from its facts.
