@@ -140,12 +140,20 @@ public enum LogParser {
         while first < stop && (b[first] == 0x20 || b[first] == 0x09) { first += 1 }
         if first == stop { continue }
         if isJSON == nil { isJSON = b[first] == UInt8(ascii: "{") }
+        if isJSON == false && columns == nil {
+          // A CSV log's first line is its header: a malformed one stops the
+          // read even with maxBadLines (every later line would be read against it).
+          do throws(LogError) {
+            columns = try header(b, first, stop)
+          } catch {
+            throw .line(error)
+          }
+          continue
+        }
         do throws(LogError) {
           if isJSON! {
             try jsonFields(b, first, stop)
             try add(b, to: &log)
-          } else if columns == nil {
-            columns = try header(b, first, stop)
           } else {
             try csvFields(b, lineStart, stop)
             try add(b, to: &log)
