@@ -7,6 +7,8 @@
 //   fuzz-simulate  decode + simulate a tiny scenario + render every report
 //   fuzz-baseline  baseline loading
 //   fuzz-sweep     sweep expansion
+//   fuzz-calibrate reload log parsing (whole and in blocks) + fit
+//   fuzz-merge     part decoding and merge (the checksum made valid)
 import Foundation
 import PackageDescription
 
@@ -32,5 +34,7 @@ let package = Package(
     fuzzTarget("fuzz-simulate"),
     fuzzTarget("fuzz-baseline"),
     fuzzTarget("fuzz-sweep"),
+    fuzzTarget("fuzz-calibrate"),
+    fuzzTarget("fuzz-merge"),
   ]
 )

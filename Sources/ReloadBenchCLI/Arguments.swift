@@ -7,11 +7,15 @@ struct OptionSpec: Sendable {
   /// `DIR` for options that take a value; `nil` for flags.
   let valueName: String?
   let help: String
+  /// May be given more than once (each value kept); any other option
+  /// given twice is an error, not a silent choice of the last value.
+  let repeatable: Bool
 
-  init(_ name: String, _ valueName: String? = nil, _ help: String) {
+  init(_ name: String, _ valueName: String? = nil, _ help: String, repeatable: Bool = false) {
     self.name = name
     self.valueName = valueName
     self.help = help
+    self.repeatable = repeatable
   }
 }
 
@@ -94,6 +98,11 @@ enum ArgumentParser {
         }
         value = args[i]
         i += 1
+      }
+      if let earlier = parsed.values[name]?.first, !spec.repeatable {
+        throw .badInput(
+          "\(name) is given twice ('\(TerminalText.short(earlier))' and '\(TerminalText.short(value))') "
+            + "(fix: give it once; see 'reloadbench \(command) --help')")
       }
       parsed.values[name, default: []].append(value)
     }

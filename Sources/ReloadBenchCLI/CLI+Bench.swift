@@ -8,7 +8,8 @@ import ReloadReports
 struct BenchCommand: Command {
   static let options: [OptionSpec] = [
     OptionSpec(
-      "--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable."),
+      "--scenario", "FILE", "Benchmark this scenario (1 and N threads) instead of the standard scenarios; repeatable.",
+      repeatable: true),
     OptionSpec("--repeat", "K", "Repetitions per case (default 5); medians are reported."),
     OptionSpec("--json", "FILE", "Also write the figures as JSON (for CI and --baseline)."),
     OptionSpec("--quick", nil, "Fewer cases: skip the global-queue R1 and the largest hold sizes."),

@@ -80,8 +80,9 @@ struct CalibrateCommand: Command {
     var log = ReloadLog()
     for path in logs { try Self.read(path, into: &log, maxBadLines: maxBadLines) }
     guard log.count > 0 else {
+      let bad = log.badLines > 0 ? ": every line is malformed (\(log.badLines) skipped)" : ""
       throw .badInput(
-        "\(logs.joined(separator: ", ")): no log lines (fix: collect a log first; see Scenarios/log-format.md)")
+        "\(logs.joined(separator: ", ")): no log lines\(bad) (fix: collect a log first; see Scenarios/log-format.md)")
     }
     let calibration = Calibration.fit(log, seed: seed)
     guard calibration.devices > 0 else {
@@ -110,7 +111,8 @@ struct CalibrateCommand: Command {
 
   /// Parses the log at `path` in blocks of 16 MB (a log of millions of
   /// lines is never held whole), reserving room for its lines from the
-  /// first block's line length.
+  /// first block's line length. What a block leaves for the next is part
+  /// of one line, at most `LogParser.maxLineBytes`: the block never grows.
   static func read(_ path: String, into log: inout ReloadLog, maxBadLines: Int?) throws(CLIError) {
     guard let file = fopen(path, "rb") else {
       throw .badInput("cannot read \(path) (fix: check the path and its permissions)")
@@ -122,7 +124,6 @@ struct CalibrateCommand: Command {
     var filled = 0
     var first = true
     while true {
-      if filled == block.count { block += [UInt8](repeating: 0, count: block.count) }  // a line longer than the block
       let got = block.withUnsafeMutableBytes { fread($0.baseAddress! + filled, 1, $0.count - filled, file) }
       if got == 0 && ferror(file) != 0 {
         throw .badInput("cannot read \(path) (fix: check the path and its permissions)")

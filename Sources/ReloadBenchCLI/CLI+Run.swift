@@ -66,7 +66,10 @@ struct RunCommand: Command {
   /// Stage 2 for the loaded scenarios, together and before anything runs:
   /// distinct folders, no output over an input, sweep points, memory.
   /// (`sweep` takes the same path.)
-  static func jobs(_ loaded: [LoadedScenario], _ pipeline: Pipeline) throws(CLIError) -> [Job] {
+  /// `also`: more outputs, checked with the reports (`--emit-log`'s file).
+  static func jobs(_ loaded: [LoadedScenario], _ pipeline: Pipeline, also: [Pipeline.PathUse] = []) throws(CLIError)
+    -> [Job]
+  {
     let dirs = loaded.map { pipeline.reportDirectory(for: $0.scenario, several: loaded.count > 1) }
     try Pipeline.validateDistinct(dirs)
     var uses: [Pipeline.PathUse] = loaded.map { .read($0.path, as: "the scenario") }
@@ -76,7 +79,7 @@ struct RunCommand: Command {
           dir, as: pipeline.options.out == nil ? "the report folder" : "the --out folder",
           files: pipeline.outputFiles(sweep: l.sweep != nil), fix: "pass --out with another folder"))
     }
-    try pipeline.validate(paths: uses)
+    try pipeline.validate(paths: uses + also)
     var jobs: [Job] = []
     for (l, dir) in zip(loaded, dirs) {
       // A scenario with a sweep runs as `reloadbench sweep`; its points are
@@ -94,13 +97,19 @@ struct RunCommand: Command {
   }
 
   func run() throws(CLIError) -> Int32 {
+    if emitLog != nil, let shard = pipeline.shard {
+      throw .badInput(
+        "--emit-log writes one deployment's log from a whole run, and --shard \(shard.text) runs part of one "
+          + "(fix: drop --emit-log from the shards, and run once without --shard to write the log)")
+    }
     var loaded: [LoadedScenario] = []
     for path in paths { loaded.append(try pipeline.load(path)) }
-    let jobs = try Self.jobs(loaded, pipeline)
+    // The log is checked with the reports: it may replace neither a report nor an input.
+    let jobs = try Self.jobs(
+      loaded, pipeline,
+      also: emitLog.map { [.file($0, as: "the --emit-log file", fix: "pass --emit-log with another file name")] } ?? [])
     let logFormat = try emitLog.map { (p: String) throws(CLIError) -> LogFormat in
-      try pipeline.validate(
-        paths: loaded.map { .read($0.path, as: "the scenario") } + [.file(p, as: "the --emit-log file")])
-      return try EmitLog.validate(p, jobs: jobs)
+      try EmitLog.validate(p, jobs: jobs)
     }
     let threads = pipeline.options.threads
     if dryRun {
@@ -113,8 +122,29 @@ struct RunCommand: Command {
       }
       return ExitStatus.success
     }
+    // Folders made here are removed again (when still empty) if the run fails.
+    var made = MadeFolders()
+    do {
+      return try run(jobs, loaded, logFormat: logFormat, made: &made)
+    } catch {
+      made.removeEmpty()
+      throw error
+    }
+  }
+
+  /// The run once everything is checked: folders made (and recorded in
+  /// `made`) before the first simulation, the log's too.
+  func run(_ jobs: [Job], _ loaded: [LoadedScenario], logFormat: LogFormat?, made: inout MadeFolders)
+    throws(CLIError) -> Int32
+  {
     for job in jobs {
+      made.note(job.directory)
       try pipeline.prepare(job.directory, files: pipeline.outputFiles(sweep: job.points != nil))
+    }
+    if let emitLog {
+      let folder = PathText.folder(of: emitLog)
+      made.note(folder)
+      try OutputWriter.prepare(folder, option: "--emit-log", files: [PathText.name(emitLog)])
     }
     pipeline.warnAboutModelVersions(loaded)
     if let shard = pipeline.shard {

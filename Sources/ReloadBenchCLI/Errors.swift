@@ -8,7 +8,9 @@ struct ScenarioError: Error, Equatable {
   /// One line for stderr: `FILE: PATH: message (fix: ...)`, with any
   /// control character of a value escaped (a newline in a value cannot
   /// split the line).
-  func line(file: String) -> String { TerminalText.oneLine("\(file): \(path): \(message) (fix: \(fix))") }
+  func line(file: String) -> String {
+    TerminalText.oneLine(TerminalText.shortWords("\(file): \(path): \(message) (fix: \(fix))"))
+  }
 }
 
 /// An error the CLI reports on one line of stderr before exiting.
@@ -19,7 +21,7 @@ package struct CLIError: Error {
   package let exitCode: Int32
 
   package init(message: String, exitCode: Int32) {
-    self.message = TerminalText.oneLine(message)
+    self.message = TerminalText.oneLine(TerminalText.shortWords(message))
     self.exitCode = exitCode
   }
 
@@ -86,6 +88,16 @@ enum TerminalText {
     }
     if end == s.endIndex { return s }
     return String(s[..<end]) + "...(\(s.utf8.count) bytes)"
+  }
+
+  /// `text` with each word (a run without spaces: a path, a value) of
+  /// more than `max` characters shortened as `short` does, so a value of
+  /// 100 KB echoed in an error leaves the line readable.
+  static func shortWords(_ text: String, max: Int = 240) -> String {
+    guard text.utf8.count > max else { return text }
+    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+    guard words.contains(where: { $0.utf8.count > max }) else { return text }
+    return words.map { $0.utf8.count > max ? short(String($0), max: max / 2) : String($0) }.joined(separator: " ")
   }
 
   /// `s` in double quotes, shortened (control characters are escaped

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadEngine
 import ReloadReports
 import WidgetModel
 
@@ -160,6 +161,16 @@ enum MemoryEstimate {
     return total
   }
 
+  /// The sum over the scenario's devices of `perDevice` (a figure of the
+  /// device's segment).
+  static func sumOverDevices(_ scenario: Scenario, _ perDevice: (Segment) -> Double) -> Double {
+    let totalWeight = scenario.segments.reduce(0) { $0 + $1.weight }
+    return scenario.segments.reduce(0.0) { total, segment in
+      let share = totalWeight > 0 ? segment.weight / totalWeight : 1 / Double(scenario.segments.count)
+      return total + share * Double(scenario.devices) * perDevice(segment)
+    }
+  }
+
   /// The widgets `scenario` should place on its devices (an expectation:
   /// each device draws its own).
   static func widgets(_ scenario: Scenario) -> Double { sumOverWidgets(scenario) { _, _ in 1 } }
@@ -169,8 +180,56 @@ enum MemoryEstimate {
     var events = sumOverWidgets(scenario) { segment, slot in
       baseEventsPerWidgetDay + slot.placement.surface.viewsPerDay(segment) + changesPerDay(scenario.kinds[slot.kind])
     }
-    events *= scenario.days * Double(scenario.strategies.count * scenario.replications)
+    events *= Double(scenario.strategies.count)
+    // What each strategy's wakes and app triggers add: a trigger firing
+    // thousands of times a day, each time with many calls, outweighs the widgets.
+    for strategy in scenario.strategies {
+      events += sumOverDevices(scenario) { appEventsPerDay(strategy, $0, scenario) }
+    }
+    events *= scenario.days * Double(scenario.replications)
     return events / (eventsPerSecondPerThread * Double(workers(scenario, threads: threads)))
+  }
+
+  /// What one widget's share of an app's reload call costs, in events: a
+  /// call is cheaper than the average event (0.7 fits the release build's
+  /// CPU and wall times of issue 41's slow-triggers.json and slow-wakes.json
+  /// within a factor of 2 on a shared 2-core machine).
+  static let eventsPerCallPerWidget = 0.7
+
+  /// Events per device-day of `strategy`'s wake sources and app triggers
+  /// on a device of `segment`: each wake, each trigger's event, and each
+  /// call for each widget of its kinds (a rough figure, like the rest).
+  static func appEventsPerDay(_ strategy: Strategy, _ segment: Segment, _ scenario: Scenario) -> Double {
+    let day = Double(SimDuration.days(1).milliseconds)
+    let wakes = strategy.wakes.map { w -> Double in
+      if let every = w.every { return day / Double(max(1, every.milliseconds)) }
+      if let k = w.onChangesOf, scenario.kinds.indices.contains(k) { return changesPerDay(scenario.kinds[k]) }
+      return w.perDay
+    }
+    let allWakes = wakes.reduce(0, +)
+    let fetching = zip(strategy.wakes, wakes).reduce(0.0) { $0 + ($1.0.fetches ? $1.1 : 0) }
+    let refreshes = strategy.app.backgroundRefreshInterval.map { day / Double(max(1, $0.milliseconds)) } ?? 0
+    let sessions = segment.appSessionsPerDay
+    // The share of the day the app is open (in-app events call only then).
+    let open = min(1, sessions * Double(segment.sessionLength.mean.milliseconds) / day)
+    var events = allWakes
+    for t in strategy.triggers {
+      let rate: Double =
+        switch t.event {
+        case .foreground, .background: sessions
+        case .inApp: t.perDay * open + t.perSession * sessions
+        case .appFetch: sessions + fetching + refreshes
+        case .backgroundRefresh: refreshes
+        case .silentPush: strategy.backend.silentPush == nil ? 0 : segment.widgets.count > 0 ? 24 : 0
+        case .wake: t.wakeSource.map { wakes.indices.contains($0) ? wakes[$0] : 0 } ?? allWakes
+        case .tap: segment.tapsPerDay
+        }
+      let widgets = segment.widgets.reduce(0.0) {
+        $0 + (t.kinds.contains($1.kind) ? Double($1.count) * $1.probability : 0)
+      }
+      events += rate * (1 + Double(t.calls) * widgets * eventsPerCallPerWidget)
+    }
+    return events
   }
 
   /// Runs estimated at this many seconds or more say so before starting.

@@ -476,3 +476,30 @@ extension PathClaims.Claim {
     self.fix = fix
   }
 }
+
+/// The folders a command made for its outputs, so a command that fails
+/// before writing into them leaves none behind.
+struct MadeFolders {
+  /// Outermost first: the folders that did not exist when noted.
+  private var paths: [String] = []
+
+  /// Notes `directory` and each missing folder above it, before they are made.
+  mutating func note(_ directory: String) {
+    var missing: [String] = []
+    var path = Substring(directory)
+    while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
+    while !path.isEmpty, path != "/", path != ".", OutputWriter.kind(String(path)) == .none {
+      missing.append(String(path))
+      guard let slash = path.lastIndex(of: "/") else { break }
+      path = path[..<slash]
+      while path.hasSuffix("/") { path = path.dropLast() }
+    }
+    paths += missing.reversed()
+  }
+
+  /// Removes the noted folders that are still empty, innermost first.
+  func removeEmpty() {
+    for path in paths.reversed() { rmdir(path) }
+  }
+}
+

@@ -1,4 +1,5 @@
 import Foundation
+import ReloadCalibration
 
 /// Entry points for the fuzz targets of `Fuzz/` (a separate package, so
 /// these are `public`), and for the test that replays the seed corpus.
@@ -99,6 +100,76 @@ public enum FuzzEntryPoints {
     if o["sweep"] != nil, o["sweep"] != .null {
       let sweep = ReloadBenchCLI.main(["sweep", file, "--out", scratch + "/sweep"] + common)
       precondition(sweep == 0 || sweep == 2, "sweep exited \(sweep)")
+    }
+  }
+
+  /// Reads the bytes as a reload log (CSV or JSON Lines), whole and in
+  /// blocks split where the input's last byte says: both must give the same
+  /// lines or the same error. The lines read with a few bad lines skipped
+  /// are then fitted (with a small bootstrap), which must not trap.
+  public static func calibrateLog(_ data: Data) {
+    let bytes = [UInt8](data)
+    func parse(split: Int?, maxBadLines: Int?) -> (ReloadLog, String?) {
+      var log = ReloadLog()
+      var reader = LogParser.Reader(file: "fuzz.csv", maxBadLines: maxBadLines)
+      do throws(LogParser.Failure) {
+        if let split {
+          let used = try reader.feed(Array(bytes[..<split]), into: &log, final: false)
+          _ = try reader.feed(Array(bytes[used...]), into: &log, final: true)
+        } else {
+          _ = try reader.feed(bytes, into: &log, final: true)
+        }
+        try reader.finish(into: &log)
+        return (log, nil)
+      } catch {
+        // As `calibrate` prints it (control characters of the log escaped).
+        checkLine(CLIError.badInput(error.description).message)
+        return (log, error.description)
+      }
+    }
+    let (whole, wholeError) = parse(split: nil, maxBadLines: nil)
+    let split = bytes.isEmpty ? 0 : Int(bytes[bytes.count - 1]) * bytes.count / 256
+    let (blocks, blocksError) = parse(split: split, maxBadLines: nil)
+    precondition(wholeError == blocksError, "whole: \(wholeError ?? "ok"); in blocks: \(blocksError ?? "ok")")
+    precondition(
+      whole.count == blocks.count && whole.time == blocks.time && whole.device == blocks.device
+        && whole.type == blocks.type, "the log read in blocks differs from the log read whole")
+    let (lenient, _) = parse(split: nil, maxBadLines: 3)
+    guard lenient.count > 0 else { return }
+    _ = Calibration.fit(lenient, seed: 1, replicates: 2)
+  }
+
+  /// Decodes a part made of the input and a valid checksum (so every input
+  /// reaches the header and body decoding, as a part anyone can write
+  /// would) as `merge` does, in memory: header, scenario, tallies, then the
+  /// results built from them (no report written). Must not trap; an error
+  /// must be one bounded line.
+  public static func mergePart(_ data: Data) {
+    var bytes = [UInt8](data)
+    bytes += Array("\(PartialFile.trailerPrefix)\(SHA256.hex(bytes))\n".utf8)
+    do {
+      let part = try PartialFile.parse(bytes, path: "shard-1-of-1.rbpart")
+      try MergeCommand.checkSameRun([part])
+      try MergeCommand.checkShards([part])
+      var options = CommonOptions()
+      options.threads = 1
+      let pipeline = Pipeline(options: options, overrides: MergeCommand.overrides(part.header), strategies: .presets)
+      let loaded = try MergeCommand.scenario(part, pipeline: pipeline)
+      switch part.header.kind {
+      case .run:
+        let outcome = try MergeCommand.mergeRun([part], scenario: loaded.scenario)
+        _ = pipeline.buildResults(loaded, outcome, parameters: [])
+      case .sweep:
+        let plans = try pipeline.sweepPoints(loaded)
+        let outcomes = try MergeCommand.mergeSweep([part], plans: plans)
+        if let first = outcomes.first, let plan = plans.first {
+          var point = loaded
+          point.scenario = plan.scenario
+          _ = pipeline.buildResults(point, first, parameters: [])
+        }
+      }
+    } catch {
+      checkLine(error.message)
     }
   }
 

@@ -73,6 +73,13 @@ package enum CLITesting {
     }
   }
 
+  /// The run time `--dry-run` estimates for the scenario file at `path`
+  /// on `threads` threads, in seconds.
+  package static func estimatedSeconds(_ path: String, threads: Int) throws -> Double {
+    let loaded = try ScenarioLoader.load(path, strategies: .presets, profile: nil)
+    return MemoryEstimate.seconds(loaded.scenario, threads: threads)
+  }
+
   /// SHA-256 of `bytes`, as 64 hex digits.
   package static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
 

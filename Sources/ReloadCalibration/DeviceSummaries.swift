@@ -373,9 +373,10 @@ struct DeviceDays {
   /// The offset of local time, milliseconds east of UTC.
   let offset: Int64
   let offsetLogged: Bool
-  /// The first day, in days since 1970-01-01 (local).
-  let first: Int64
-  private let complete: [Bool]
+  /// The complete days, ascending, in days since 1970-01-01 (local). Days
+  /// are kept as a list, never as an array over first-to-last: a device
+  /// whose lines span centuries costs what its lines cost.
+  private let complete: [Int64]
   /// Days with lines that are not complete.
   let partial: Int
 
@@ -383,19 +384,28 @@ struct DeviceDays {
   init(_ log: ReloadLog, _ lines: [Int]) {
     let logged = lines.lazy.map { log.utcOffset[$0] }.first { $0 != ReloadLog.noOffset }
     offsetLogged = logged != nil
-    offset = logged.map { Int64($0) * 60_000 } ?? 0
-    first = Self.day(log.time[lines[0]], offset: offset)
-    let n = Int(Self.day(log.time[lines[lines.count - 1]], offset: offset) - first + 1)
-    var present = Array(repeating: false, count: n)
-    for i in lines { present[Int(Self.day(log.time[i], offset: offset) - first)] = true }
-    var complete = Array(repeating: false, count: n)
-    var partial = 0
-    for d in 0..<n where present[d] {
-      complete[d] = d > 0 && d < n - 1 && present[d - 1] && present[d + 1]
-      if !complete[d] { partial += 1 }
+    let offset = logged.map { Int64($0) * 60_000 } ?? 0
+    self.offset = offset
+    var present: [Int64] = []
+    var sorted = true
+    for i in lines {
+      let d = Self.day(log.time[i], offset: offset)
+      if let last = present.last {
+        if d == last { continue }
+        if d < last { sorted = false }
+      }
+      present.append(d)
+    }
+    if !sorted { present = Array(Set(present)).sorted() }
+    // Complete: a day with lines whose neighbours have lines too (so never the first or the last).
+    var complete: [Int64] = []
+    for k in present.indices.dropFirst().dropLast() where present[k - 1] == present[k] - 1
+      && present[k + 1] == present[k] + 1
+    {
+      complete.append(present[k])
     }
     self.complete = complete
-    self.partial = partial
+    partial = present.count - complete.count
   }
 
   static func day(_ t: Int64, offset: Int64) -> Int64 {
@@ -406,9 +416,17 @@ struct DeviceDays {
   func day(_ t: Int64) -> Int64 { Self.day(t, offset: offset) }
 
   /// Whether local day `d` is complete.
-  func isComplete(_ d: Int64) -> Bool { complete[Int(d - first)] }
+  func isComplete(_ d: Int64) -> Bool {
+    var low = 0
+    var high = complete.count
+    while low < high {
+      let mid = (low + high) / 2
+      if complete[mid] < d { low = mid + 1 } else { high = mid }
+    }
+    return low < complete.count && complete[low] == d
+  }
 
-  var completeCount: Int { complete.filter { $0 }.count }
+  var completeCount: Int { complete.count }
 }
 
 /// A device's lines sorted by what they record: timelines per instance and

@@ -98,6 +98,15 @@ public enum LogFormat: String, Sendable {
 
 /// UTC timestamps of the log: `2026-01-05T07:13:02.123Z` (milliseconds optional).
 public enum LogTime {
+  /// The days of `month` (1...12) in `year` (proleptic Gregorian).
+  public static func daysIn(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
   /// Days since 1970-01-01 of a proleptic Gregorian date.
   public static func days(year y0: Int, month m: Int, day d: Int) -> Int {
     let y = m <= 2 ? y0 - 1 : y0

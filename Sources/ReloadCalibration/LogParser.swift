@@ -65,7 +65,16 @@ public enum LogParser {
     /// CSV: the column index of each field position.
     var columns: [Int]? = nil
     var isJSON: Bool? = nil
+    /// The first few malformed lines skipped, and the last (a log of
+    /// millions of bad lines keeps only these, and their count).
     var bad: [LogError] = []
+    var lastBad: LogError? = nil
+    var badCount = 0
+    /// Inside a line longer than `maxLineBytes`, already counted: its rest
+    /// is skipped up to the next newline, never held.
+    var skippingLongLine = false
+    /// Nothing read yet (a UTF-8 byte-order mark may come first).
+    var atFileStart = true
     var scratch: [UInt8] = []
     var fields: [Field] = []
 
@@ -93,9 +102,33 @@ public enum LogParser {
     {
       let n = b.count
       var start = 0
+      if atFileStart {
+        // A UTF-8 byte-order mark (Excel and some Windows editors write one) is not part of the first line.
+        guard n >= LogParser.byteOrderMark.count || final else { return 0 }
+        atFileStart = false
+        if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { start = 3 }
+      }
       while start < n {
         var end = start
-        while end < n && b[end] != 0x0A { end += 1 }
+        if skippingLongLine {
+          while end < n && b[end] != 0x0A { end += 1 }
+          if end == n { return n }
+          skippingLongLine = false
+          start = end + 1
+          continue
+        }
+        while end < n && b[end] != 0x0A && end - start <= LogParser.maxLineBytes { end += 1 }
+        if end - start > LogParser.maxLineBytes {
+          // Over the limit: one bad line, named; its rest is skipped, never buffered.
+          lineNo += 1
+          try reject(
+            error(
+              LogParser.maxLineBytes + 1, "line longer than \(LogParser.maxLineBytes) bytes",
+              "one log record per line (is this a log? a file without newlines is not)"), log: &log)
+          skippingLongLine = true
+          start = end
+          continue
+        }
         if end == n && !final { break }
         lineNo += 1
         var stop = end
@@ -107,33 +140,55 @@ public enum LogParser {
         while first < stop && (b[first] == 0x20 || b[first] == 0x09) { first += 1 }
         if first == stop { continue }
         if isJSON == nil { isJSON = b[first] == UInt8(ascii: "{") }
+        if isJSON == false && columns == nil {
+          // A CSV log's first line is its header: a malformed one stops the
+          // read even with maxBadLines (every later line would be read against it).
+          do throws(LogError) {
+            columns = try header(b, first, stop)
+          } catch {
+            throw .line(error)
+          }
+          continue
+        }
         do throws(LogError) {
           if isJSON! {
             try jsonFields(b, first, stop)
             try add(b, to: &log)
-          } else if columns == nil {
-            columns = try header(b, first, stop)
           } else {
             try csvFields(b, lineStart, stop)
             try add(b, to: &log)
           }
         } catch {
-          guard let limit = maxBadLines else { throw .line(error) }
-          bad.append(error)
-          log.badLines += 1
-          if bad.count > limit { throw .tooMany(TooManyBadLines(file: file, limit: limit, first: bad)) }
+          try reject(error, log: &log)
         }
       }
       return min(start, n)
+    }
+
+    /// A malformed line: the error, or (with `maxBadLines`) one more
+    /// skipped line, until there are more than that.
+    mutating func reject(_ e: LogError, log: inout ReloadLog) throws(Failure) {
+      guard let limit = maxBadLines else { throw .line(e) }
+      badCount += 1
+      log.badLines += 1
+      if bad.count < 3 { bad.append(e) } else { lastBad = e }
+      if badCount > limit {
+        throw .tooMany(TooManyBadLines(file: file, limit: limit, first: bad + (lastBad.map { [$0] } ?? [])))
+      }
     }
 
     /// After the last block: a file without lines is refused.
     public mutating func finish(into log: inout ReloadLog) throws(Failure) {
       log.files.append(file)
       if isJSON == false && columns == nil || isJSON == nil {
+        let skipped =
+          bad.first.map {
+            ": its \(badCount) non-blank line\(badCount == 1 ? " is" : "s are") malformed (first: line \($0.line), "
+              + "\($0.message))"
+          } ?? ""
         throw .line(
           LogError(
-            file: file, line: max(1, lineNo), column: 1, message: "no log lines",
+            file: file, line: max(1, lineNo), column: 1, message: "no log lines" + skipped,
             fix: "a CSV log starts with the header '\(LogFormat.columns.joined(separator: ","))'"))
       }
     }
@@ -145,22 +200,40 @@ public enum LogParser {
     mutating func header(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) throws(LogError) -> [Int] {
       columns = nil
       try splitCSV(b, s, e, named: false)
+      // The names are looked up in the bytes; text is made only for an
+      // error (a file of millions of bad lines tries each as the header).
       var out: [Int] = []
-      var seen = Set<Int>()
-      for f in fields {
-        let name = f.text.trimmingSpaces
-        guard let i = LogFormat.columns.firstIndex(of: name) else {
-          throw error(
-            f.at, "unknown column '\(String(name.prefix(40)))'",
-            "the columns are \(LogFormat.columns.joined(separator: ", "))")
+      var unknown: Int? = nil
+      scratch.withUnsafeBufferPointer { sc in
+        for (k, f) in fields.enumerated() {
+          var from = f.from
+          var to = f.to
+          let source = f.inScratch ? sc : b
+          while from < to && source[from] == 0x20 { from += 1 }
+          while to > from && source[to - 1] == 0x20 { to -= 1 }
+          guard let i = LogParser.column(UnsafeBufferPointer(rebasing: source[from..<to])) else {
+            unknown = k
+            return
+          }
+          out.append(i)
         }
-        guard seen.insert(i).inserted else { throw error(f.at, "column '\(name)' twice", "list each column once") }
-        out.append(i)
       }
-      for required in ["type", "time", "device"]
-      where !seen.contains(where: { LogFormat.columns[$0] == required }) {
+      if let k = unknown {
+        resolve(b)
+        let name = fields[k].text.trimmingSpaces
+        throw error(fields[k].at, "unknown column '\(String(name.prefix(40)))'", LogParser.columnsFix)
+      }
+      var seen: UInt32 = 0
+      for (k, i) in out.enumerated() {
+        guard seen & (1 << i) == 0 else {
+          resolve(b)
+          throw error(fields[k].at, "column '\(fields[k].text.trimmingSpaces)' twice", "list each column once")
+        }
+        seen |= 1 << i
+      }
+      for required in [LogParser.cType, LogParser.cTime, LogParser.cDevice] where seen & (1 << required) == 0 {
         throw error(
-          1, "the header has no '\(required)' column",
+          1, "the header has no '\(LogFormat.columns[required])' column",
           "start the file with '\(LogFormat.columns.joined(separator: ","))'")
       }
       return out
@@ -234,9 +307,6 @@ public enum LogParser {
           1, "\(count) fields, the header has \(width)",
           "write one value (or nothing) per header column, separated by commas")
       }
-      // Scratch and line fields are read through one buffer: the header's
-      // text is made here, the lines' in `add`.
-      if !named { resolve(b) }
     }
 
     /// The members of a flat JSON object on one line, into `fields`.
@@ -297,7 +367,7 @@ public enum LogParser {
           guard let column else {
             i = keyAt
             throw fail(
-              "unknown key '\(String(key.prefix(40)))'", "the keys are \(LogFormat.columns.joined(separator: ", "))")
+              "unknown key '\(String(key.prefix(40)))'", LogParser.keysFix)
           }
           guard seen & (1 << column) == 0 else {
             i = keyAt
@@ -370,6 +440,14 @@ public enum LogParser {
     var at: Int  // 1-based column in the line
     var text = ""  // the header's only
   }
+
+  /// The longest line read (a log line is a few hundred bytes): a longer
+  /// one is one malformed line, so a file without newlines is never held whole.
+  public static let maxLineBytes = 65_536
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+  /// The columns, for error messages (made once: a log may have millions of bad lines).
+  static let columnsFix = "the columns are " + LogFormat.columns.joined(separator: ", ")
+  static let keysFix = "the keys are " + LogFormat.columns.joined(separator: ", ")
 
   static let typeWords = ReloadLog.LineType.allCases.map { Array($0.word.utf8) }
   static let policyWords = ReloadLog.Policy.allCases.map { Array($0.word.utf8) }
@@ -552,7 +630,8 @@ public enum LogParser {
     }
     guard let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
       b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
-      b[16] == 58, let sec = num(17, 2), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, sec < 61
+      b[16] == 58, let sec = num(17, 2), (1...12).contains(mo), (1...LogTime.daysIn(year: y, month: mo)).contains(d),
+      h < 24, mi < 60, sec < 61
     else { return nil }
     var i = 19
     var ms = 0
@@ -576,7 +655,10 @@ public enum LogParser {
     if b[i] == UInt8(ascii: "Z") {
       i += 1
     } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-      guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2) else { return nil }
+      // At most 14:00 either way (UTC-12:00 ... UTC+14:00, as utc_offset_min's -840...840).
+      guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = num(i + 4, 2), om < 60,
+        oh * 60 + om <= 840
+      else { return nil }
       offset = (oh * 60 + om) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
       i += 6
     } else {

@@ -139,7 +139,7 @@ import Testing
       // Its format made current too (format 3 added the widget kinds to a tally's shape).
       ("bomb.rbpart", Self.forged(Self.forged(bomb, replacing: #""model_version":"2""#,
         with: #""model_version":"\#(ReloadBenchCLI.modelVersion)""#), replacing: "reloadbench-partial 2\n",
-        with: "reloadbench-partial 3\n"), "its tallies do not decode"),
+        with: "reloadbench-partial 3\n"), "corrupt: it holds 1 strategies' tallies"),
     ]
     for (name, data, words) in forged {
       try data.write(to: dir.appendingPathComponent(name))
@@ -195,14 +195,14 @@ import Testing
 
     let cases: [([String], [String])] = [
       ([parts[0], parts[2]], ["shard 2/3 is missing", "--shard 2/3"]),
-      ([parts[0]], ["2 shards are missing (2/3, 3/3)"]),
+      ([parts[0]], ["2 shards are missing (2-3/3)"]),
       ([parts[0], parts[1], parts[1], parts[2]], ["shard 2/3 is given twice", parts[1]]),
       ([parts[0], "o/shard-2-of-3.rbpart", parts[2]], ["o/shard-2-of-3.rbpart", "scenario content"]),
       ([parts[0], "seed/shard-2-of-3.rbpart", parts[2]], ["seed/shard-2-of-3.rbpart", "seed is 4, not 3"]),
       ([parts[0], "engine/shard-2-of-3.rbpart", parts[2]], ["engine is event_by_event"]),
       ([parts[0], "reps/shard-2-of-3.rbpart", parts[2]], ["replications is 2, not 1"]),
       ([parts[0], "four/shard-2-of-4.rbpart", parts[2]], ["shard count is 4, not 3"]),
-      ([parts[0], "bad/model.rbpart", parts[2]], ["bad/model.rbpart", "model version is 0"]),
+      ([parts[0], "bad/model.rbpart", parts[2]], ["bad/model.rbpart", "simulated under model version 0"]),
       ([parts[0], "bad/format.rbpart", parts[2]], ["bad/format.rbpart", "partial format 9"]),
       ([parts[0], "bad/truncated.rbpart", parts[2]], ["bad/truncated.rbpart", "truncated or corrupt"]),
       ([parts[0], "bad/flipped.rbpart", parts[2]], ["bad/flipped.rbpart", "checksum does not match"]),

@@ -23,8 +23,11 @@ struct MergeCommand: Command {
     notes: """
       Refused, before anything is written: parts of different scenarios, seeds,
       replications, engines, model or part-format versions; a shard missing or
-      given twice (named); a part that is truncated or corrupt (its SHA-256
-      checksum does not match).
+      given twice (named; missing shards as ranges); a part that is truncated or
+      corrupt (its SHA-256 checksum does not match). A part is untrusted input
+      (anyone can write a valid checksum): every header field and every count
+      of its body is checked, against its size and the scenario it carries,
+      before anything is allocated.
       """,
     exitStatus:
       "0 success; 2 bad input (a part: unreadable, corrupt, from another run, missing or duplicated; unwritable --out)."
@@ -57,12 +60,7 @@ struct MergeCommand: Command {
     try Self.checkSameRun(parts)
     try Self.checkShards(parts)
     let header = parts[0].header
-    // The scenario as the shards ran it, with their overrides.
-    var overrides = ScenarioOverrides()
-    overrides.seed = header.seed
-    overrides.replications = header.replications
-    overrides.engine = EngineMode(rawValue: header.engine)
-    let pipeline = Pipeline(options: options, overrides: overrides, strategies: strategies)
+    let pipeline = Pipeline(options: options, overrides: Self.overrides(header), strategies: strategies)
     let loaded = try Self.scenario(parts[0], pipeline: pipeline)
     let dir = pipeline.reportDirectory(for: loaded.scenario, several: false)
     let files = header.kind == .run ? Pipeline.reportFiles : Pipeline.sweepFiles
@@ -82,11 +80,20 @@ struct MergeCommand: Command {
       if !options.quiet { RunCommand.printSummary(report, dir: dir, mergedParts: parts.count) }
     case .sweep:
       let plans = try pipeline.sweepPoints(loaded)
-      let outcomes = try Self.mergeSweep(parts, points: plans.count)
+      let outcomes = try Self.mergeSweep(parts, plans: plans)
       try pipeline.prepare(dir, files: files)
       try SweepCommand.execute(loaded, plans, pipeline: pipeline, dir: dir, merged: outcomes)
     }
     return ExitStatus.success
+  }
+
+  /// The command line the shards ran with, as their header says.
+  static func overrides(_ header: PartialHeader) -> ScenarioOverrides {
+    var overrides = ScenarioOverrides()
+    overrides.seed = header.seed
+    overrides.replications = header.replications
+    overrides.engine = EngineMode(rawValue: header.engine)
+    return overrides
   }
 
   static let sameRunFix =
@@ -134,14 +141,30 @@ struct MergeCommand: Command {
       }
       seen[k] = p.path
     }
-    let missing = (1...n).filter { seen[$0] == nil }
+    let missing = missingRanges(given: seen.keys.sorted(), count: n)
     if let first = missing.first {
-      let list = missing.prefix(8).map { "\($0)/\(n)" }.joined(separator: ", ") + (missing.count > 8 ? ", ..." : "")
+      let total = missing.reduce(0) { $0 + $1.count }
+      let list =
+        missing.prefix(8).map { $0.count == 1 ? "\($0.lowerBound)/\(n)" : "\($0.lowerBound)-\($0.upperBound)/\(n)" }
+        .joined(separator: ", ") + (missing.count > 8 ? ", ..." : "")
       throw .badInput(
-        (missing.count == 1 ? "shard \(list) is missing " : "\(missing.count) shards are missing (\(list)) ")
-          + "(fix: run 'reloadbench run \(parts[0].header.scenario).json --shard \(first)/\(n)' with the same options, "
-          + "and pass its part too)")
+        (total == 1 ? "shard \(list) is missing " : "\(total) shards are missing (\(list)) ")
+          + "(fix: run 'reloadbench run \(TerminalText.short(parts[0].header.scenario)).json "
+          + "--shard \(first.lowerBound)/\(n)' with the same options, and pass its part too)")
     }
+  }
+
+  /// The shards of 1...`count` not in `given` (ascending), as ranges: a
+  /// million missing shards are a few ranges, never a million names.
+  static func missingRanges(given: [Int], count: Int) -> [ClosedRange<Int>] {
+    var out: [ClosedRange<Int>] = []
+    var next = 1
+    for k in given where k >= next {
+      if k > next { out.append(next...(k - 1)) }
+      next = k + 1
+    }
+    if next <= count { out.append(next...count) }
+    return out
   }
 
   /// The scenario a part carries, decoded with the parts' overrides; its
@@ -167,6 +190,8 @@ struct MergeCommand: Command {
   /// `part` with its body, read again (one part in memory at a time); it
   /// must still be the part that was checked.
   static func body(_ part: PartialFile.Part) throws(CLIError) -> PartialFile.Part {
+    // A part read with its body (the fuzz target's) is not read again.
+    guard part.body.isEmpty else { return part }
     let full = try PartialFile.read(part.path)
     guard full.header == part.header else {
       throw .badInput("\(part.path) changed while merging (fix: merge once every shard has finished writing)")
@@ -179,15 +204,15 @@ struct MergeCommand: Command {
   }
 
   /// Reads one replication per `replications` from `reader`.
-  static func tallies(_ reader: inout TallyCoder.Reader, _ part: PartialFile.Part, replications: Int)
-    throws(CLIError) -> [[StrategyTally]]
-  {
+  static func tallies(
+    _ reader: inout TallyCoder.Reader, _ part: PartialFile.Part, replications: Int, shape: TallyShape
+  ) throws(CLIError) -> [[StrategyTally]] {
     var out: [[StrategyTally]] = []
     for _ in 0..<replications {
       do {
-        out.append(try reader.tallies())
+        out.append(try reader.tallies(shape))
       } catch {
-        throw corrupt(part.path, "its tallies do not decode")
+        throw corrupt(part.path, error.what)
       }
     }
     return out
@@ -213,6 +238,7 @@ struct MergeCommand: Command {
   /// exactly the single run's), with the shape the scenario gives.
   static func mergeRun(_ parts: [PartialFile.Part], scenario: Scenario) throws(CLIError) -> RunOutcome {
     var total: [[StrategyTally]]? = nil
+    let shape = TallyShape(scenario)
     for checked in parts.sorted(by: { $0.header.shard < $1.header.shard }) {
       let part = try body(checked)
       let shard = ShardSpec(number: part.header.shard, count: part.header.shardCount)
@@ -223,7 +249,7 @@ struct MergeCommand: Command {
           "it says \(NumberFormat.count(part.header.devices ?? 0, "device")), shard \(shard.text) has \(devices)")
       }
       var reader = TallyCoder.Reader(part.body)
-      let reps = try tallies(&reader, part, replications: scenario.replications)
+      let reps = try tallies(&reader, part, replications: scenario.replications, shape: shape)
       guard reader.atEnd,
         reps.allSatisfy({
           $0.count == scenario.strategies.count
@@ -247,7 +273,8 @@ struct MergeCommand: Command {
 
   /// Each point's tallies, by point index: every point in exactly the part
   /// of its shard.
-  static func mergeSweep(_ parts: [PartialFile.Part], points: Int) throws(CLIError) -> [RunOutcome] {
+  static func mergeSweep(_ parts: [PartialFile.Part], plans: [SweepPointPlan]) throws(CLIError) -> [RunOutcome] {
+    let points = plans.count
     var outcomes = [RunOutcome?](repeating: nil, count: points)
     for checked in parts {
       let part = try body(checked)
@@ -261,7 +288,8 @@ struct MergeCommand: Command {
         guard (try? reader.next()) == UInt64(p) else {
           throw corrupt(part.path, "point \(p + 1) is not where it belongs")
         }
-        let reps = try tallies(&reader, part, replications: part.header.replications)
+        let reps = try tallies(
+          &reader, part, replications: plans[p].scenario.replications, shape: TallyShape(plans[p].scenario))
         var events: UInt64 = 0
         for r in reps { for s in r { for g in s.segments { events &+= g.events } } }
         outcomes[p] = RunOutcome(
@@ -269,6 +297,13 @@ struct MergeCommand: Command {
       }
       guard reader.atEnd else { throw corrupt(part.path, "it holds more than its points") }
     }
-    return outcomes.map { $0! }
+    var out: [RunOutcome] = []
+    for (p, o) in outcomes.enumerated() {
+      guard let o else {
+        throw .badInput("no part holds sweep point \(p + 1) (fix: merge the N parts of one sweep, each once)")
+      }
+      out.append(o)
+    }
+    return out
   }
 }

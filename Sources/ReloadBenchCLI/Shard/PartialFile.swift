@@ -82,17 +82,33 @@ enum PartialFile {
   /// Without `body`, the part's body is checked and dropped (so checking
   /// many parts holds one in memory at a time).
   static func read(_ path: String, body keepBody: Bool = true) throws(CLIError) -> Part {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      var isDir: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-      throw .badInput(
-        exists
-          ? (isDir.boolValue
-            ? "\(path) is a folder, not a part (fix: pass the shard-K-of-N.rbpart files, e.g. \(path)/shard-*.rbpart)"
-            : "cannot read \(path): permission denied (fix: make it readable)")
-          : "cannot read \(path): no such file (fix: check the path of the part)")
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+      throw .badInput("cannot read \(path): no such file (fix: check the path of the part)")
     }
-    let bytes = [UInt8](data)
+    guard !isDir.boolValue else {
+      throw .badInput(
+        "\(path) is a folder, not a part (fix: pass the shard-K-of-N.rbpart files, e.g. \(path)/shard-*.rbpart)")
+    }
+    // A device or a pipe (/dev/null, /dev/zero) is no part: it is never read.
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw .badInput(
+        "\(path) is not a regular file (a device, pipe or socket), so not a part (fix: pass the "
+          + "shard-K-of-N.rbpart files that 'run --shard' writes)")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .badInput(
+        access(path, R_OK) == 0
+          ? "cannot read \(path) (fix: check the disk and the file)"
+          : "cannot read \(path): permission denied (fix: make it readable)")
+    }
+    return try parse([UInt8](data), path: path, body: keepBody)
+  }
+
+  /// Checks the bytes of the part at `path` (read by `read`, or made by a
+  /// fuzz target) as `read` does.
+  static func parse(_ bytes: [UInt8], path: String, body keepBody: Bool = true) throws(CLIError) -> Part {
     let rerun = "fix: copy the part again, or rerun its shard"
     let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
     let first = String(decoding: bytes[..<min(newline, 64)], as: UTF8.self)
@@ -129,8 +145,15 @@ enum PartialFile {
     guard headerEnd < end, header.bodyBytes == end - headerEnd - 1 else {
       throw .badInput("\(path): corrupt: the body is not the \(header.bodyBytes) bytes its header says (\(rerun))")
     }
-    // The header is untrusted like the body (anyone can write a valid
-    // checksum): its counts are held to what `run` accepts before they size anything.
+    try check(header, path: path)
+    return Part(path: path, header: header, body: keepBody ? bytes[(headerEnd + 1)..<end] : [])
+  }
+
+  /// The header is untrusted like the body (anyone can write a valid
+  /// checksum): its counts are held to what `run` accepts before they size
+  /// anything, and its versions and engine to what this tool merges.
+  static func check(_ header: PartialHeader, path: String) throws(CLIError) {
+    let rerun = "fix: copy the part again, or rerun its shard"
     guard (1...ShardSpec.maxCount).contains(header.shardCount), (1...header.shardCount).contains(header.shard),
       (1...ScenarioSchema.maxReplications).contains(header.replications)
     else {
@@ -138,7 +161,46 @@ enum PartialFile {
         "\(path): corrupt header: shard \(header.shard) of \(header.shardCount), \(header.replications) "
           + "replications (\(rerun))")
     }
-    return Part(path: path, header: header, body: keepBody ? bytes[(headerEnd + 1)..<end] : [])
+    guard header.modelVersion == ReloadBenchCLI.modelVersion else {
+      throw .badInput(
+        "\(path) was simulated under model version \(TerminalText.short(header.modelVersion)); this reloadbench "
+          + "\(ReloadBenchCLI.version) merges model version \(ReloadBenchCLI.modelVersion) (fix: merge with the "
+          + "reloadbench that wrote the parts, or rerun every shard with this one)")
+    }
+    guard EngineMode(rawValue: header.engine) != nil else {
+      throw .badInput(
+        "\(path): corrupt header: engine \(TerminalText.quoted(header.engine)) is not one of "
+          + "\(EngineMode.allCases.map(\.rawValue).joined(separator: ", ")) (\(rerun))")
+    }
+    switch header.kind {
+    case .run:
+      guard let devices = header.devices, devices >= 0, header.points == nil else {
+        throw .badInput("\(path): corrupt header: a run's part names its devices and no sweep points (\(rerun))")
+      }
+    case .sweep:
+      guard let points = header.points, header.devices == nil, points.count <= ScenarioSchema.maxPointsLimit else {
+        throw .badInput("\(path): corrupt header: a sweep's part names its points and no devices (\(rerun))")
+      }
+    }
+  }
+}
+
+/// What a part's tallies must be for the scenario it carries, checked
+/// before a tally is allocated: the scenario's strategies, segments, ring
+/// capacity and measured seconds (a part whose scenario says 366 days and
+/// whose tallies hold 1 is refused, not merged into rates 366 times too small).
+struct TallyShape {
+  var segments: Int
+  var ringCapacity: Int
+  var measuredSeconds: Int
+  /// Per strategy: whether it counts pushes per second.
+  var countsPushes: [Bool]
+
+  init(_ scenario: Scenario) {
+    segments = scenario.segments.count
+    ringCapacity = PreparedScenario.ringCapacity(scenario)
+    measuredSeconds = StrategyTally.measuredSeconds(from: scenario.measureStart, to: scenario.end)
+    countsPushes = scenario.strategies.map(\.backend.sendsPushes)
   }
 }
 
@@ -149,7 +211,10 @@ enum PartialFile {
 enum TallyCoder {
   static let run = 64
 
-  struct Corrupt: Error {}
+  /// A body that does not decode, or not to what the part's scenario says.
+  struct Corrupt: Error {
+    var what = "its tallies do not decode"
+  }
 
   static func put(_ v: UInt64, _ out: inout [UInt8]) {
     var v = v
@@ -288,20 +353,39 @@ enum TallyCoder {
       }
     }
 
-    mutating func tallies() throws(Corrupt) -> [StrategyTally] {
+    /// One replication's tallies, each checked against `shape` (when
+    /// given) before it is allocated.
+    mutating func tallies(_ shape: TallyShape? = nil) throws(Corrupt) -> [StrategyTally] {
       let n = try int(max: 10_000)
+      if let shape, n != shape.countsPushes.count {
+        throw Corrupt(what: "it holds \(n) strategies' tallies, its scenario has \(shape.countsPushes.count)")
+      }
       var out: [StrategyTally] = []
-      for _ in 0..<n {
+      for s in 0..<n {
         let segments = try int(max: 10_000)
         let ring = try int(max: 1 << 20)
         let kinds = try int(max: 10_000)
         let seconds = try int(max: 1 << 34)
-        // Every counter takes at least a byte: a tally larger than the body
-        // left is corrupt, and is refused before it is allocated.
-        guard segments > 0, seconds <= bytes.count * TallyCoder.run,
-          segments <= (bytes.endIndex - at) / TallyLayout(ringCapacity: ring, kinds: kinds).count
+        // Every counter takes at least a byte, every run of `run` seconds
+        // too: a tally larger than the body left is corrupt, and is
+        // refused before it is allocated.
+        let perSegment =
+          TallyLayout(ringCapacity: ring, kinds: kinds).count + (seconds + TallyCoder.run - 1) / TallyCoder.run
+        guard segments > 0, seconds <= bytes.count * TallyCoder.run, segments <= (bytes.endIndex - at) / perSegment
         else { throw Corrupt() }
         let countsPushes = try int(max: 1) == 1
+        if let shape {
+          if segments != shape.segments {
+            throw Corrupt(what: "its tallies have \(segments) segments, its scenario has \(shape.segments)")
+          }
+          if seconds != shape.measuredSeconds {
+            throw Corrupt(
+              what: "its tallies measure \(seconds) s, its scenario \(shape.measuredSeconds) s (days, warmup_days)")
+          }
+          if ring != shape.ringCapacity || countsPushes != shape.countsPushes[s] {
+            throw Corrupt(what: "its tallies are not shaped for its scenario's budget and strategies")
+          }
+        }
         let t = StrategyTally(
           segments: segments, ringCapacity: ring, kinds: kinds, measuredSeconds: seconds,
           countsPushes: countsPushes)

@@ -26,16 +26,21 @@ public struct PreparedScenario: Sendable {
   /// a plain grid or no schedule.
   let scheduleCalendars: [ScheduleCalendar?]
 
+  /// The largest daily budget a widget of `scenario` can have. Placements
+  /// with a budget of their own (a watch complication) may need a larger
+  /// ring; a scenario without them keeps its capacity.
+  public static func ringCapacity(_ scenario: Scenario) -> Int {
+    let placements = Set(scenario.segments.flatMap { $0.widgets.map(\.placement) })
+    return max(1, scenario.model.budget.largestBudget(placements: placements))
+  }
+
   public init(_ scenario: Scenario, replication: Int = 0) {
     self.scenario = scenario
     let streams = RandomStreams(seed: scenario.seed).replication(replication)
     self.streams = streams
     self.measureStart = scenario.measureStart
     self.end = scenario.end
-    // Placements with a budget of their own (a watch complication) may
-    // need a larger ring; a scenario without them keeps its capacity.
-    let placements = Set(scenario.segments.flatMap { $0.widgets.map(\.placement) })
-    self.ringCapacity = max(1, scenario.model.budget.largestBudget(placements: placements))
+    self.ringCapacity = Self.ringCapacity(scenario)
     let calendars = scenario.kinds.map { k in
       k.scheduled.flatMap { ScheduleCalendar.make($0, startWeekday: scenario.startWeekday) }
     }

@@ -31,7 +31,7 @@ struct TallyWriter {
     segments: Int, ringCapacity: Int, kinds: Int, measureStart: SimTime, end: SimTime, countsPushes: Bool,
     logCapacity: Int, storage: _DeviceStorage
   ) {
-    let seconds = Int((end.milliseconds - measureStart.milliseconds + 999) / 1000)
+    let seconds = StrategyTally.measuredSeconds(from: measureStart, to: end)
     tally = StrategyTally(
       segments: segments, ringCapacity: ringCapacity, kinds: kinds, measuredSeconds: seconds,
       countsPushes: countsPushes)

@@ -230,6 +230,12 @@ public struct StrategyTally: Sendable {
   /// none (no memory spent on it).
   public let pushesPerSecond: CounterBlock<UInt32>
 
+  /// The whole seconds from `start` to `end` (a part of a second counts):
+  /// the length of a tally's per-second blocks.
+  public static func measuredSeconds(from start: SimTime, to end: SimTime) -> Int {
+    Int((end.milliseconds - start.milliseconds + 999) / 1000)
+  }
+
   /// `countsPushes`: the strategy sends APNs pushes (else `pushesPerSecond` is empty).
   public init(segments: Int, ringCapacity: Int, kinds: Int, measuredSeconds: Int, countsPushes: Bool = false) {
     self.segments = (0..<segments).map { _ in

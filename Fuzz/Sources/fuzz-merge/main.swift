@@ -1,0 +1,4 @@
+import FuzzSupport
+import ReloadBenchCLI
+
+runFuzzer { FuzzEntryPoints.mergePart($0) }
