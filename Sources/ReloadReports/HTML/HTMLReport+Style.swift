@@ -151,7 +151,7 @@ extension HTMLReport {
     table.cmp .unit,table.cmp .dir,table.cmp .badge{font-size:6.5pt}
     .chartbox,.scroll{overflow:visible}.wide-only{display:grid!important}.narrow-only{display:none!important}
     #charts>.fig~.fig,#parameters,#run,#data,details.datatable,details.segments,details.defs,
-    figcaption,.desc{display:none}
+    figcaption,.desc,#kinds,#kinds+p,table.kinds{display:none}
     h1{font-size:18pt;margin:0}h2{font-size:13pt;margin:.6em 0 .3em;padding-top:.3em}h3{margin:.4em 0 .2em}
     .lead{font-size:10.5pt;margin:.2em 0}.fig{margin:0}.fig svg{max-height:62mm;width:auto;max-width:100%}
     .findings{margin:.2em 0}.findings li{margin:0}}
