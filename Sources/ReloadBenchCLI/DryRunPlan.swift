@@ -11,7 +11,7 @@ enum DryRunPlan {
 
   static func text(_ s: Scenario) -> String {
     var lines = ["  kinds:"]
-    let zones = Set(s.segments.flatMap { $0.utcOffsets.filter { $0.weight > 0 }.map(\.hours) }).sorted()
+    let zones = Self.zones(s)
     for kind in s.kinds {
       lines.append("    \(kind.name): " + content(kind))
       if let scheduled = kind.scheduled {
@@ -58,6 +58,11 @@ enum DryRunPlan {
       }
     }
     return lines.map { RunCommand.wrapped($0) }.joined()
+  }
+
+  /// The devices' clocks, hours east of UTC, each once, in order.
+  static func zones(_ s: Scenario) -> [Double] {
+    Set(s.segments.flatMap { $0.utcOffsets.filter { $0.weight > 0 }.map(\.hours) }).sorted()
   }
 
   static func content(_ kind: WidgetKindSpec) -> String {

@@ -118,22 +118,12 @@ enum BudgetHolds {
     var odd = 0.0
     var n = 0
     var held = 0
-    let whole = max(1, Int(b.rounded()))
-    let capacity = max(1, reading.share * b)
-    for (i, pairs) in s.heldPairs.enumerated() where !pairs.isEmpty {
-      let times = s.budgetTimes[i]
-      if !reading.window { tokenReplay(times, perDay: b, capacity: capacity, into: &tokens) }
-      for p in pairs {
-        let a =
-          reading.window
-          ? allowed(p, times: times, window: whole)
-          : allowed(p, times: times, tokens: tokens, perDay: b, capacity: capacity)
-        let x = score(times[Int(p.reload)], allowed: a)
-        sum += x
-        if oddDay(p, s) { odd += x }
-        n += 1
-        if a > p.request + 1000 { held += 1 }
-      }
+    forEachPair(s, reading, perDay: b, tokens: &tokens) { p, reload, a in
+      let x = score(reload, allowed: a)
+      sum += x
+      if oddDay(p, s) { odd += x }
+      n += 1
+      if a > p.request + 1000 { held += 1 }
     }
     return (sum, odd, n, held)
   }

@@ -10,7 +10,7 @@ extension ScenarioDecoder {
   ///   04:30 in New York). Setting the field, even to 0, silences it; an
   ///   unpredictable feed with a flat profile and no bursts has no clock.
   static func clockWarnings(_ r: SchemaReader, scenario: Scenario) -> [String] {
-    let offsets = Set(scenario.segments.flatMap { $0.utcOffsets.filter { $0.weight > 0 }.map(\.hours) }).sorted()
+    let offsets = DryRunPlan.zones(scenario)
     guard !offsets.contains(0) else { return [] }
     var warnings: [String] = []
     for (i, value) in r.array("kinds").enumerated() {
@@ -23,8 +23,12 @@ extension ScenarioDecoder {
         {
           continue
         }
-        let zones = offsets.map(utcText).joined(separator: ", ")
-        let example = offsets.first.map { "e.g. 09:00 UTC is \(clockText(9 + $0)) at \(utcText($0))" } ?? ""
+        let zones = offsets.map(DryRunPlan.utc).joined(separator: ", ")
+        let example =
+          offsets.first.map {
+            let local = (Int(((9 + $0) * 60).rounded()) % 1440 + 1440) % 1440
+            return "e.g. 09:00 UTC is \(DryRunPlan.clock(local)) at \(DryRunPlan.utc($0))"
+          } ?? ""
         warnings.append(
           "$.kinds[\(i)].\(part): shared content runs on UTC (no utc_offset_h) while every device lives elsewhere "
             + "(\(zones)): \(example) (fix: set utc_offset_h to the clock of the data's source, e.g. -5 for "
@@ -32,18 +36,5 @@ extension ScenarioDecoder {
       }
     }
     return warnings
-  }
-
-  private static func utcText(_ hours: Double) -> String {
-    "UTC" + (hours < 0 ? "-" : "+") + fmt(abs(hours))
-  }
-
-  private static func clockText(_ hours: Double) -> String {
-    let minutes = Int(
-      (((hours * 60).rounded()).truncatingRemainder(dividingBy: 1440) + 1440)
-        .truncatingRemainder(dividingBy: 1440))
-    let h = minutes / 60
-    let m = minutes % 60
-    return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
   }
 }

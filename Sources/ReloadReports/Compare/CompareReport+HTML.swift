@@ -33,7 +33,7 @@ extension CompareReport {
       for m in headlines {
         let c = comparison(s, m)
         w.raw(c.map { $0.verdict == .regressed ? "<td class=\"num worse\">" : "<td class=\"num\">" } ?? "<td>")
-        w.text(c.map(Self.htmlCell) ?? "–")
+        w.text(c.map { Self.cell($0, inWords: true) } ?? "–")
         w.raw("</td>")
       }
       w.raw("</tr>\n")
@@ -106,17 +106,6 @@ extension CompareReport {
           })
       ),
     ])
-  }
-
-  /// A table cell in words (a page's fonts may lack the Markdown's marks).
-  static func htmlCell(_ c: MetricComparison) -> String {
-    let (b, n) = CheckReport.values(c.baseline, c.now, decimals: c.metric.decimals)
-    switch c.verdict {
-    case .unchanged: return b == n ? n : "\(b) → \(n)"
-    case .regressed: return "\(b) → \(n) (\(CheckReport.change(c)), worse)"
-    case .improved: return "\(b) → \(n) (\(CheckReport.change(c)), better)"
-    case .changed: return "\(b) → \(n) (\(CheckReport.change(c)))"
-    }
   }
 
   /// A chart per headline metric: each strategy's change, with its noise band.

@@ -54,13 +54,16 @@ package struct CompareReport {
 
   /// One cell: `83.77 → 80.28 ❌ -3.48 pts` when it moved beyond its noise
   /// band, `53.07` when it did not move, `53.07 → 53.10` inside the band.
-  static func cell(_ c: MetricComparison) -> String {
+  /// `inWords`: `83.77 → 80.28 (-3.48 pts, worse)`, for a page whose fonts
+  /// may lack the marks.
+  static func cell(_ c: MetricComparison, inWords: Bool = false) -> String {
     let (b, n) = CheckReport.values(c.baseline, c.now, decimals: c.metric.decimals)
+    let change = CheckReport.change(c)
     switch c.verdict {
     case .unchanged: return b == n ? n : "\(b) → \(n)"
-    case .regressed: return "\(b) → \(n) ❌ \(CheckReport.change(c))"
-    case .improved: return "\(b) → \(n) ✅ \(CheckReport.change(c))"
-    case .changed: return "\(b) → \(n) (\(CheckReport.change(c)))"
+    case .regressed: return inWords ? "\(b) → \(n) (\(change), worse)" : "\(b) → \(n) ❌ \(change)"
+    case .improved: return inWords ? "\(b) → \(n) (\(change), better)" : "\(b) → \(n) ✅ \(change)"
+    case .changed: return "\(b) → \(n) (\(change))"
     }
   }
 
@@ -71,7 +74,7 @@ package struct CompareReport {
     out += "| strategy | " + metrics.map { CheckReport.cell($0.label) }.joined(separator: " | ") + " |\n"
     out += "|---|" + String(repeating: "--:|", count: metrics.count) + "\n"
     for s in strategies {
-      let cells = metrics.map { m in comparison(s, m).map(Self.cell) ?? "–" }
+      let cells = metrics.map { m in comparison(s, m).map { Self.cell($0) } ?? "–" }
       out += "| \(CheckReport.cell(s)) | " + cells.joined(separator: " | ") + " |\n"
     }
     out += "\nAll segments. Each cell: before → now; ❌ worse or ✅ better beyond its noise band (the move a rerun "
