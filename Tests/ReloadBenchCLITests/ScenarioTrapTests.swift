@@ -9,7 +9,7 @@ import Testing
     let clock = offset.map { #", "utc_offset_h": \#($0)"# } ?? ""
     return """
       {
-        "model_version": 3, "name": "market", "seed": 1, "days": 1, "warmup_days": 0.5, "devices": 20,
+        "model_version": 4, "name": "market", "seed": 1, "days": 1, "warmup_days": 0.5, "devices": 20,
         "kinds": [{ "name": "quotes", "scope": "\(scope)",
                     "scheduled": { "at": ["09:30", "16:00"]\(clock) } }],
         "segments": [{ "name": "traders", "utc_offsets": \(zones), "widgets": [{ "kind": "quotes" }] }],
@@ -67,7 +67,7 @@ import Testing
     }
     let scenario = """
       {
-        "model_version": 3, "name": "pushes", "seed": 5, "days": 2, "warmup_days": 0.5, "devices": 40,
+        "model_version": 4, "name": "pushes", "seed": 5, "days": 2, "warmup_days": 0.5, "devices": 40,
         "kinds": [{ "name": "scores", "unpredictable": { "per_day": 20 } },
                   { "name": "news", "unpredictable": { "per_day": 5 } }],
         "segments": [{ "name": "fans", "widgets": [{ "kind": "scores" }, { "kind": "news" }] }],

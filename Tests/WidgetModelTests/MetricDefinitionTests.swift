@@ -1,7 +1,6 @@
 import ReloadEngine
 import ReloadMetrics
 import Testing
-
 import WidgetModel
 
 /// Each metric's definition on a hand-built device whose answer is known:
@@ -35,7 +34,9 @@ import WidgetModel
   }
 
   /// The same with the strategy's timelines given by `provider`.
-  static func run<P: TimelineProvider>(_ scenario: Scenario, provider: P, glances: [Int64], changes: [Int64]) -> ScenarioResults {
+  static func run<P: TimelineProvider>(_ scenario: Scenario, provider: P, glances: [Int64], changes: [Int64])
+    -> ScenarioResults
+  {
     let prepared = PreparedScenario(scenario)
     var sim = DeviceSimulator(prepared: prepared, strategy: scenario.strategies[0], provider: provider)
     var env = DeviceEnvironment()
@@ -69,7 +70,8 @@ import WidgetModel
   @Test func stalenessFreshnessAndAcceptability() {
     let h = Self.hour
     // Captured at t = 0 and never reloaded; changes at 1.5 h and 4 h.
-    let r = Self.run(Self.scenario(strategy: Self.never, days: 0.25),
+    let r = Self.run(
+      Self.scenario(strategy: Self.never, days: 0.25),
       glances: [1 * h, 2 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
     // Staleness: 0, 30, 90, 210 minutes.
     #expect(Self.value(r, .glances) == 4)
@@ -88,9 +90,11 @@ import WidgetModel
   /// nothing new is wasted.
   @Test func reloadsCaptureChangesAndWastedReloadsCaptureNothing() {
     let h = Self.hour
-    let poll2h = Strategy(name: "poll-2h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(2))))
+    let poll2h = Strategy(
+      name: "poll-2h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(2))))
     // Reloads at 0, 2, 4, 6 h (the first request is spread over 1 ms).
-    let r = Self.run(Self.scenario(strategy: poll2h, days: 7.0 / 24),
+    let r = Self.run(
+      Self.scenario(strategy: poll2h, days: 7.0 / 24),
       glances: [1 * h, 3 * h, 5 * h], changes: [3 * h / 2, 4 * h])
     #expect(Self.value(r, .budgetedReloadsPerWidgetDay) == 4 / (7.0 / 24))
     #expect(Self.value(r, .freshGlancePct) == 100)  // the 4 h change is captured by the 4 h reload
@@ -108,8 +112,10 @@ import WidgetModel
   /// Dry: a budgeted request found the budget empty; the widget stays dry
   /// until the oldest reload leaves the 24 h window.
   @Test func dryHoursDaysAndTheHourItRanDry() {
-    let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
-    let budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let poll1h = Strategy(
+      name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
+    let budget = BudgetParameters(
+      accrual: .slidingWindow, maxPerDay: 2, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
     // Reloads at 0 h, 1 h; refused at 2 h until 24 h; reloads 24 h, 25 h;
     // refused at 26 h until 48 h.
     let r = Self.run(Self.scenario(strategy: poll1h, days: 2, budget: budget), glances: [], changes: [])
@@ -125,8 +131,10 @@ import WidgetModel
   /// Polling every 3 h on a budget of 10 (reloads at 0, 3, ..., 21 h each
   /// day; a reload at a sample's own time counts as spent).
   @Test func budgetLeftOfASlidingWindowAtEachLocalHour() {
-    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
-    let budget = BudgetParameters(accrual: .slidingWindow, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
+    let poll3h = Strategy(
+      name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let budget = BudgetParameters(
+      accrual: .slidingWindow, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
     let bands = r.series[0].budgetLeftByLocalHour
     #expect(bands.count == 24)
@@ -153,7 +161,8 @@ import WidgetModel
   /// The samples before a request are read as they were then, not after
   /// the request's budget check refills the bucket to its own time.
   @Test func budgetLeftOfATokenBucketAtEachLocalHour() {
-    let poll3h = Strategy(name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
+    let poll3h = Strategy(
+      name: "poll-3h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(3))))
     let budget = BudgetParameters(
       accrual: .tokenBucket, maxPerDay: 10, minPerDay: 1, fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(Self.scenario(strategy: poll3h, days: 2, budget: budget), glances: [], changes: [])
@@ -208,7 +217,8 @@ import WidgetModel
 
   /// The backend peak is the busiest UTC second, scaled to the fleet.
   @Test func backendPeakIsTheBusiestSecondScaledToTheFleet() {
-    let poll1h = Strategy(name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
+    let poll1h = Strategy(
+      name: "poll-1h", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1))))
     // 10 devices reload in the same second every hour; the fleet is 100x.
     let budget = BudgetParameters(accrual: .slidingWindow, fullBudgetViewsPerDay: 0, minInterval: .zero)
     let r = Self.run(
@@ -231,6 +241,23 @@ import WidgetModel
     let free = r.summary.value(.freeReloadsPerWidgetDay, in: row)!
     #expect(abs(free - 2) < 0.2, "\(free) free reloads a day from 2 adds a day")
     #expect(r.summary.value(.budgetedReloadsPerWidgetDay, in: row)! == 0)
+  }
+
+  /// A locale, Dynamic Type, accessibility or time-zone change reloads
+  /// every widget for free (docs/model.md#device-restart); so does a
+  /// restart, whose reload a widget that fetches can always read.
+  @Test(arguments: [false, true])
+  func aSettingsChangeOrARestartReloadsEveryWidgetForFree(restart: Bool) {
+    var s = TestScenarios.r1(devices: 200, days: 6)
+    s.strategies = [Self.never]
+    s.segments[0].widgets.append(s.segments[0].widgets[0])  // two widgets a device
+    if restart { s.segments[0].restartsPer30Days = 30 } else { s.segments[0].settingsChangesPer30Days = 30 }
+    let r = runScenario(s)
+    let row = r.summary.row(strategy: "never")!
+    let free = r.summary.value(.freeReloadsPerWidgetDay, in: row)!
+    #expect(abs(free - 1) < 0.15, "\(free) free reloads a widget-day from one change a day")
+    #expect(r.summary.value(.budgetedReloadsPerWidgetDay, in: row)! == 0)
+    #expect(r.summary.value(.placeholderGlancePct, in: row)! == 0)
   }
 
   /// Per-segment rows add up to the `all` row for counts.

@@ -65,8 +65,8 @@ import WidgetModel
   }
 
   @Test func everyParameterBelongsToAnAssumptionAndEveryAssumptionHasParametersAndAlternatives() {
-    #expect(Assumption.allCases.count == 17)
-    #expect(Assumption.allCases.map(\.number) == Array(1...17))
+    #expect(Assumption.allCases.count == 19)
+    #expect(Assumption.allCases.map(\.number) == Array(1...19))
     var covered = 0
     for a in Assumption.allCases {
       #expect(!a.parameters.isEmpty, "assumption \(a.number) has no parameter")
@@ -87,7 +87,8 @@ import WidgetModel
         #expect(model != .standard, "\(a.number) \(alt.name) changes nothing")
         for s in alt.patch.settings {
           #expect(a.parameters.contains(s.parameter), "\(a.number) \(alt.name) sets \(s.parameter.path)")
-          #expect(s.value != s.parameter.defaultValue, "\(a.number) \(alt.name) sets \(s.parameter.path) to its default")
+          #expect(
+            s.value != s.parameter.defaultValue, "\(a.number) \(alt.name) sets \(s.parameter.path) to its default")
         }
       }
     }

@@ -93,6 +93,8 @@ import WidgetModel
     #expect(v1.reload.latenessPressure == .none)
     #expect(v1.appReload.backgroundLatency.isZero)
     #expect(v1.appReload.whileAsleep == .spend)
-    #expect(Set(ModelVersion.changes(since: 1).map(\.parameter)).count == 5)
+    #expect(v1.reload.futureFirstEntry == .shownAtOnce)  // version 4's change, given back too
+    #expect(ModelVersion.history[1].changes.count == 5)
+    #expect(Set(ModelVersion.changes(since: 1).map(\.parameter)).count == 6)
   }
 }

@@ -1,7 +1,6 @@
 import ReloadEngine
 import ReloadMetrics
 import Testing
-
 import WidgetModel
 
 /// Each construct of the strategy language (Scenarios/README.md, "Writing
@@ -29,7 +28,9 @@ import WidgetModel
     model(&m)
     return Scenario(
       name: "hand-built", seed: 1, days: days, warmupDays: 0, devices: 1, segments: [segment],
-      kinds: kinds ?? [WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), tolerance: .minutes(30))],
+      kinds: kinds ?? [
+        WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), tolerance: .minutes(30))
+      ],
       strategies: [strategy], model: m)
   }
 
@@ -42,6 +43,8 @@ import WidgetModel
     var glances: [Int64] = []
     var changes: [Int64] = []
     var backgroundRefreshOff = false
+    /// Device restarts (docs/model.md#device-restart).
+    var restarts: [Int64] = []
   }
 
   /// Runs `scenario`'s first strategy on one device described by `device`.
@@ -71,6 +74,7 @@ import WidgetModel
     env.adds = []
     env.addStart = [Int](repeating: 0, count: n + 1)
     env.settingsChanges = []
+    env.restarts = device.restarts.map { SimTime(milliseconds: $0) }
     sim.run(env)
     sim.flush()
     let facts = RunFacts(
@@ -106,14 +110,16 @@ import WidgetModel
 
   @Test func enterBackgroundRuleIsAParameter() {
     let bg = Strategy(name: "bg", timeline: Self.never, triggers: [AppTrigger(on: .background)])
-    let free = Self.run(Self.scenario(bg) { $0.appReload.enterBackground = .free }, Device(sessions: Self.threeSessions))
+    let free = Self.run(
+      Self.scenario(bg) { $0.appReload.enterBackground = .free }, Device(sessions: Self.threeSessions))
     #expect(Self.total(free, .freeReloadsPerWidgetDay) == 3)
     #expect(Self.total(free, .budgetedReloadsPerWidgetDay) == 0)
   }
 
   @Test func aDelayedForegroundCallAfterTheSessionIsBudgeted() {
     // The call comes 15 minutes after launch; the session lasted 10.
-    let late = Strategy(name: "late", timeline: Self.never, triggers: [AppTrigger(on: .foreground, delay: .minutes(15))])
+    let late = Strategy(
+      name: "late", timeline: Self.never, triggers: [AppTrigger(on: .foreground, delay: .minutes(15))])
     let soon = Strategy(name: "soon", timeline: Self.never, triggers: [AppTrigger(on: .foreground, delay: .minutes(5))])
     let a = Self.run(Self.scenario(late), Device(sessions: Self.threeSessions))
     let b = Self.run(Self.scenario(soon), Device(sessions: Self.threeSessions))
@@ -166,7 +172,8 @@ import WidgetModel
   @Test func afterALocalClockTimeReloadsOnceADayAtIt() {
     // .after(00:15 local) on a device at UTC+2: 22:15 UTC every day.
     let s = Strategy(
-      name: "midnight", timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0, 15))))
+      name: "midnight",
+      timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0, 15))))
     let r = Self.run(Self.scenario(s, days: 5), Device())
     let hourly = r.series[0].hourly[.budgetedReloads]
     // (The first request, spread to t = 0 by the test's model, aside.)
@@ -179,7 +186,8 @@ import WidgetModel
   @Test func aRandomTimeInAWindowStaysInTheWindow() {
     let s = Strategy(
       name: "window",
-      timeline: EntryTimeline(entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(fromMinute: 0, toMinute: 30))))
+      timeline: EntryTimeline(
+        entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(fromMinute: 0, toMinute: 30))))
     let r = Self.run(Self.scenario(s, days: 8), Device())
     let hourly = r.series[0].hourly[.budgetedReloads]
     let busy = hourly.indices.filter { hourly[$0] > 0 && $0 > 0 }
@@ -189,11 +197,141 @@ import WidgetModel
   @Test func oneEntryAtAnOffsetWithAtEndAsksAgainAtThatOffset() {
     // DuckDuckGo's VPN widget: one entry dated now + 5 min, .atEnd: 288 a day
     // asked, the budget (70) granted.
-    let s = Strategy(name: "vpn", timeline: EntryTimeline(entries: 1, spacing: .minutes(5), dating: .offset, policy: .atEnd))
+    let s = Strategy(
+      name: "vpn", timeline: EntryTimeline(entries: 1, spacing: .minutes(5), dating: .offset, policy: .atEnd))
     let r = Self.run(Self.scenario(s, days: 3), Device())
     let perDay = MetricDefinitionTests.value(r, .budgetedReloadsPerWidgetDay)
     #expect(perDay > 65 && perDay <= 71, "budgeted per day \(perDay)")
     #expect(MetricDefinitionTests.value(r, .withheldRequestsPerWidgetDay) > 0)
+  }
+
+  @Test func aFirstEntryDatedAheadIsShownFromItsDate() {
+    // Clouds: one entry dated now + 15 min with .atEnd. A change at 30:00
+    // (UTC); the reload after it fetches the new data, whose entry is
+    // dated 15 minutes later (docs/model.md#future-first-entry).
+    let t = EntryTimeline(entries: 1, spacing: .minutes(15), dating: .offset, policy: .atEnd)
+    let change: Int64 = 30 * Self.hour
+    // Glances every minute from 29:50 to 30:59.
+    let glances = (0..<70).map { 29 * Self.hour + 50 * Self.minute + Int64($0) * Self.minute }
+    let device = Device(glances: glances, changes: [change])
+    func run(_ rule: ReloadTiming.FutureFirstEntry) -> ScenarioResults {
+      Self.run(
+        Self.scenario(Strategy(name: "clouds", timeline: t), days: 2) {
+          $0.reload.asap = .immediate
+          $0.reload.futureFirstEntry = rule
+        }, device)
+    }
+    let kept = run(.keepsShown)
+    let early = run(.shownAtOnce)
+    // Reloads every 15 minutes either way (the budget allows 70 a day:
+    // the sliding window spends them by about 17:30 of day 0, then one
+    // every ~20.6 min), asked at each entry's date.
+    #expect(Self.total(kept, .budgetedReloadsPerWidgetDay) == Self.total(early, .budgetedReloadsPerWidgetDay))
+    // The change is stale for longer when the data shows only at its
+    // entry's date: each glance sees the entry of the reload before last.
+    let keptStale = 100 - MetricDefinitionTests.value(kept, .freshGlancePct)
+    let earlyStale = 100 - MetricDefinitionTests.value(early, .freshGlancePct)
+    #expect(keptStale > earlyStale, "stale glances: kept \(keptStale) %, at once \(earlyStale) %")
+    // The delay is one entry's offset: 15 more stale glances (minutes).
+    #expect(abs((keptStale - earlyStale) * 70 / 100 - 15) <= 1, "kept \(keptStale) %, at once \(earlyStale) %")
+  }
+
+  @Test func aRestartReloadsEveryWidgetForFreeAndProtectedDataCannotBeReadBeforeTheFirstUnlock() {
+    // SideStore: a cache-reading widget with one entry a day at midnight;
+    // on a failed read, one entry with a placeholder (the "zero") and .atEnd.
+    let day = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .atLocalTime(ClockWindow(at: 0)),
+      onFailure: FailureBranch(policy: .atEnd, placeholder: true))
+    let strategy = Strategy(
+      name: "sidestore", timeline: day, kinds: [KindStrategy(timeline: day, data: .appCache)])
+    let kinds = [WidgetKindSpec(name: "a", tolerance: .hours(24))]
+    // A restart at 34:00 UTC; glances every 5 minutes for an hour after it.
+    let restart: Int64 = 34 * Self.hour
+    let glances = (1...12).map { restart + Int64($0) * 5 * Self.minute }
+    let device = Device(glances: glances, restarts: [restart])
+    // The segment says its devices restart (the one restart is written in).
+    func restarting(_ s: Scenario) -> Scenario {
+      var s = s
+      s.segments[0].restartsPer30Days = 1
+      return s
+    }
+    func run(_ rule: ReloadTiming.AtRestart) -> ScenarioResults {
+      Self.run(
+        restarting(
+          Self.scenario(strategy, days: 3, kinds: kinds) {
+            $0.reload.asap = .paced
+            $0.reload.atRestart = rule
+          }), device)
+    }
+    let locked = run(.beforeFirstUnlock)
+    let unlocked = run(.afterFirstUnlock)
+    let none = run(.none)
+    // The restart's reload is free under both readings; none without one.
+    #expect(Self.total(locked, .freeReloadsPerWidgetDay) == 1)
+    #expect(Self.total(unlocked, .freeReloadsPerWidgetDay) == 1)
+    #expect(Self.total(none, .freeReloadsPerWidgetDay) == 0)
+    // Before the first unlock the App Group file cannot be read: the
+    // placeholder shows until the paced .atEnd request (24 h / 70 = 20.6
+    // min) reads it: four glances of twelve.
+    #expect(abs(MetricDefinitionTests.value(locked, .placeholderGlancePct) - 100.0 * 4 / 12) < 1e-9)
+    #expect(MetricDefinitionTests.value(unlocked, .placeholderGlancePct) == 0)
+    #expect(MetricDefinitionTests.value(none, .placeholderGlancePct) == 0)
+    // The failed read reaches no backend, and it is followed by a budgeted reload.
+    #expect(Self.total(locked, .budgetedReloadsPerWidgetDay) == Self.total(none, .budgetedReloadsPerWidgetDay) + 1)
+    // A kind that fetches (and needs nothing locked) reads through a restart.
+    let fetching = Strategy(name: "fetch", timeline: day, kinds: [KindStrategy(timeline: day, data: .fetch)])
+    let f = Self.run(restarting(Self.scenario(fetching, days: 3, kinds: kinds) { $0.reload.asap = .paced }), device)
+    #expect(MetricDefinitionTests.value(f, .placeholderGlancePct) == 0)
+    #expect(Self.total(f, .freeReloadsPerWidgetDay) == 1)
+  }
+
+  @Test func aProviderWithAMaximumAgeFetchesOnlyWhenItsDataIsThatOld() {
+    // Polling every 15 minutes, but the provider fetches only when what it
+    // fetched last is an hour old (docs/model.md#max-age).
+    let poll = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.minutes(15)))
+    let plain = Strategy(name: "poll", timeline: poll)
+    let aged = Strategy(name: "aged", timeline: poll, kinds: [KindStrategy(timeline: poll, maxAge: .hours(1))])
+    let glances = (0..<48).map { 24 * Self.hour + Int64($0) * 30 * Self.minute }
+    let changes = (0..<24).map { 24 * Self.hour + Int64($0) * Self.hour + 7 * Self.minute }
+    let device = Device(glances: glances, changes: changes)
+    let a = Self.run(Self.scenario(plain, days: 3), device)
+    let b = Self.run(Self.scenario(aged, days: 3), device)
+    // The same reloads; a quarter of them reach the backend.
+    let reloads = Self.total(b, .budgetedReloadsPerWidgetDay)
+    #expect(reloads == Self.total(a, .budgetedReloadsPerWidgetDay))
+    #expect(Self.total(a, .backendRequestsPerWidgetDay) == reloads)
+    let requests = Self.total(b, .backendRequestsPerWidgetDay)
+    #expect(abs(requests - reloads / 4) <= 2, "requests \(requests) of \(reloads) reloads")
+    // And the widget is further behind: a change waits up to an hour.
+    #expect(
+      MetricDefinitionTests.value(b, .freshGlancePct) < MetricDefinitionTests.value(a, .freshGlancePct))
+  }
+
+  @Test(arguments: [1 as UInt64, 2, 3])
+  func changesTheRunningAppMakesHappenOnlyInItsSessions(seed: UInt64) {
+    // A podcast player's now playing: a change as playback starts and two
+    // an hour while it plays (docs/model.md#session-changes).
+    let kinds = [
+      WidgetKindSpec(name: "episode", sessionChanges: SessionChanges(session: .audio, atStart: true, perHour: 2))
+    ]
+    var scenario = Self.scenario(Strategy(name: "s", timeline: EntryTimeline(policy: .never)), days: 30, kinds: kinds)
+    scenario.seed = seed
+    scenario.segments[0].audioSessionsPerDay = 3
+    scenario.segments[0].audioLength = .logNormal(median: .minutes(40), sigma: 0.5)
+    let prepared = PreparedScenario(scenario)
+    var env = DeviceEnvironment()
+    env.generate(device: 0, in: prepared)
+    let changes = env.changes[env.changeStart[0]..<env.changeStart[1]]
+    let sessions = zip(env.audioStart, env.audioEnd)
+    #expect(env.audioStart.count > 60)
+    // Every change falls in a session; every session starts with one.
+    for c in changes { #expect(sessions.contains { c >= $0.0 && c < $0.1 }, "change at \(c) outside sessions") }
+    for start in env.audioStart { #expect(changes.contains(start)) }
+    #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.0 <= $0.1 }, "sorted")
+    // Two an hour of playback, beyond the starts: within 4 standard deviations.
+    let hours = sessions.reduce(0.0) { $0 + Double($1.1.milliseconds - $1.0.milliseconds) / Double(Self.hour) }
+    let extra = Double(changes.count - env.audioStart.count)
+    #expect(abs(extra - 2 * hours) <= 4 * (2 * hours).squareRoot(), "\(extra) changes in \(hours) h of playback")
   }
 
   @Test func thirtySecondCodesAreShownByEntriesEveryThirtySeconds() {
@@ -225,11 +363,14 @@ import WidgetModel
       entries: 1, dating: .spaced, policy: .after(.hours(24)),
       onFailure: FailureBranch(retry: [.minutes(10), .minutes(30), .minutes(60)], placeholder: true))
     let failing = [
-      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(probability: 1))
+      WidgetKindSpec(
+        name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(probability: 1))
     ]
-    let ok = Self.run(Self.scenario(Strategy(name: "daily", timeline: daily), days: 2), Device(glances: [30 * Self.hour]))
+    let ok = Self.run(
+      Self.scenario(Strategy(name: "daily", timeline: daily), days: 2), Device(glances: [30 * Self.hour]))
     let bad = Self.run(
-      Self.scenario(Strategy(name: "daily", timeline: daily), days: 2, kinds: failing), Device(glances: [30 * Self.hour]))
+      Self.scenario(Strategy(name: "daily", timeline: daily), days: 2, kinds: failing),
+      Device(glances: [30 * Self.hour]))
     // Succeeding: one reload a day. Failing: at 0, then 10, 30, then every
     // 60 minutes: 0, 0:10, 0:40, 1:40, ..., 47:40 = 50 reloads in 48 h.
     #expect(Self.total(ok, .budgetedReloadsPerWidgetDay) == 2)
@@ -253,7 +394,8 @@ import WidgetModel
     let hourly = r.series[0].hourly[.budgetedReloads]
     // Hourly reloads; 4 retries an hour in 02:00-04:00 UTC.
     for day in 1..<3 {
-      #expect(hourly[day * 24 + 2] == 4 && hourly[day * 24 + 3] == 4, "day \(day): \(hourly[(day * 24)..<(day * 24 + 5)])")
+      #expect(
+        hourly[day * 24 + 2] == 4 && hourly[day * 24 + 3] == 4, "day \(day): \(hourly[(day * 24)..<(day * 24 + 5)])")
       #expect(hourly[day * 24 + 10] == 1)
     }
   }
@@ -398,7 +540,9 @@ import WidgetModel
     let s = Strategy(
       name: "w", timeline: Self.never, triggers: [AppTrigger(on: .wake)],
       wakes: [WakeSource(name: "w", type: .location, every: .minutes(30))])
-    #expect(Self.total(Self.run(Self.scenario(s, days: 2), Device(backgroundRefreshOff: true)), .budgetedReloadsPerWidgetDay) == 0)
+    #expect(
+      Self.total(Self.run(Self.scenario(s, days: 2), Device(backgroundRefreshOff: true)), .budgetedReloadsPerWidgetDay)
+        == 0)
   }
 
   @Test func appFetchTriggersFollowEveryWake() {
@@ -429,7 +573,8 @@ import WidgetModel
     // Silent pushes on every change: the trigger adds a second call per delivered push.
     let push = Strategy(
       name: "push", timeline: Self.never, app: AppBehaviour(reloadOnSilentPush: false),
-      backend: BackendBehaviour(silentPush: PushTrigger(on: .all)), triggers: [AppTrigger(on: .silentPush, delay: .minutes(1))])
+      backend: BackendBehaviour(silentPush: PushTrigger(on: .all)),
+      triggers: [AppTrigger(on: .silentPush, delay: .minutes(1))])
     let changes: [Int64] = [26, 30, 34, 40].map { $0 * Self.hour }
     let p = Self.run(Self.scenario(push, days: 3), Device(changes: changes))
     #expect(Self.total(p, .budgetedReloadsPerWidgetDay) == 4)
@@ -455,7 +600,9 @@ import WidgetModel
 
   @Test func inAppEventsPerDayHappenOnlyWhileTheAppIsOpen() {
     // 48 events a day, flat; the app is open 4 h of each day: about 8 a day.
-    let sessions = (0..<10).map { d -> (Int64, Int64) in (Int64(d) * 24 * Self.hour + 10 * Self.hour, Int64(d) * 24 * Self.hour + 14 * Self.hour) }
+    let sessions = (0..<10).map { d -> (Int64, Int64) in
+      (Int64(d) * 24 * Self.hour + 10 * Self.hour, Int64(d) * 24 * Self.hour + 14 * Self.hour)
+    }
     let s = Strategy(name: "sync", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perDay: 48)])
     let r = Self.run(Self.scenario(s, days: 10), Device(sessions: sessions))
     let free = Self.total(r, .freeReloadsPerWidgetDay)
@@ -464,14 +611,18 @@ import WidgetModel
     // A profile with no weight in 10:00-14:00: none at all.
     var night = [Double](repeating: 0, count: 24)
     night[2] = 1
-    let n = Strategy(name: "night", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perDay: 48, profile: night)])
+    let n = Strategy(
+      name: "night", timeline: Self.never, triggers: [AppTrigger(on: .inApp, perDay: 48, profile: night)])
     #expect(Self.total(Self.run(Self.scenario(n, days: 10), Device(sessions: sessions)), .freeReloadsPerWidgetDay) == 0)
   }
 
   @Test func aFailurePolicyOfNeverStopsReloading() {
-    let t = EntryTimeline(entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: FailureBranch(policy: .never))
+    let t = EntryTimeline(
+      entries: 1, dating: .spaced, policy: .after(.hours(1)), onFailure: FailureBranch(policy: .never))
     let kinds = [
-      WidgetKindSpec(name: "a", unpredictable: UnpredictableChanges(perDay: 1), fetchFailure: FetchFailure(outageFromHour: 5, outageToHour: 6))
+      WidgetKindSpec(
+        name: "a", unpredictable: UnpredictableChanges(perDay: 1),
+        fetchFailure: FetchFailure(outageFromHour: 5, outageToHour: 6))
     ]
     let r = Self.run(Self.scenario(Strategy(name: "n", timeline: t), days: 3, kinds: kinds), Device())
     let hourly = r.series[0].hourly[.budgetedReloads]
@@ -498,7 +649,8 @@ import WidgetModel
   @Test func onlyIfChangedSkipsCallsWhenNothingChanged() {
     // Maple after PR #548: reload a kind only when its numbers changed.
     let always = Strategy(name: "always", timeline: Self.never, triggers: [AppTrigger(on: .foreground)])
-    let changed = Strategy(name: "changed", timeline: Self.never, triggers: [AppTrigger(on: .foreground, onlyIfChanged: true)])
+    let changed = Strategy(
+      name: "changed", timeline: Self.never, triggers: [AppTrigger(on: .foreground, onlyIfChanged: true)])
     // Sessions at 25, 26, 27, 28 h; one change at 26.5 h.
     let sessions: [(Int64, Int64)] = (25...28).map { (Int64($0) * Self.hour, Int64($0) * Self.hour + Self.minute) }
     let device = Device(sessions: sessions, changes: [26 * Self.hour + 30 * Self.minute])
@@ -543,11 +695,15 @@ import WidgetModel
   }
 
   @Test func aBackgroundRefreshTaskThatDoesNotReloadReloadsNothing() {
-    let quiet = Strategy(name: "quiet", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15), backgroundRefreshReloads: false))
+    let quiet = Strategy(
+      name: "quiet", timeline: Self.never,
+      app: AppBehaviour(backgroundRefreshInterval: .minutes(15), backgroundRefreshReloads: false))
     let loud = Strategy(name: "loud", timeline: Self.never, app: AppBehaviour(backgroundRefreshInterval: .minutes(15)))
     let q = Self.run(Self.scenario(quiet, days: 4), Device())
     let l = Self.run(Self.scenario(loud, days: 4), Device())
-    #expect(MetricDefinitionTests.value(q, .bgRefreshRunsPerDeviceDay) == MetricDefinitionTests.value(l, .bgRefreshRunsPerDeviceDay))
+    #expect(
+      MetricDefinitionTests.value(q, .bgRefreshRunsPerDeviceDay)
+        == MetricDefinitionTests.value(l, .bgRefreshRunsPerDeviceDay))
     #expect(MetricDefinitionTests.value(l, .bgRefreshRunsPerDeviceDay) > 0)
     #expect(Self.total(q, .budgetedReloadsPerWidgetDay) == 0)
     #expect(Self.total(l, .budgetedReloadsPerWidgetDay) > 0)
@@ -556,7 +712,8 @@ import WidgetModel
   @Test func spacedEntriesAskAgainAfterTheLastOneAndShowScheduledChangesUpToEach() {
     // 4 entries 15 minutes apart with .atEnd: a reload every 45 minutes.
     let kinds = [WidgetKindSpec(name: "a", scheduled: ScheduledChanges(every: .minutes(15)), tolerance: .minutes(1))]
-    let s = Strategy(name: "spaced", timeline: EntryTimeline(entries: 4, spacing: .minutes(15), dating: .spaced, policy: .atEnd))
+    let s = Strategy(
+      name: "spaced", timeline: EntryTimeline(entries: 4, spacing: .minutes(15), dating: .spaced, policy: .atEnd))
     // Glances 20 and 40 minutes into hour 30: each sees the entry that shows the change 5 minutes before.
     let glances = [30 * Self.hour + 20 * Self.minute + 1, 30 * Self.hour + 40 * Self.minute + 1]
     let r = Self.run(Self.scenario(s, days: 2, kinds: kinds), Device(glances: glances))
@@ -596,7 +753,8 @@ import WidgetModel
     // 05:00 UTC (the retry at 02:05 UTC succeeded).
     let day: Int64 = 24 * Self.hour
     let glances = [day + 23 * Self.hour, 2 * day + 1 * Self.hour, 2 * day + 3 * Self.hour, 2 * day + 5 * Self.hour]
-    let r = Self.run(Self.scenario(Strategy(name: "wiki", timeline: t), days: 3, kinds: kinds), Device(glances: glances))
+    let r = Self.run(
+      Self.scenario(Strategy(name: "wiki", timeline: t), days: 3, kinds: kinds), Device(glances: glances))
     #expect(MetricDefinitionTests.value(r, .placeholderGlancePct) == 75)
     #expect(MetricDefinitionTests.value(r, .freshGlancePct) == 25)
   }

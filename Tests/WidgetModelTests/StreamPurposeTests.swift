@@ -9,7 +9,8 @@ import WidgetModel
   static let pinned: [(StreamPurpose, UInt64)] = [
     (.attributes, 1), (.homeViews, 2), (.lockViews, 3), (.visibility, 4), (.appSessions, 5),
     (.audioSessions, 6), (.taps, 7), (.lowPowerMode, 8), (.contentChanges, 9),
-    (.settingsChanges, 10), (.widgetAdds, 11), (.lateness, 20), (.pushDelivery, 21),
+    (.settingsChanges, 10), (.widgetAdds, 11), (.restarts, 12), (.sessionChanges, 13), (.lateness, 20),
+    (.pushDelivery, 21),
     (.backgroundRefresh, 22), (.firstRequest, 23), (.watchViews, 40), (.standbyViews, 41),
   ]
 

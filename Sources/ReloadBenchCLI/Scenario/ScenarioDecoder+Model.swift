@@ -74,8 +74,16 @@ extension ScenarioDecoder {
       }
       var own = timeline
       if let t = k.object("timeline", ScenarioSchema.timeline) { try overrideTimeline(&own, t) }
+      let data = k.optionalString("data").flatMap(DataSource.init(rawValue:)) ?? .fetch
+      let maxAge = k.optionalNumber("max_age_min").map { SimDuration.minutes($0) }
+      if maxAge != nil && data == .appCache {
+        throw ScenarioError(
+          path: "\(k.path).max_age_min", message: "is set but the kind reads the app's cache (data: app_cache)",
+          fix: "remove max_age_min, or let the provider fetch (\"data\": \"fetch\")")
+      }
       perKind[index] = KindStrategy(
-        timeline: own, data: k.optionalString("data").flatMap(DataSource.init(rawValue:)) ?? .fetch)
+        timeline: own, data: data, readsBeforeFirstUnlock: k.optionalBool("reads_before_first_unlock"),
+        maxAge: maxAge)
     }
     var wakes: [WakeSource] = []
     for (i, v) in r.array("wakes").enumerated() {

@@ -210,10 +210,21 @@ enum ScenarioDecoder {
         probability: f.number("probability"), outageFromHour: from, outageToHour: to,
         whenUnpublished: f.bool("when_unpublished"))
     }
+    var sessionChanges: SessionChanges? = nil
+    if let s = r.object("session_changes", ScenarioSchema.sessionChanges) {
+      if scope == .shared {
+        throw ScenarioError(
+          path: "\(s.path)", message: "is per user (the app's own sessions) but the kind is shared",
+          fix: "remove session_changes, or make the kind \"scope\": \"per_user\"")
+      }
+      sessionChanges = SessionChanges(
+        session: SessionChanges.Session(rawValue: s.string("session")) ?? .foreground, atStart: s.bool("at_start"),
+        perHour: s.number("per_hour"))
+    }
     return WidgetKindSpec(
       name: r.string("name"), scope: scope, scheduled: scheduled,
       unpredictable: unpredictable, tolerance: .minutes(r.number("tolerance_min")), interactive: r.bool("interactive"),
-      fetchFailure: failure)
+      fetchFailure: failure, sessionChanges: sessionChanges)
   }
 
   static func profile(_ r: SchemaReader, _ key: String) throws(ScenarioError) -> [Double] {
@@ -330,6 +341,7 @@ enum ScenarioDecoder {
       settingsChangesPer30Days: r.number("settings_changes_per_30_days"),
       widgetAddsPer30Days: r.number("widget_adds_per_30_days"), widgets: slots,
       watchViewsPerDay: r.number("watch_views_per_day"), standby: standby,
-      weekendViewsFactor: r.number("weekend_views_factor"), weekendSessionsFactor: r.number("weekend_sessions_factor"))
+      weekendViewsFactor: r.number("weekend_views_factor"), weekendSessionsFactor: r.number("weekend_sessions_factor"),
+      restartsPer30Days: r.number("restarts_per_30_days"))
   }
 }

@@ -83,6 +83,16 @@ extension ScenarioSchema {
         "Where this kind's reloads get data: `fetch` (a backend request) or `app_cache` (what the app last fetched; "
           + "no request) (docs/model.md#data-source).",
         DataSource.allCases.map(\.rawValue)),
+      SchemaField(
+        "reads_before_first_unlock", .boolean,
+        "Whether the provider can read its data before the device is first unlocked after a restart: `false` for "
+          + "data in App Group files or the Keychain with iOS's default protection, `true` for a fetch that needs "
+          + "neither. Unset: `false` for `data: app_cache`, `true` for `fetch` (docs/model.md#device-restart)."),
+      number(
+        "max_age_min",
+        "The provider fetches only when the data it fetched last is at least this old, and otherwise shows that "
+          + "data again with no request (a cache with a maximum age; docs/model.md#max-age). `fetch` kinds only.",
+        unit: "minutes", min: 0, max: 10_080, exclusiveMin: true),
     ])
 
   static let trigger = SchemaObject(

@@ -288,6 +288,28 @@ enum ScenarioSchema {
       SchemaField(
         "fetch_failure", .anyOf([.object(fetchFailure), .null]),
         "How often fetching this kind's data fails, or null (never).", default: .null),
+      SchemaField(
+        "session_changes", .anyOf([.object(sessionChanges), .null]),
+        "Changes the running app itself makes (now playing, a workout), only during its sessions, or null "
+          + "(docs/model.md#session-changes). Per-user kinds only.",
+        default: .null),
+    ])
+
+  static let sessionChanges = SchemaObject(
+    "Session changes",
+    doc:
+      "Changes of the kind's data that happen only while the app runs: one as each session starts and more at "
+      + "random while it lasts (docs/model.md#session-changes).",
+    [
+      choice(
+        "session",
+        "`audio`: the segment's audio (or navigation) sessions (a podcast's now playing); `foreground`: its app "
+          + "sessions (a sync when opened, a workout the app records).",
+        SessionChanges.Session.allCases.map(\.rawValue), required: true),
+      flag("at_start", "A change as each session starts (playback begins, a sync runs).", default: true),
+      number(
+        "per_hour", "Mean changes per hour during a session after its start (a new episode, a chapter).",
+        unit: "per hour", default: 0, min: 0, max: 3600),
     ])
 
   // MARK: - Population
@@ -411,6 +433,11 @@ enum ScenarioSchema {
         "settings_changes_per_30_days",
         "Locale, Dynamic Type or accessibility changes (each reloads every widget for free).", unit: "per 30 days",
         default: 0, min: 0, max: 1000),
+      number(
+        "restarts_per_30_days",
+        "Device restarts (an update, a flat battery): WidgetKit asks every widget for a timeline, for free, as "
+          + "`model.reload.at_restart` says (docs/model.md#device-restart).",
+        unit: "per 30 days", default: 0, min: 0, max: 1000),
       number(
         "widget_adds_per_30_days",
         "Times each widget is added (or removed and re-added); a newly added widget's first timeline is a free reload.",

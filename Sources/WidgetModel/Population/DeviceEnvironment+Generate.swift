@@ -23,6 +23,7 @@ extension DeviceEnvironment {
     drawLowPowerMode(seg, in: prepared)
     drawSettingsChanges(seg, in: prepared)
     drawContentChanges(in: prepared)
+    drawRestarts(seg, in: prepared)
   }
 
   /// The device's stream key (per-widget and per-kind keys put the index in
@@ -255,6 +256,16 @@ extension DeviceEnvironment {
     Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &settings, appendingTo: &settingsChanges)
   }
 
+  /// Device restarts, at any hour of the day (an update installs at night,
+  /// a battery runs flat in the day).
+  private mutating func drawRestarts(_ seg: Segment, in prepared: PreparedScenario) {
+    restarts.removeAll(keepingCapacity: true)
+    guard seg.restartsPer30Days > 0 else { return }
+    for h in 0..<24 { rates[h] = seg.restartsPer30Days / 30 / 24 }
+    var rng = prepared.streams.stream(entity: entity, purpose: .restarts)
+    Self.drawArrivals(rates, utcOffset, until: prepared.end, using: &rng, appendingTo: &restarts)
+  }
+
   /// Content: each kind's schedule as this device sees it, its per-user
   /// unpredictable changes (shared ones are drawn once per fleet), and the
   /// number of changes in the measured days.
@@ -288,11 +299,37 @@ extension DeviceEnvironment {
           calendar: prepared.scenario.calendar)
         for i in before..<changes.count where changes[i] >= prepared.measureStart { unpredictable += 1 }
       }
+      if !shared, let s = kind.sessionChanges {
+        let before = changes.count
+        drawSessionChanges(s, kind: k, in: prepared)
+        for i in before..<changes.count where changes[i] >= prepared.measureStart { unpredictable += 1 }
+        changes[changeStart[k]...].sort()
+      }
       var scheduled = 0
       if let s = schedules[k] { scheduled = s.count(from: prepared.measureStart, to: end) }
       measuredChanges.append(unpredictable + scheduled)
     }
     changeStart.append(changes.count)
+  }
+
+  /// Kind `k`'s changes made by the running app: at each session's start
+  /// and at `perHour` while it lasts (docs/model.md#session-changes).
+  private mutating func drawSessionChanges(_ s: SessionChanges, kind k: Int, in prepared: PreparedScenario) {
+    var rng = prepared.streams.stream(entity: entity << 8 | UInt64(k), purpose: .sessionChanges)
+    let starts = s.session == .audio ? audioStart : sessionStart
+    let ends = s.session == .audio ? audioEnd : sessionEnd
+    let hour = Double(SimDuration.hour.milliseconds)
+    for i in starts.indices {
+      if s.atStart { changes.append(starts[i]) }
+      guard s.perHour > 0 else { continue }
+      var t = Double(starts[i].milliseconds)
+      while true {
+        t += -_log(1 - rng.nextUnit()) * hour / s.perHour
+        let at = SimTime(milliseconds: Int64(t))
+        if at >= ends[i] { break }
+        if at > starts[i] { changes.append(at) }
+      }
+    }
   }
 
   static func pickOffset<G: RandomNumberGenerator>(_ offsets: [WeightedOffset], _ rng: inout G) -> Double {

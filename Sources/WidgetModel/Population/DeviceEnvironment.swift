@@ -41,6 +41,8 @@ public struct DeviceEnvironment: Sendable {
   public package(set) var lowPowerStart: [SimTime] = []
   public package(set) var lowPowerEnd: [SimTime] = []
   public package(set) var settingsChanges: [SimTime] = []
+  /// Device restarts (docs/model.md#device-restart).
+  public package(set) var restarts: [SimTime] = []
 
   // Content, per scenario kind.
   /// Per-user unpredictable changes: `changes[changeStart[k] ..< changeStart[k + 1]]`.

@@ -26,6 +26,10 @@ extension StreamPurpose {
   public static let settingsChanges = StreamPurpose(rawValue: 10)
   /// The user adding (or re-adding) a widget.
   public static let widgetAdds = StreamPurpose(rawValue: 11)
+  /// Device restarts.
+  public static let restarts = StreamPurpose(rawValue: 12)
+  /// Changes the running app makes during its sessions.
+  public static let sessionChanges = StreamPurpose(rawValue: 13)
   /// Wrist raises that show the watch face (watch complications' views).
   /// 40 and up: the placements' own range, apart from other new purposes.
   public static let watchViews = StreamPurpose(rawValue: 40)

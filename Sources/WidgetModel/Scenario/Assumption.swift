@@ -1,6 +1,6 @@
 import ReloadEngine
 
-/// The seventeen rules the simulator must assume where Apple documents
+/// The nineteen rules the simulator must assume where Apple documents
 /// nothing or the sources disagree (docs/model.md#assumptions), each with
 /// its parameters (from the catalogue: a parameter names its assumption)
 /// and its named alternatives: the other readings the sources allow, each a
@@ -32,8 +32,10 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
   case backgroundLatency
   case backgroundWhileAsleep
   case noCompletion
+  case futureFirstEntry
+  case deviceRestart
 
-  /// Its number in docs/model.md (1-17).
+  /// Its number in docs/model.md (1-19).
   public var number: Int { rawValue }
 
   /// The parameters that state it, in the catalogue's order.
@@ -70,6 +72,10 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
     case .backgroundWhileAsleep: return "budgeted app calls while the user sleeps: spent, or deferred to waking"
     case .noCompletion:
       return "what WidgetKit asks next after a provider never called its completion handler"
+    case .futureFirstEntry:
+      return "what a widget shows before its new timeline's first entry, dated after the reload"
+    case .deviceRestart:
+      return "when WidgetKit asks for timelines after a device restart, and whether data can be read then"
     }
   }
 
@@ -234,6 +240,21 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
         A(
           "never", "nothing is asked again until the app or the system reloads the widget", source: "assumed",
           [(.reloadNoCompletion, .choice(ReloadTiming.NoCompletion.never.rawValue))])
+      ]
+    case .futureFirstEntry:
+      return [
+        A(
+          "shown_at_once", "the new data shows from the reload on, before its entry's date", source: "assumed",
+          [(.reloadFutureFirstEntry, .choice(ReloadTiming.FutureFirstEntry.shownAtOnce.rawValue))])
+      ]
+    case .deviceRestart:
+      return [
+        A(
+          "after_first_unlock", "the timelines asked for at a restart can read their data", source: "assumed",
+          [(.reloadAtRestart, .choice(ReloadTiming.AtRestart.afterFirstUnlock.rawValue))]),
+        A(
+          "no_restart_reload", "a restart reloads nothing; the old timelines stay", source: "assumed",
+          [(.reloadAtRestart, .choice(ReloadTiming.AtRestart.none.rawValue))]),
       ]
     }
   }

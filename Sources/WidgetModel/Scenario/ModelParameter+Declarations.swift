@@ -139,6 +139,25 @@ extension ModelParameter {
           + "(docs/model.md#no-completion).",
         source: "seed 000 (the extension is ended, as in a crash), rule assumed", anchor: "no-completion",
         .noCompletion, construct: .completionNeverCalled)
+    case .reloadFutureFirstEntry:
+      return D.choice(
+        \.reload.futureFirstEntry, .reload, "future_first_entry",
+        doc: "A timeline whose first entry is dated after the reload (`dating: offset`, one entry at now + 15 "
+          + "min): `keeps_shown` keeps the entry shown at the reload until that date (WidgetKit renders an entry "
+          + "at its date); `shown_at_once` shows the new data from the reload on "
+          + "(docs/model.md#future-first-entry).",
+        source: "A (an entry's date is when WidgetKit renders it), what shows before it assumed",
+        anchor: "future-first-entry", .futureFirstEntry, construct: .futureFirstEntry)
+    case .reloadAtRestart:
+      return D.choice(
+        \.reload.atRestart, .reload, "at_restart",
+        doc: "When the device restarts (a segment's `restarts_per_30_days`), WidgetKit asks every widget for a "
+          + "timeline, for free: `before_first_unlock` at boot, when a provider reading data protected until the "
+          + "first unlock fails (a kind's `reads_before_first_unlock`); `after_first_unlock` with its data "
+          + "readable; `none`: no reload, the old timelines stay (docs/model.md#device-restart).",
+        source: "seed 004 (a restart's reloads are free); M (SideStore #451: zero after a restart); "
+          + "when it asks assumed",
+        anchor: "device-restart", .deviceRestart, construct: .deviceRestart)
 
     // MARK: visibility
     case .visibilityHomeFirstPage:

@@ -42,6 +42,8 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case reloadLatenessPressure
   case reloadLatenessPressureExponent
   case reloadNoCompletion
+  case reloadFutureFirstEntry
+  case reloadAtRestart
   // visibility
   case visibilityHomeFirstPage
   case visibilityHomeOtherPage

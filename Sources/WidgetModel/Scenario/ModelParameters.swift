@@ -181,6 +181,16 @@ public struct ReloadTiming: Sendable, Equatable {
     /// Nothing is asked again until the app or the system reloads the widget.
     case never
   }
+  /// What a widget shows between a reload and the date of the new
+  /// timeline's first entry, when that date is still ahead
+  /// (docs/model.md#future-first-entry).
+  public enum FutureFirstEntry: String, Sendable, CaseIterable {
+    /// The entry shown at the reload stays until the first new entry's
+    /// date: WidgetKit renders an entry at its date.
+    case keepsShown = "keeps_shown"
+    /// The new data shows from the reload on (the first entry is shown early).
+    case shownAtOnce = "shown_at_once"
+  }
   /// Lateness of policy reloads (`.atEnd`, `.after`) after they are due
   /// (docs/model.md#lateness). App-requested reloads are not late.
   public var lateness: DurationDistribution
@@ -193,13 +203,28 @@ public struct ReloadTiming: Sendable, Equatable {
   /// For `latenessPressure: .budget`: lateness x used^exponent.
   public var latenessPressureExponent: Double
   public var noCompletion: NoCompletion
+  public var futureFirstEntry: FutureFirstEntry
+  /// What WidgetKit does for each widget when the device restarts
+  /// (docs/model.md#device-restart).
+  public enum AtRestart: String, Sendable, CaseIterable {
+    /// Every widget is asked for a timeline at boot, before the first
+    /// unlock: a provider that reads data protected until then fails.
+    case beforeFirstUnlock = "before_first_unlock"
+    /// Every widget is asked for a timeline, and its data can be read.
+    case afterFirstUnlock = "after_first_unlock"
+    /// No reload: the widgets keep the timelines they had.
+    case none
+  }
+  public var atRestart: AtRestart
 
   public init(
     lateness: DurationDistribution = smallLateness,
     whileAsleep: WhileAsleep = .deferToWake, firstRequestSpread: SimDuration? = nil,
     asap: Asap = .paced, latenessPressure: LatenessPressure = .budget, latenessPressureExponent: Double = 1,
-    noCompletion: NoCompletion = .oldPolicy
+    noCompletion: NoCompletion = .oldPolicy, futureFirstEntry: FutureFirstEntry = .keepsShown,
+    atRestart: AtRestart = .beforeFirstUnlock
   ) {
+    self.atRestart = atRestart
     self.lateness = lateness
     self.whileAsleep = whileAsleep
     self.firstRequestSpread = firstRequestSpread
@@ -207,6 +232,7 @@ public struct ReloadTiming: Sendable, Equatable {
     self.latenessPressure = latenessPressure
     self.latenessPressureExponent = latenessPressureExponent
     self.noCompletion = noCompletion
+    self.futureFirstEntry = futureFirstEntry
   }
 
   /// The factor a lateness draw is multiplied by when `used` (0...1) of

@@ -141,6 +141,8 @@ extension Assumption {
     case .backgroundLatency: return "background_latency"
     case .backgroundWhileAsleep: return "background_while_asleep"
     case .noCompletion: return "no_completion"
+    case .futureFirstEntry: return "future_first_entry"
+    case .deviceRestart: return "device_restart"
     }
   }
 

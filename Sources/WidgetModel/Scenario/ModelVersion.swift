@@ -53,6 +53,11 @@ public struct ModelVersion: Sendable {
       figures: "the dry figures became frozen_* (refused while the last reload is older than the tolerance) and "
         + "budget_limited_* (docs/model.md#frozen-widgets), and budget.dry_after_min became "
         + "budget.frozen_after_min; budget left is what a widget can spend within the hour"),
+    ModelVersion(
+      4, "a timeline's first entry dated after the reload shows at its date, as WidgetKit renders entries",
+      previousDefaults: [
+        (.reloadFutureFirstEntry, .choice(ReloadTiming.FutureFirstEntry.shownAtOnce.rawValue))
+      ]),
   ]
 
   /// The version this code simulates: the last of `history`.

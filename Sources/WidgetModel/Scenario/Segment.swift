@@ -53,6 +53,9 @@ public struct Segment: Sendable {
   /// Times per 30 days the user adds (or removes and re-adds) each widget;
   /// a newly added widget's first timeline is a free reload.
   public var widgetAddsPer30Days: Double
+  /// Device restarts per 30 days (an update, a flat battery, the user):
+  /// WidgetKit asks every widget for a timeline (docs/model.md#device-restart).
+  public var restartsPer30Days: Double
   /// The widgets on each device of the segment.
   public var widgets: [WidgetSlot]
 
@@ -69,8 +72,10 @@ public struct Segment: Sendable {
     backgroundRefreshOffShare: Double = 0, forceQuitShare: Double = 0,
     forceQuitProbability: Double = 0.5, settingsChangesPer30Days: Double = 0,
     widgetAddsPer30Days: Double = 0, widgets: [WidgetSlot], watchViewsPerDay: Double = 60,
-    standby: StandByHabit = .standard, weekendViewsFactor: Double = 1, weekendSessionsFactor: Double = 1
+    standby: StandByHabit = .standard, weekendViewsFactor: Double = 1, weekendSessionsFactor: Double = 1,
+    restartsPer30Days: Double = 0
   ) {
+    self.restartsPer30Days = restartsPer30Days
     self.name = name
     self.weight = weight
     self.utcOffsets = utcOffsets

@@ -59,17 +59,46 @@ public struct Strategy: Sendable {
   public func dataSource(kind k: Int) -> DataSource {
     k < kinds.count ? kinds[k]?.data ?? .fetch : .fetch
   }
+
+  /// How old kind `k`'s data must be before its provider fetches again
+  /// (docs/model.md#max-age); `nil`: every reload fetches.
+  public func maxAge(kind k: Int) -> SimDuration? { k < kinds.count ? kinds[k]?.maxAge : nil }
+
+  /// Whether kind `k`'s provider can read its data before the first unlock
+  /// after a restart (docs/model.md#device-restart).
+  public func readsBeforeFirstUnlock(kind k: Int) -> Bool {
+    (k < kinds.count ? kinds[k]?.readsBeforeFirstUnlock : nil)
+      ?? KindStrategy.readsBeforeFirstUnlock(dataSource(kind: k))
+  }
 }
 
 /// One kind's own timeline and data source within a strategy.
 public struct KindStrategy: Sendable, Equatable {
   public var timeline: EntryTimeline
   public var data: DataSource
+  /// Whether the provider can read its data before the device's first
+  /// unlock after a restart (docs/model.md#device-restart); `nil`: as
+  /// `data` implies (`readsBeforeFirstUnlock(_:)`).
+  public var readsBeforeFirstUnlock: Bool?
+  /// A provider that fetches only when the data it fetched last is at
+  /// least this old, and otherwise re-reads it (docs/model.md#max-age);
+  /// `nil`: it fetches on every reload.
+  public var maxAge: SimDuration?
 
-  public init(timeline: EntryTimeline, data: DataSource = .fetch) {
+  public init(
+    timeline: EntryTimeline, data: DataSource = .fetch, readsBeforeFirstUnlock: Bool? = nil, maxAge: SimDuration? = nil
+  ) {
+    self.maxAge = maxAge
     self.timeline = timeline
     self.data = data
+    self.readsBeforeFirstUnlock = readsBeforeFirstUnlock
   }
+
+  /// The default of `readsBeforeFirstUnlock` for `data`: a provider that
+  /// reads the App Group's files cannot before the first unlock (iOS
+  /// protects files until the first unlock unless the app says
+  /// otherwise); one that fetches can.
+  public static func readsBeforeFirstUnlock(_ data: DataSource) -> Bool { data == .fetch }
 }
 
 /// Where a widget's reload gets its data (docs/model.md#data-source).

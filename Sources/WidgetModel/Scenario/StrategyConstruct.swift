@@ -8,18 +8,32 @@ public enum StrategyConstruct: String, Sendable, CaseIterable {
   /// A provider that never calls `getTimeline`'s completion handler when its
   /// fetch fails (docs/model.md#no-completion).
   case completionNeverCalled = "completion_never_called"
+  /// A timeline whose first entry is dated after the reload
+  /// (`dating: offset`; docs/model.md#future-first-entry).
+  case futureFirstEntry = "future_first_entry"
+  /// Devices that restart (a segment's `restarts_per_30_days`;
+  /// docs/model.md#device-restart): a property of the users, so every
+  /// strategy of a scenario with restarts uses it.
+  case deviceRestart = "device_restart"
 
   /// Whether `strategy` may use it. A strategy written in Swift may do
   /// anything its code does.
   public func isUsed(by strategy: Strategy) -> Bool {
     if strategy.code != nil { return true }
+    let timelines = [strategy.timeline] + strategy.kinds.compactMap { $0?.timeline }
     switch self {
     case .completionNeverCalled:
-      let timelines = [strategy.timeline] + strategy.kinds.compactMap { $0?.timeline }
       return timelines.contains { $0.onFailure.map { !$0.callsCompletion } ?? false }
+    case .futureFirstEntry:
+      return timelines.contains { $0.dating == .offset && $0.spacing > .zero }
+    case .deviceRestart:
+      return true
     }
   }
 
   /// Whether some strategy of `scenario` may use it.
-  public func isUsed(in scenario: Scenario) -> Bool { scenario.strategies.contains(where: isUsed(by:)) }
+  public func isUsed(in scenario: Scenario) -> Bool {
+    if self == .deviceRestart { return scenario.segments.contains { $0.restartsPer30Days > 0 } }
+    return scenario.strategies.contains(where: isUsed(by:))
+  }
 }

@@ -18,12 +18,16 @@ public struct WidgetKindSpec: Sendable {
   public var interactive: Bool
   /// How often fetching the kind's data fails (docs/model.md#fetch-failure).
   public var fetchFailure: FetchFailure?
+  /// Changes the running app itself makes (a podcast's now playing, a
+  /// workout): only during its sessions (docs/model.md#session-changes).
+  public var sessionChanges: SessionChanges?
 
   public init(
     name: String, scope: ContentScope = .perUser, scheduled: ScheduledChanges? = nil,
     unpredictable: UnpredictableChanges? = nil, tolerance: SimDuration = .minutes(30),
-    interactive: Bool = false, fetchFailure: FetchFailure? = nil
+    interactive: Bool = false, fetchFailure: FetchFailure? = nil, sessionChanges: SessionChanges? = nil
   ) {
+    self.sessionChanges = sessionChanges
     self.fetchFailure = fetchFailure
     self.name = name
     self.scope = scope
@@ -65,6 +69,30 @@ public struct FetchFailure: Sendable, Equatable {
     if ms < 0 { ms += day }
     let h = Double(ms) / Double(SimDuration.hour.milliseconds)
     return (h >= outageFromHour && h < outageToHour) || (h + 24 >= outageFromHour && h + 24 < outageToHour)
+  }
+}
+
+/// Changes of a per-user kind's data that happen only while the app runs:
+/// one when a session starts (playback begins, a workout starts, the app
+/// syncs) and `perHour` more, at random, while it lasts
+/// (docs/model.md#session-changes).
+public struct SessionChanges: Sendable, Equatable {
+  public enum Session: String, Sendable, CaseIterable {
+    /// The app's foreground sessions.
+    case foreground
+    /// Its audio (or navigation) sessions.
+    case audio
+  }
+  public var session: Session
+  /// A change when each session starts.
+  public var atStart: Bool
+  /// Mean changes per hour during a session, after its start.
+  public var perHour: Double
+
+  public init(session: Session, atStart: Bool = true, perHour: Double = 0) {
+    self.session = session
+    self.atStart = atStart
+    self.perHour = perHour
   }
 }
 

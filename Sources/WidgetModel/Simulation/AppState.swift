@@ -28,6 +28,10 @@ package struct AppState {
   /// shows; docs/model.md#data-source). The app is installed and opened at t = 0.
   var lastFetch = SimTime.zero
 
+  /// The device has restarted and not been unlocked yet: data protected
+  /// until the first unlock cannot be read (docs/model.md#device-restart).
+  var beforeFirstUnlock = false
+
   /// The app is inside `didEnterBackground` and the model treats calls
   /// made there as free (`model.app_reload.enter_background`).
   var enteringBackground = false

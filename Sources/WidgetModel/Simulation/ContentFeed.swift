@@ -53,6 +53,28 @@ struct ContentFeed {
     return c < hi ? env.changes[c] : .never
   }
 
+  /// The newest unpredictable change of `kind` at or before `t`
+  /// (`.never`: none). A binary search: only for providers that read it.
+  func lastUnpredictable(kind k: Int, atOrBefore t: SimTime, _ env: DeviceEnvironment) -> SimTime {
+    var lo: Int
+    var hi: Int
+    if shared[k] {
+      lo = sharedStart[k]
+      hi = sharedStart[k &+ 1]
+    } else {
+      lo = env.changeStart[k]
+      hi = env.changeStart[k + 1]
+    }
+    let first = lo
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let c = shared[k] ? sharedChanges[mid] : env.changes[mid]
+      if c <= t { lo = mid + 1 } else { hi = mid }
+    }
+    guard lo > first else { return .never }
+    return shared[k] ? sharedChanges[lo - 1] : env.changes[lo - 1]
+  }
+
   /// The next change of `kind` after `t` that a push or watcher reacts to:
   /// unpredictable ones, and with `.all` scheduled ones too, when they can
   /// be shown (a change published later is reacted to at its publication:

@@ -36,6 +36,9 @@ package enum DeviceEvent: UInt32, CaseIterable {
   /// Event-by-event mode only.
   case glance
   case change
+  /// The device restarts: WidgetKit asks every widget for a timeline
+  /// (docs/model.md#device-restart).
+  case restart
 
   /// Priority classes at the same millisecond: data changes first, then the
   /// model's events, glances last (a glance sees everything that happened
@@ -78,6 +81,7 @@ package enum DeviceEvent: UInt32, CaseIterable {
     case 21: return .wake
     case 22: return .glance
     case 23: return .change
+    case 24: return .restart
     default: return .change
     }
   }
@@ -91,7 +95,7 @@ package enum DeviceEvent: UInt32, CaseIterable {
 /// Why a reload happened, for the wake-up funnel.
 @usableFromInline
 package enum ReloadCause: UInt8 {
-  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added, appTrigger
+  case policy, foreground, silentPush, backgroundRefresh, tap, settings, widgetPush, running, added, appTrigger, restart
 }
 
 /// Who pays for a reload (docs/model.md#exempt-reloads, #budgeted-reloads, #widget-push).

@@ -141,6 +141,7 @@ public struct DeviceSimulator<Provider: TimelineProvider> {
       sources.triggers.tapped(at: t, &device, env)
     case .widgetAdded: sources.adds.added(index, at: t, &device, env)
     case .settingsChange: sources.settings.changed(at: t, &device, env)
+    case .restart: sources.restarts.restarted(at: t, &device, env)
     case .silentPushSend: sources.silentPush.sent(kind: index, at: t, &device.context, env)
     case .silentPushDeliver:
       if sources.silentPush.delivered(kind: index, at: t, &device, env) {

@@ -171,6 +171,7 @@ extension DeviceWidgets {
   /// timeline, and its policy asks for the next reload.
   mutating func reload(_ w: Int, at t: SimTime, charge: Charge, cause: ReloadCause, _ env: DeviceEnvironment) {
     catchUp(w, before: t, env)
+    if rules.defersFirstEntry && widgets.upcomingAt[w] <= t { showUpcoming(w, env) }
     let k = widgets.kind[w]
     let schedule = env.schedules[k]
     let budgeted = charge != .free
@@ -215,13 +216,16 @@ extension DeviceWidgets {
       let hour = context.counts.hourIndex(t)
       context.counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, hour)
     }
-    if request.fetch != .cached { context.counts.recordBackendRequest(at: t) }
-    if rules.special {
-      widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0
-      widgets.placeholder[w] = answer.placeholder
-    }
+    if request.fetch != .cached && !lockedAtBoot(kind: request.kind) { context.counts.recordBackendRequest(at: t) }
+    if rules.special { widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0 }
     if charge == .budget { budget.spend(w, at: t, context.app) }
-    widgets.show(w, newPlan, madeAt: t, eventMode: rules.eventMode, context.feed, env)
+    if rules.defersFirstEntry, case .single(let at) = answer.entries, at > t {
+      deferFirstEntry(w, newPlan, placeholder: answer.placeholder, at: at, now: t, env)
+    } else {
+      widgets.upcomingAt[w] = .never
+      if rules.special { widgets.placeholder[w] = answer.placeholder }
+      widgets.show(w, newPlan, madeAt: t, eventMode: rules.eventMode, context.feed, env)
+    }
     refusals.reloads(w, at: t, last: pending.lastReload[w], env, &context.counts)
     pending.reloaded(w, at: t)
     if context.log.enabled {
@@ -236,6 +240,24 @@ extension DeviceWidgets {
         pending.set(w, .policyRequest, at: max(t, newPlan.nextRequest), cause: .policy, on: &context.queue)
       }
     }
+  }
+
+  /// Widget `w`'s reload at `t` returned `newPlan`, whose first entry is
+  /// dated `at`, later: the widget keeps the entry it shows now until
+  /// then (the rest of the old timeline is replaced), and shows `newPlan`
+  /// from `at` (docs/model.md#future-first-entry). The old plan takes the
+  /// new policy's request, which is the last timeline's.
+  @inline(never)
+  mutating func deferFirstEntry(
+    _ w: Int, _ newPlan: TimelinePlan, placeholder: Bool, at: SimTime, now t: SimTime, _ env: DeviceEnvironment
+  ) {
+    var kept = widgets.plan[w]
+    kept.lastEntry = min(kept.lastEntry, kept.coveredUntil(t))
+    kept.nextRequest = newPlan.nextRequest
+    widgets.show(w, kept, madeAt: t, eventMode: rules.eventMode, context.feed, env)
+    widgets.upcoming[w] = newPlan
+    widgets.upcomingAt[w] = at
+    widgets.upcomingPlaceholder[w] = placeholder
   }
 
   /// Widget `w`'s reload at `t` returned no timeline: its provider never
@@ -257,7 +279,7 @@ extension DeviceWidgets {
         budgeted: budgeted, wasted: widgets.firstUnshownChange(w, at: t, env) > t, cause: cause, kind: widgets.kind[w])
       context.counts.countHourly(budgeted ? .budgetedReloads : .freeReloads, context.counts.hourIndex(t))
     }
-    if request.fetch != .cached { context.counts.recordBackendRequest(at: t) }
+    if request.fetch != .cached && !lockedAtBoot(kind: request.kind) { context.counts.recordBackendRequest(at: t) }
     if rules.special { widgets.failures[w] = request.fetch == .failed ? widgets.failures[w] &+ 1 : 0 }
     if charge == .budget { budget.spend(w, at: t, context.app) }
     refusals.reloads(w, at: t, last: pending.lastReload[w], env, &context.counts)
@@ -281,9 +303,34 @@ extension DeviceWidgets {
   func preparedRequest(
     _ w: Int, kind k: Int, at t: SimTime, hasSchedule: Bool, _ env: DeviceEnvironment
   ) -> (TimelineRequest, SimTime) {
+    var (request, dataTime) = fetchedRequest(w, kind: k, at: t, hasSchedule: hasSchedule, env)
+    if rules.readsLastChange { request.lastChange = context.feed.lastUnpredictable(kind: k, atOrBefore: dataTime, env) }
+    return (request, dataTime)
+  }
+
+  /// `preparedRequest` before `lastChange`: what the reload reads, and the
+  /// time of its data.
+  func fetchedRequest(
+    _ w: Int, kind k: Int, at t: SimTime, hasSchedule: Bool, _ env: DeviceEnvironment
+  ) -> (TimelineRequest, SimTime) {
     var request = TimelineRequest(now: t, kind: k, utcOffset: env.utcOffset, hasSchedule: hasSchedule)
     request.previousFailures = widgets.failures[w]
     if rules.drawsPerReload { request.random = reloadDraw(w, at: t, env) }
+    if lockedAtBoot(kind: k) {
+      // The data is protected until the first unlock after a restart
+      // (docs/model.md#device-restart): the provider cannot read it.
+      request.fetch = .failed
+      return (request, widgets.plan[w].reloadTime)
+    }
+    if rules.maxAge[k] > 0 {
+      // The provider keeps what it fetched last and fetches again only
+      // once that is `max_age` old (docs/model.md#max-age).
+      let held = widgets.upcomingAt[w] != .never ? widgets.upcoming[w].reloadTime : widgets.plan[w].reloadTime
+      if t.milliseconds - held.milliseconds < rules.maxAge[k] {
+        request.fetch = .cached
+        return (request, held)
+      }
+    }
     if rules.readsCache[k] {
       request.fetch = .cached
       // An app that keeps its cache current while it runs (docs/model.md#cache-while-running).
@@ -298,6 +345,11 @@ extension DeviceWidgets {
     }
     return (request, t)
   }
+
+  /// Whether a reload of kind `k` now runs before the first unlock after a
+  /// restart and cannot read its data: no request reaches the backend.
+  @inline(__always)
+  func lockedAtBoot(kind k: Int) -> Bool { rules.special && context.app.beforeFirstUnlock && rules.lockedAtBoot[k] }
 
   /// Whether kind `k`'s newest scheduled change at `t` is not published yet.
   func unpublished(_ k: Int, at t: SimTime, _ env: DeviceEnvironment) -> Bool {

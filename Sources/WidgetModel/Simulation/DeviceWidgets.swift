@@ -35,7 +35,8 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
     self.provider = provider
     context = DeviceContext(
       prepared, countsPushes: strategy.backend.sendsPushes, recordLog: recordLog, storage: storage)
-    rules = ReloadRules(scenario, strategy, providerDraws: provider.usesRandomDraw)
+    rules = ReloadRules(
+      scenario, strategy, providerDraws: provider.usesRandomDraw, providerReadsLastChange: provider.readsLastChange)
     widgets = WidgetTimelines(widgets: w, storage: storage)
     pending = PendingReloads(widgets: w, storage: storage)
     budget = ReloadBudget(scenario.model.budget, ringCapacity: prepared.ringCapacity, widgets: w, storage: storage)
@@ -62,6 +63,7 @@ struct DeviceWidgets<Provider: TimelineProvider>: ReloadingDevice {
       widgets.changeCursor[w] = 0
       widgets.predictedNext[w] = .never
       widgets.nextAsked[w] = WidgetTimelines.notAsked
+      widgets.upcomingAt[w] = .never
       widgets.kind[w] = env.widgetKind[w]
       refusals.reset(w)
       glances.reset(w, env)

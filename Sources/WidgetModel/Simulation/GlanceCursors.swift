@@ -66,6 +66,7 @@ extension DeviceWidgets {
   /// state, so each glance sees exactly what an event-by-event run shows.
   @inline(__always)
   mutating func catchUp(_ w: Int, before t: SimTime, _ env: DeviceEnvironment) {
+    if rules.defersFirstEntry && widgets.upcomingAt[w] < t { showUpcoming(w, env) }
     if !rules.eventMode {
       let i = glances.cursor[w]
       if i < env.glanceStart[w &+ 1] && env.glances[i] < t { accountGlances(w, from: i, before: t, env) }
@@ -81,6 +82,21 @@ extension DeviceWidgets {
       // A tick is a local hour boundary and a local day is 24 hours.
       glances.tickHour[w] = hour == 23 ? 0 : hour &+ 1
     }
+  }
+
+  /// Widget `w`'s upcoming timeline reaches its first entry: the glances
+  /// before that date are accounted against what it showed, and from then
+  /// on it shows the new timeline (docs/model.md#future-first-entry).
+  @inline(never)
+  mutating func showUpcoming(_ w: Int, _ env: DeviceEnvironment) {
+    let at = widgets.upcomingAt[w]
+    widgets.upcomingAt[w] = .never
+    if !rules.eventMode {
+      let i = glances.cursor[w]
+      if i < env.glanceStart[w &+ 1] && env.glances[i] < at { accountGlances(w, from: i, before: at, env) }
+    }
+    widgets.show(w, widgets.upcoming[w], madeAt: at, eventMode: rules.eventMode, context.feed, env)
+    if rules.special { widgets.placeholder[w] = widgets.upcomingPlaceholder[w] }
   }
 
   /// Catches every widget up before a device-wide change (Low Power Mode,
@@ -152,6 +168,7 @@ extension DeviceWidgets {
 
   /// Event-by-event mode: a glance at widget `w`; the next one enters the queue.
   mutating func glanced(_ w: Int, at t: SimTime, _ env: DeviceEnvironment) {
+    if rules.defersFirstEntry && widgets.upcomingAt[w] <= t { showUpcoming(w, env) }
     accountGlance(w, at: t, env)
     let next = glances.cursor[w] + 1
     glances.cursor[w] = next

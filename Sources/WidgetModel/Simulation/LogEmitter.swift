@@ -53,7 +53,7 @@ extension LogRecord {
   /// the system chose: a policy reload, a settings change, a new widget).
   public var trigger: String {
     switch ReloadCause(rawValue: cause) ?? .policy {
-    case .policy, .settings, .added: return ""
+    case .policy, .settings, .added, .restart: return ""
     case .foreground: return "foreground"
     case .silentPush: return "silent_push"
     case .backgroundRefresh: return "bg_refresh"

@@ -33,9 +33,21 @@ struct ReloadRules {
   let latenessPressure: Bool
   /// Some budgeted app call may wait (`app_reload.background_latency`, `while_asleep`).
   let delaysBackgroundCalls: Bool
+  /// A timeline may come back with its first entry still ahead, and the
+  /// widget keeps what it shows until that date
+  /// (`reload.future_first_entry: keeps_shown`, docs/model.md#future-first-entry).
+  let defersFirstEntry: Bool
+  /// Per kind: a reload at a restart, before the first unlock, cannot read
+  /// the kind's data (docs/model.md#device-restart).
+  let lockedAtBoot: [Bool]
+  /// Per kind: its provider fetches only when its data is this old, ms (0:
+  /// every reload fetches; docs/model.md#max-age).
+  let maxAge: [Int64]
+  /// The provider reads `TimelineRequest.lastChange`.
+  let readsLastChange: Bool
 
   /// `providerDraws`: the strategy's provider uses a reload's random draw.
-  init(_ scenario: Scenario, _ strategy: Strategy, providerDraws: Bool) {
+  init(_ scenario: Scenario, _ strategy: Strategy, providerDraws: Bool, providerReadsLastChange: Bool = false) {
     params = scenario.model
     eventMode = scenario.engine == .eventByEvent
     minInterval = scenario.model.budget.minInterval
@@ -50,9 +62,17 @@ struct ReloadRules {
       }
     }
     drawsPerReload = providerDraws || failure.contains { $0 != nil }
-    special = drawsPerReload || cacheReaders
+    let restarts =
+      scenario.model.reload.atRestart == .beforeFirstUnlock && StrategyConstruct.deviceRestart.isUsed(in: scenario)
+    lockedAtBoot = (0..<scenario.kinds.count).map { restarts && !strategy.readsBeforeFirstUnlock(kind: $0) }
+    maxAge = (0..<scenario.kinds.count).map { strategy.maxAge(kind: $0)?.milliseconds ?? 0 }
+    readsLastChange = providerReadsLastChange
+    special =
+      drawsPerReload || cacheReaders || lockedAtBoot.contains(true) || maxAge.contains { $0 > 0 } || readsLastChange
     pacedAsap = scenario.model.reload.asap == .paced
     latenessPressure = scenario.model.reload.latenessPressure == .budget
     delaysBackgroundCalls = scenario.model.appReload.delaysBackgroundCalls
+    defersFirstEntry =
+      scenario.model.reload.futureFirstEntry == .keepsShown && StrategyConstruct.futureFirstEntry.isUsed(by: strategy)
   }
 }

@@ -29,6 +29,12 @@ struct WidgetTimelines {
   let nextAsked: Column<SimTime>
   let nextAnswer: Column<SimTime>
   static var notAsked: SimTime { SimTime(milliseconds: .min) }
+  /// A timeline returned with its first entry still ahead, and that entry's
+  /// date (`.never`: none): the widget shows it from then on
+  /// (docs/model.md#future-first-entry).
+  let upcoming: Column<TimelinePlan>
+  let upcomingAt: Column<SimTime>
+  let upcomingPlaceholder: Column<Bool>
 
   init(widgets: Int, storage: _DeviceStorage) {
     failures = storage.column(widgets, 0)
@@ -44,6 +50,11 @@ struct WidgetTimelines {
     changeCursor = storage.column(widgets, 0)
     nextAsked = storage.column(widgets, Self.notAsked)
     nextAnswer = storage.column(widgets, .never)
+    upcoming = storage.column(
+      widgets,
+      TimelinePlan(reloadTime: .zero, lastEntry: .zero, horizonEnd: .zero, coverage: .captureOnly, nextRequest: .never))
+    upcomingAt = storage.column(widgets, .never)
+    upcomingPlaceholder = storage.column(widgets, false)
   }
 
   /// Widget `w` now shows `newPlan`, made at `t` from data as of

@@ -15,12 +15,14 @@ import ReloadEngine
 struct CodeProvider: TimelineProvider {
   let code: any TimelineProvider
   let usesRandomDraw: Bool
+  let readsLastChange: Bool
   /// `type(of: code).makesReloadCalls`, read once.
   let makesCalls: Bool
 
   init(_ code: any TimelineProvider) {
     self.code = code
     usesRandomDraw = code.usesRandomDraw
+    readsLastChange = code.readsLastChange
     makesCalls = type(of: code).makesReloadCalls
   }
 

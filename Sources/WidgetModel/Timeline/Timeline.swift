@@ -112,6 +112,12 @@ public struct TimelineRequest: Sendable {
   public var previousFailures: Int
   /// A uniform draw in [0, 1) for this reload (deterministic per device, widget and time).
   public var random: Double
+  /// The newest unpredictable change of the kind's data at or before the
+  /// data this reload fetched (`SimTime.never`: none yet): the data's
+  /// state, for a provider whose policy depends on it (a print job running:
+  /// changes in the last minutes). Filled only for a provider whose
+  /// `readsLastChange` is `true`.
+  public var lastChange: SimTime = .never
 
   @inlinable
   public init(
@@ -174,12 +180,16 @@ public protocol TimelineProvider: Sendable {
   /// skips asking). The default is `true`; providers that keep the default
   /// `reloadCalls` should say `false`.
   static var makesReloadCalls: Bool { get }
+  /// Whether `timeline(for:)` reads `request.lastChange` (if not, the
+  /// simulator skips looking it up). The default is `false`.
+  var readsLastChange: Bool { get }
 }
 
 extension TimelineProvider {
   public func reloadCalls(after event: AppEvent, _ app: AppSnapshot) -> ReloadCalls { .none }
   public var usesRandomDraw: Bool { true }
   public static var makesReloadCalls: Bool { true }
+  public var readsLastChange: Bool { false }
 }
 
 /// A moment in the app's life a strategy can react to with `WidgetCenter` calls.

@@ -21,6 +21,7 @@ struct DeviceSources {
   var widgetPush: WidgetPushReloads
   var triggers: AppTriggers
   var wakes: WakeSources
+  var restarts: Restarts
 
   init(_ strategy: Strategy, _ prepared: PreparedScenario, providerCalls: Bool, widgets: Int, storage: _DeviceStorage) {
     let model = prepared.scenario.model
@@ -35,6 +36,7 @@ struct DeviceSources {
     widgetPush = WidgetPushReloads(strategy, model.widgetPush, kinds: kinds, storage: storage)
     triggers = AppTriggers(strategy, model.appReload, providerCalls: providerCalls, kinds: kinds, storage: storage)
     wakes = WakeSources(strategy, model.wakeSources, storage: storage)
+    restarts = Restarts(model.reload.atRestart)
   }
 
   mutating func reset<T>(_ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -48,6 +50,7 @@ struct DeviceSources {
     widgetPush.reset(&d, env)
     triggers.reset(&d, env)
     wakes.reset(&d, env)
+    restarts.reset(&d, env)
   }
 
   mutating func start<T>(widget w: Int, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
@@ -58,6 +61,7 @@ struct DeviceSources {
   mutating func startDevice<T>(_ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
     settings.startDevice(&d, env)
     wakes.startDevice(&d, env)
+    restarts.startDevice(&d, env)
   }
 
   mutating func start<T>(kind k: Int, _ d: inout DeviceWidgets<T>, _ env: DeviceEnvironment) {
