@@ -3,8 +3,9 @@ import ReloadBenchCLI
 import ReloadEngine
 import WidgetModel
 
-// The whole `reloadbench` command line, with one more strategy a scenario
-// can name: "electricity-prices" (see ElectricityPricesProvider.swift).
+// The whole `reloadbench` command line, with two more strategies a scenario
+// can name: "electricity-prices" (see ElectricityPricesProvider.swift) and
+// "print-monitor" (PrintMonitorProvider.swift).
 //
 //   swift run -c release electricity-prices run electricity-prices.json
 exit(
@@ -16,5 +17,8 @@ exit(
       // (`didSet`) reloads all timelines, debounced 1 s. How often people
       // change settings is not in the evidence: assumed once in 20 sessions.
       // (The reload after a price refresh is the provider's `reloadCalls`.)
-      triggers: [AppTrigger(on: .inApp, kinds: .all, delay: .seconds(1), perSession: 0.05)])
+      triggers: [AppTrigger(on: .inApp, kinds: .all, delay: .seconds(1), perSession: 0.05)]),
+    // A policy that depends on the data's state (see PrintMonitorProvider.swift):
+    // print-monitor.json runs it against fixed 5-minute and hourly polling.
+    Strategy(name: "print-monitor", code: PrintMonitorProvider()),
   ]))
