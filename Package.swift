@@ -7,6 +7,8 @@
 //
 //   ReloadEngine   -> (none)          ReloadMetrics -> (none)
 //   WidgetModel    -> ReloadEngine, ReloadMetrics
+//   ActivityModel  -> ReloadEngine, ReloadMetrics, WidgetModel (Live Activities: ActivityKit's
+//                     second budget, simulated on the widget model's devices and content)
 //   ReloadStrategies -> WidgetModel, ReloadEngine
 //   ReloadReports  -> ReloadMetrics
 //   ReloadCalibration -> ReloadEngine, ReloadMetrics, WidgetModel, ReloadReports
@@ -40,7 +42,7 @@ let package = Package(
     .library(
       name: "ReloadBench",
       targets: [
-        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies",
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ActivityModel", "ReloadStrategies",
         "ReloadReports", "ReloadCalibration", "ReloadBenchCLI",
       ]),
     // `swift package reloadbench check Scenarios/ours.json` (and run, sweep, ...) in a
@@ -53,6 +55,8 @@ let package = Package(
     .target(
       name: "WidgetModel", dependencies: ["ReloadEngine", "ReloadMetrics"], exclude: ["README.md"],
       swiftSettings: checks),
+    .target(
+      name: "ActivityModel", dependencies: ["ReloadEngine", "ReloadMetrics", "WidgetModel"], swiftSettings: checks),
     .target(name: "ReloadStrategies", dependencies: ["WidgetModel", "ReloadEngine"], swiftSettings: checks),
     .target(name: "ReloadReports", dependencies: ["ReloadMetrics"], swiftSettings: checks),
     .target(
@@ -61,7 +65,8 @@ let package = Package(
     .target(
       name: "ReloadBenchCLI",
       dependencies: [
-        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ReloadStrategies", "ReloadReports", "ReloadCalibration",
+        "ReloadEngine", "ReloadMetrics", "WidgetModel", "ActivityModel", "ReloadStrategies", "ReloadReports",
+        "ReloadCalibration",
       ],
       swiftSettings: checks),
     .executableTarget(name: "reloadbench", dependencies: ["ReloadBenchCLI"]),
@@ -73,7 +78,9 @@ let package = Package(
           description: "Run reloadbench (check, run, sweep, baseline save, ...) in this package's folder."),
         permissions: [
           .writeToPackageDirectory(
-            reason: "reloadbench writes its reports (Reports/<name>/), baselines (Scenarios/baselines/) and check files in the package's folder.")
+            reason:
+              "reloadbench writes its reports (Reports/<name>/), baselines (Scenarios/baselines/) and check files in the package's folder."
+          )
         ]),
       dependencies: ["reloadbench"]),
     .testTarget(name: "ReloadEngineTests", dependencies: ["ReloadEngine"]),
@@ -81,6 +88,8 @@ let package = Package(
     .testTarget(
       name: "WidgetModelTests", dependencies: ["WidgetModel", "ReloadStrategies", "ReloadEngine"]),
     .testTarget(name: "ReloadStrategiesTests", dependencies: ["ReloadStrategies", "WidgetModel"]),
+    .testTarget(
+      name: "ActivityModelTests", dependencies: ["ActivityModel", "WidgetModel", "ReloadMetrics", "ReloadEngine"]),
     .testTarget(name: "ReloadReportsTests", dependencies: ["ReloadReports", "ReloadMetrics"]),
     .testTarget(
       name: "ReloadCalibrationTests",

@@ -1,3 +1,4 @@
+import ActivityModel
 import Foundation
 import ReloadMetrics
 import ReloadReports
@@ -273,6 +274,7 @@ struct Pipeline {
     let (recommendation, lines) = Self.recommend(results.summary, objective: loaded.objective)
     results.conclusions = Conclusions(
       findings: Findings.compute(results, recommended: recommendation?.strategy), recommendation: recommendation)
+    results.liveActivities = LiveActivitySimulation.run(scenario)
     return RunResults(results: results, outcome: outcome, objectiveLines: lines)
   }
 
@@ -289,7 +291,9 @@ struct Pipeline {
   // MARK: - 7. Render
 
   /// The files `render` returns, in order.
-  static let reportFiles = ["summary.csv", "timeseries.csv", "staleness.csv", "report.html", "results.json"]
+  static let reportFiles = [
+    "summary.csv", "timeseries.csv", "staleness.csv", "live_activities.csv", "report.html", "results.json",
+  ]
   /// The files a sweep writes.
   static let sweepFiles = ["sweep.csv", "sweep.html", "sweep.json"]
 
@@ -312,14 +316,19 @@ struct Pipeline {
             ("summary.csv", CSVReport.summary(results.summary)),
             ("timeseries.csv", CSVReport.timeseries(results)),
             ("staleness.csv", CSVReport.staleness(results)),
-          ])
+          ]
+            + (results.liveActivities.map {
+              [("live_activities.csv", CSVReport.liveActivities($0, scenario: results.facts.scenario))]
+            } ?? []))
       } else {
         let page = HTMLReport.render(results, objective: objective)
         box.set(1, [("report.html", page), ("results.json", HTMLReport.resultsJSON(results) + "\n")])
       }
     }
     let files = box.parts[0] + box.parts[1]
-    assert(files.map(\.name) == reportFiles, "reportFiles is out of step with render")
+    assert(
+      files.map(\.name) == reportFiles.filter { $0 != "live_activities.csv" || results.liveActivities != nil },
+      "reportFiles is out of step with render")
     return files
   }
 

@@ -12,11 +12,13 @@ public struct ScenarioResults: Sendable, Codable {
   /// from the summary (nil before, and in the data report.html embeds:
   /// the page gives them in its summary).
   public var conclusions: Conclusions?
+  /// The scenario's Live Activities, when it has some (docs/model.md#live-activities).
+  public var liveActivities: ActivityTable? = nil
 
   /// `conclusions` is written `recommendation`, the name results.json
   /// first gave it.
   private enum CodingKeys: String, CodingKey {
-    case facts, parameters, summary, series
+    case facts, parameters, summary, series, liveActivities
     case conclusions = "recommendation"
   }
 

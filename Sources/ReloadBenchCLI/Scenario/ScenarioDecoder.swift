@@ -136,6 +136,7 @@ enum ScenarioDecoder {
       engine: EngineMode(rawValue: r.string("engine")) ?? .elided,
       startWeekday: Weekday(name: r.string("start_weekday")) ?? .monday)
     scenario.title = r.optionalString("title")
+    scenario.liveActivities = try liveActivities(r, kinds: kinds.map(\.name))
     return scenario
   }
 

@@ -450,6 +450,10 @@ extension ScenarioSchema {
         "What the recommendation optimises (see Sweeps and objectives), or null for the default recommendation.",
         default: .null),
       SchemaField(
+        "live_activities", .anyOf([.object(liveActivities), .null]),
+        "Live Activities compared on the same devices and content (see Writing a Live Activity), or null.",
+        default: .null),
+      SchemaField(
         "robustness", .anyOf([.object(robustness), .null]),
         "Whether the recommendation holds under every assumption's alternatives (see Robustness), or null.",
         default: .null),

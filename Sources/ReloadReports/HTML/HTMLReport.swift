@@ -59,11 +59,13 @@ public enum HTMLReport {
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
     ReportFigure.writeNavigation(
-      leading: [("summary", "Summary"), ("comparison", "Comparison")], figures: figures,
+      leading: [("summary", "Summary"), ("comparison", "Comparison")]
+        + (results.liveActivities == nil ? [] : [("live-activities", "Live Activities")]), figures: figures,
       trailing: [("parameters", "Parameters and sources"), ("run", "The run"), ("data", "Data")], to: &w)
     w.raw("<main>\n")
     writeSummary(results, findings: findings, recommendation: recommendation, to: &w)
     writeComparison(results, recommendation: recommendation, to: &w)
+    writeLiveActivities(results, to: &w)
     w.raw("<section id=\"charts\" aria-labelledby=\"charts-h\"><h2 id=\"charts-h\">Charts</h2>\n")
     if figures.isEmpty { w.raw("<p>No series to chart: the run produced no per-strategy series.</p>") }
     for figure in figures {
@@ -91,6 +93,8 @@ public enum HTMLReport {
       LocalHourCharts.budgetFigure(results),
       BackendLoadChart.figure(results),
       WakeFunnelChart.figure(results),
+      LiveActivityCharts.pushFigure(results),
+      LiveActivityCharts.ageFigure(results),
     ].compactMap { $0 }
   }
 

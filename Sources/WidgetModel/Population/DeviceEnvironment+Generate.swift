@@ -312,24 +312,9 @@ extension DeviceEnvironment {
     changeStart.append(changes.count)
   }
 
-  /// Kind `k`'s changes made by the running app: at each session's start
-  /// and at `perHour` while it lasts (docs/model.md#session-changes).
+  /// Kind `k`'s changes made by the running app (docs/model.md#session-changes).
   private mutating func drawSessionChanges(_ s: SessionChanges, kind k: Int, in prepared: PreparedScenario) {
-    var rng = prepared.streams.stream(entity: entity << 8 | UInt64(k), purpose: .sessionChanges)
-    let starts = s.session == .audio ? audioStart : sessionStart
-    let ends = s.session == .audio ? audioEnd : sessionEnd
-    let hour = Double(SimDuration.hour.milliseconds)
-    for i in starts.indices {
-      if s.atStart { changes.append(starts[i]) }
-      guard s.perHour > 0 else { continue }
-      var t = Double(starts[i].milliseconds)
-      while true {
-        t += -_log(1 - rng.nextUnit()) * hour / s.perHour
-        let at = SimTime(milliseconds: Int64(t))
-        if at >= ends[i] { break }
-        if at > starts[i] { changes.append(at) }
-      }
-    }
+    SessionChangeGenerator.append(s, kind: k, device: device, self, prepared, into: &changes)
   }
 
   static func pickOffset<G: RandomNumberGenerator>(_ offsets: [WeightedOffset], _ rng: inout G) -> Double {
@@ -431,6 +416,33 @@ struct PerSurface<Value> {
       case .lockScreen: lock = newValue
       case .watchFace: watch = newValue
       case .standby: standby = newValue
+      }
+    }
+  }
+}
+
+/// The changes a running app makes to a kind's data during its sessions:
+/// at each session's start and at `perHour` while it lasts
+/// (docs/model.md#session-changes). One device's, from its own stream, so
+/// the widget and the Live Activity simulations draw the same ones.
+public enum SessionChangeGenerator {
+  public static func append(
+    _ s: SessionChanges, kind k: Int, device: Int, _ env: DeviceEnvironment, _ prepared: PreparedScenario,
+    into out: inout [SimTime]
+  ) {
+    var rng = prepared.streams.stream(entity: UInt64(device) << 8 | UInt64(k), purpose: .sessionChanges)
+    let starts = s.session == .audio ? env.audioStart : env.sessionStart
+    let ends = s.session == .audio ? env.audioEnd : env.sessionEnd
+    let hour = Double(SimDuration.hour.milliseconds)
+    for i in starts.indices {
+      if s.atStart { out.append(starts[i]) }
+      guard s.perHour > 0 else { continue }
+      var t = Double(starts[i].milliseconds)
+      while true {
+        t += -_log(1 - rng.nextUnit()) * hour / s.perHour
+        let at = SimTime(milliseconds: Int64(t))
+        if at >= ends[i] { break }
+        if at > starts[i] { out.append(at) }
       }
     }
   }

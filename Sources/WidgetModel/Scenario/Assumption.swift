@@ -1,6 +1,6 @@
 import ReloadEngine
 
-/// The nineteen rules the simulator must assume where Apple documents
+/// The twenty rules the simulator must assume where Apple documents
 /// nothing or the sources disagree (docs/model.md#assumptions), each with
 /// its parameters (from the catalogue: a parameter names its assumption)
 /// and its named alternatives: the other readings the sources allow, each a
@@ -34,8 +34,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
   case noCompletion
   case futureFirstEntry
   case deviceRestart
+  case activityPushBudget
 
-  /// Its number in docs/model.md (1-19).
+  /// Its number in docs/model.md (1-20).
   public var number: Int { rawValue }
 
   /// The parameters that state it, in the catalogue's order.
@@ -76,6 +77,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
       return "what a widget shows before its new timeline's first entry, dated after the reload"
     case .deviceRestart:
       return "when WidgetKit asks for timelines after a device restart, and whether data can be read then"
+    case .activityPushBudget:
+      return "how ActivityKit treats a Live Activity's pushes and updates: the priority-10 budget, priority 5's "
+        + "delay, merged updates"
     }
   }
 
@@ -255,6 +259,19 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
         A(
           "no_restart_reload", "a restart reloads nothing; the old timelines stay", source: "assumed",
           [(.reloadAtRestart, .choice(ReloadTiming.AtRestart.none.rawValue))]),
+      ]
+    case .activityPushBudget:
+      return [
+        A(
+          "twelve_an_hour", "12 priority-10 pushes an hour, the top of the seeds' range", source: "S",
+          [(.activityPushBudgetPerHour, .number(12))]),
+        A(
+          "over_budget_held", "a priority-10 push beyond the budget is held (the newest) until the budget has room",
+          source: "F (a forum report: refreshes every 30-60 s)",
+          [(.activityOverBudget, .choice(ActivityParameters.OverBudget.holdNewest.rawValue))]),
+        A(
+          "slow_low_priority", "a priority-5 push arrives about 10 minutes late", source: "assumed",
+          [(.activityLowPriorityDelay, .distribution(.logNormal(median: .minutes(10), sigma: 1)))]),
       ]
     }
   }

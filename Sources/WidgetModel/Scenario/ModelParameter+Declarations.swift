@@ -317,7 +317,71 @@ extension ModelParameter {
       return D.wakeStop(\.wakeSources.audio.stoppedByLowPowerMode, .audio, .lowPowerMode)
     case .audioWakeStoppedByBackgroundRefreshOff:
       return D.wakeStop(\.wakeSources.audio.stoppedByBackgroundRefreshOff, .audio, .backgroundRefreshOff)
+
+    // MARK: activity
+    case .activityPushBudgetPerHour:
+      return D.number(
+        \.activity.pushBudgetPerHour, .activity, "push_budget_per_hour", min: 0, max: 3600, exclusiveMin: true,
+        unit: "per hour",
+        doc: "Priority-10 Live Activity update pushes per hour that an app's activities get on a device (the seeds: "
+          + "about 10-12 an hour) (docs/model.md#activity-push-budget).",
+        source: "S, F", anchor: "activity-push-budget", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityPushBurst:
+      return D.number(
+        \.activity.pushBurst, .activity, "push_burst", min: 1, max: 1000,
+        doc: "Priority-10 pushes accepted back to back before the hourly rate holds them back.", source: "assumed",
+        anchor: "activity-push-budget", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityFrequentPushBudgetPerHour:
+      return D.number(
+        \.activity.frequentPushBudgetPerHour, .activity, "frequent_push_budget_per_hour", min: 0, max: 3600,
+        exclusiveMin: true, unit: "per hour",
+        doc: "The budget of an app with `NSSupportsLiveActivitiesFrequentUpdates` (Apple: a higher budget, no figure).",
+        source: "A (higher), figure assumed", anchor: "activity-push-budget", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityOverBudget:
+      return D.choice(
+        \.activity.overBudget, .activity, "over_budget",
+        doc: "A priority-10 push beyond the budget: `drop` (not delivered) or `hold_newest` (held, a newer one for "
+          + "the same activity replacing it, and delivered when the budget has room).",
+        source: "assumed", anchor: "activity-push-budget", .activityPushBudget, construct: .liveActivities)
+    case .activityLowPriorityDelay:
+      return D.distribution(
+        \.activity.lowPriorityDelay, .activity, "low_priority_delay", named: [],
+        doc: "How late a priority-5 push (not budgeted) arrives (Apple: delivered opportunistically).",
+        source: "A (may be delayed), figure assumed", anchor: "activity-push-budget", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityMinUpdateInterval:
+      return D.duration(
+        \.activity.minUpdateInterval, .activity, "min_update_interval_s", in: .seconds, min: 0, max: 3600,
+        doc: "Updates shown closer together than this are merged: the later one shows at the end of the interval "
+          + "(the seeds: too-frequent updates are dropped or merged) (docs/model.md#activity-updates).",
+        source: "S (merged), figure assumed", anchor: "activity-updates", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityDynamicIslandViewsShare:
+      return D.number(
+        \.activity.dynamicIslandViewsShare, .activity, "dynamic_island_views_share", min: 0, max: 1,
+        doc: "Share of the Home Screen's views (the phone in use) that look at the Dynamic Island while an activity "
+          + "is active; the Lock Screen's views all see it (docs/model.md#activity-glances).",
+        source: "assumed", anchor: "activity-glances", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityMaxConcurrent:
+      return D.integer(
+        \.activity.maxConcurrent, .activity, "max_concurrent", min: 1, max: 100, unit: nil,
+        doc: "Activities one app may have active at once on a device; a start beyond it fails.",
+        source: "A (a limit exists), figure assumed", anchor: "activity-lifecycle", .activityPushBudget
+      ).scoped(to: .liveActivities)
     }
+  }
+}
+
+extension ModelParameterDeclaration {
+  /// The declaration, listed in reports only when a scenario uses `construct`.
+  func scoped(to construct: StrategyConstruct) -> Self {
+    var d = self
+    d.construct = construct
+    return d
   }
 }
 

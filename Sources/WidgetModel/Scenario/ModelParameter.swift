@@ -86,6 +86,15 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case audioWakeStoppedByForceQuit
   case audioWakeStoppedByLowPowerMode
   case audioWakeStoppedByBackgroundRefreshOff
+  // activity
+  case activityPushBudgetPerHour
+  case activityPushBurst
+  case activityFrequentPushBudgetPerHour
+  case activityOverBudget
+  case activityLowPriorityDelay
+  case activityMinUpdateInterval
+  case activityDynamicIslandViewsShare
+  case activityMaxConcurrent
 
   /// The parameter's declaration.
   public var declaration: ModelParameterDeclaration { Self.declarations[rawValue] }
@@ -176,7 +185,7 @@ public struct ModelParameterDeclaration: Sendable {
   public let placement: Placement?
   /// The construct of the strategy language it only matters to, if any
   /// (reports list it only when a strategy uses it or the file sets it).
-  public let construct: StrategyConstruct?
+  public internal(set) var construct: StrategyConstruct?
   /// The assumption (docs/model.md#assumptions) it belongs to.
   public let assumption: Assumption
   let read: @Sendable (ModelParameters) -> ParameterValue
@@ -196,6 +205,7 @@ public enum ModelParameterGroup: Int, CaseIterable, Sendable {
   case accessoryWakes
   case networkExtensionWakes
   case audioWakes
+  case activity
 
   /// The key of the group's object in its parent.
   public var key: String {
@@ -211,6 +221,7 @@ public enum ModelParameterGroup: Int, CaseIterable, Sendable {
     case .accessoryWakes: return WakeSource.SourceType.accessory.rawValue
     case .networkExtensionWakes: return WakeSource.SourceType.networkExtension.rawValue
     case .audioWakes: return WakeSource.SourceType.audio.rawValue
+    case .activity: return "activity"
     }
   }
 
@@ -248,6 +259,7 @@ public enum ModelParameterGroup: Int, CaseIterable, Sendable {
     case .accessoryWakes: return "Accessory wakes"
     case .networkExtensionWakes: return "Network Extension wakes"
     case .audioWakes: return "Audio wakes"
+    case .activity: return "Live Activities"
     }
   }
 
@@ -272,6 +284,9 @@ public enum ModelParameterGroup: Int, CaseIterable, Sendable {
     case .accessoryWakes: return "Bluetooth accessories, CGMs, HealthKit background delivery."
     case .networkExtensionWakes: return "A Network Extension runs in its own process."
     case .audioWakes: return "Audio and navigation sessions."
+    case .activity:
+      return "How ActivityKit treats a Live Activity's updates where Apple publishes no figure "
+        + "(docs/model.md#live-activities); read only by a scenario's `live_activities`."
     }
   }
 
@@ -289,6 +304,7 @@ public enum ModelParameterGroup: Int, CaseIterable, Sendable {
     case .accessoryWakes: return "Accessory and health readings."
     case .networkExtensionWakes: return "Network Extension status changes."
     case .audioWakes: return "Audio sessions."
+    case .activity: return "Live Activity updates (ActivityKit)."
     }
   }
 }

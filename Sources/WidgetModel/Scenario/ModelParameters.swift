@@ -12,14 +12,17 @@ public struct ModelParameters: Sendable, Equatable {
   public var widgetPush: WidgetPushParameters
   public var appReload: AppReloadParameters
   public var wakeSources: WakeSourceRules
+  /// How ActivityKit treats a Live Activity's updates (docs/model.md#live-activities).
+  public var activity: ActivityParameters
 
   public init(
     budget: BudgetParameters = .standard, reload: ReloadTiming = .standard,
     visibility: Visibility = .standard, silentPush: SilentPushParameters = .standard,
     backgroundRefresh: BackgroundRefreshParameters = .standard,
     widgetPush: WidgetPushParameters = .standard, appReload: AppReloadParameters = .standard,
-    wakeSources: WakeSourceRules = .standard
+    wakeSources: WakeSourceRules = .standard, activity: ActivityParameters = .standard
   ) {
+    self.activity = activity
     self.appReload = appReload
     self.wakeSources = wakeSources
     self.budget = budget
@@ -467,4 +470,52 @@ public struct WakeSourceRules: Sendable, Equatable {
   }
 
   public static let standard = WakeSourceRules()
+}
+
+/// How ActivityKit treats a Live Activity's updates where Apple publishes
+/// no figure (docs/model.md#activity-push-budget, #activity-updates).
+public struct ActivityParameters: Sendable, Equatable {
+  /// What happens to a priority-10 push beyond the budget.
+  public enum OverBudget: String, Sendable, CaseIterable {
+    /// It is not delivered.
+    case drop
+    /// It is held, a newer one for the same activity replacing it, and
+    /// delivered when the budget has room.
+    case holdNewest = "hold_newest"
+
+  }
+  /// Priority-10 update pushes per hour an app's activities get on a device.
+  public var pushBudgetPerHour: Double
+  /// Priority-10 pushes accepted back to back.
+  public var pushBurst: Double
+  /// The budget per hour with `NSSupportsLiveActivitiesFrequentUpdates`.
+  public var frequentPushBudgetPerHour: Double
+  public var overBudget: OverBudget
+  /// How late a priority-5 push arrives.
+  public var lowPriorityDelay: DurationDistribution
+  /// Updates shown closer together than this are merged: the later one
+  /// shows at the end of the interval.
+  public var minUpdateInterval: SimDuration
+  /// Share of the Home Screen's views (the phone in use) that look at the
+  /// Dynamic Island while an activity is active.
+  public var dynamicIslandViewsShare: Double
+  /// Activities one app may have active at once on a device.
+  public var maxConcurrent: Int
+
+  public init(
+    pushBudgetPerHour: Double = 10, pushBurst: Double = 3, frequentPushBudgetPerHour: Double = 60,
+    overBudget: OverBudget = .drop, lowPriorityDelay: DurationDistribution = .logNormal(median: .seconds(60), sigma: 1),
+    minUpdateInterval: SimDuration = .seconds(1), dynamicIslandViewsShare: Double = 0.5, maxConcurrent: Int = 5
+  ) {
+    self.pushBudgetPerHour = pushBudgetPerHour
+    self.pushBurst = pushBurst
+    self.frequentPushBudgetPerHour = frequentPushBudgetPerHour
+    self.overBudget = overBudget
+    self.lowPriorityDelay = lowPriorityDelay
+    self.minUpdateInterval = minUpdateInterval
+    self.dynamicIslandViewsShare = dynamicIslandViewsShare
+    self.maxConcurrent = maxConcurrent
+  }
+
+  public static let standard = ActivityParameters()
 }

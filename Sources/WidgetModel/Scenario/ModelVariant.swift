@@ -116,6 +116,8 @@ extension ModelParameterGroup {
         || app.reloadKindOnTap || app.reloadOnChangeWhileRunning
     case .locationWakes, .accessoryWakes, .networkExtensionWakes, .audioWakes:
       return strategy.wakes.contains { $0.type == wakeSource }
+    case .activity:
+      return false  // no widget strategy reads it: the Live Activities of a scenario do
     }
   }
 }
@@ -143,6 +145,7 @@ extension Assumption {
     case .noCompletion: return "no_completion"
     case .futureFirstEntry: return "future_first_entry"
     case .deviceRestart: return "device_restart"
+    case .activityPushBudget: return "activity_push_budget"
     }
   }
 

@@ -33,6 +33,8 @@ public struct Scenario: Sendable {
   /// The weekday of day 0; each clock counts its own days from it
   /// (docs/model.md#calendar).
   public var startWeekday: Weekday
+  /// Live Activities simulated on the same devices and content (docs/model.md#live-activities).
+  public var liveActivities: LiveActivitySpec? = nil
 
   public init(
     name: String, description: String = "", seed: UInt64 = 1, days: Double = 7,

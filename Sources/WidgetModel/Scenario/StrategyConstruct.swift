@@ -15,6 +15,8 @@ public enum StrategyConstruct: String, Sendable, CaseIterable {
   /// docs/model.md#device-restart): a property of the users, so every
   /// strategy of a scenario with restarts uses it.
   case deviceRestart = "device_restart"
+  /// Live Activities (a scenario's `live_activities`; docs/model.md#live-activities).
+  case liveActivities = "live_activities"
 
   /// Whether `strategy` may use it. A strategy written in Swift may do
   /// anything its code does.
@@ -26,7 +28,7 @@ public enum StrategyConstruct: String, Sendable, CaseIterable {
       return timelines.contains { $0.onFailure.map { !$0.callsCompletion } ?? false }
     case .futureFirstEntry:
       return timelines.contains { $0.dating == .offset && $0.spacing > .zero }
-    case .deviceRestart:
+    case .deviceRestart, .liveActivities:
       return true
     }
   }
@@ -34,6 +36,7 @@ public enum StrategyConstruct: String, Sendable, CaseIterable {
   /// Whether some strategy of `scenario` may use it.
   public func isUsed(in scenario: Scenario) -> Bool {
     if self == .deviceRestart { return scenario.segments.contains { $0.restartsPer30Days > 0 } }
+    if self == .liveActivities { return scenario.liveActivities != nil }
     return scenario.strategies.contains(where: isUsed(by:))
   }
 }

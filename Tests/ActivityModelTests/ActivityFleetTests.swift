@@ -1,0 +1,49 @@
+import ReloadEngine
+import ReloadMetrics
+import Testing
+import WidgetModel
+
+@testable import ActivityModel
+
+/// The fleet figures of Live Activities do not depend on how many devices
+/// were simulated (docs/model.md#activity-fleet-push).
+@Suite struct ActivityFleetTests {
+  /// A sports app: 1,000,000 devices, a fifth of them following an evening
+  /// match at 20:00 UTC by push-to-start; goals are bursts of the score's
+  /// changes during the match; a push for every change.
+  static func match(devices: Int) -> Scenario {
+    let segment = Segment(
+      name: "fans", wakeHour: 7...7, sleepHour: 24...24, homeViewsPerDay: 20, lockViewsPerDay: 40,
+      appSessionsPerDay: 1, widgets: [WidgetSlot(kind: 0)])
+    let score = WidgetKindSpec(
+      name: "score", scope: .shared,
+      unpredictable: UnpredictableChanges(
+        perDay: 0.01,
+        bursts: Bursts(dailyProbability: 1, fromHour: 20, toHour: 21, duration: .minutes(100), perHour: 2)),
+      tolerance: .minutes(2))
+    var s = Scenario(
+      name: "match", seed: 11, days: 3, warmupDays: 1, devices: devices, fleetDevices: 1_000_000,
+      segments: [segment], kinds: [score],
+      strategies: [Strategy(name: "poll", timeline: EntryTimeline(policy: .after(.minutes(30))))])
+    s.liveActivities = LiveActivitySpec(
+      events: [ActivityEvent(name: "match", kind: 0, at: .hours(20), length: .constant(.minutes(110)), share: 0.2)],
+      strategies: [ActivityStrategy(name: "every-change")])
+    return s
+  }
+
+  @Test func aSharedGoalsPushPeakIsStableFromThreeToThirtyThousandDevices() throws {
+    let small = try #require(LiveActivitySimulation.run(Self.match(devices: 3_000))?.row(strategy: "every-change"))
+    let large = try #require(LiveActivitySimulation.run(Self.match(devices: 30_000))?.row(strategy: "every-change"))
+    let a = small.value(.fleetPushPeakPerSecond)
+    let b = large.value(.fleetPushPeakPerSecond)
+    // Every follower gets the goal's push in the same second: about 200,000.
+    #expect(abs(b - 200_000) / 200_000 < 0.05, "30,000 devices: \(b)")
+    #expect(abs(a - b) / b < 0.10, "3,000 devices: \(a), 30,000: \(b)")
+    // Each interval holds the other's estimate's neighbourhood.
+    #expect(small.value(.fleetPushPeakLow) < b && small.value(.fleetPushPeakHigh) > b * 0.95)
+    // Pushes per day scale the same way.
+    let pa = small.value(.fleetPushesPerDay)
+    let pb = large.value(.fleetPushesPerDay)
+    #expect(abs(pa - pb) / pb < 0.10, "\(pa) vs \(pb) a day")
+  }
+}
