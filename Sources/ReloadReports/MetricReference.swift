@@ -25,6 +25,13 @@ public enum MetricReference {
     out +=
       "\nHeadline metrics (with `replications` of 2 or more, each gets a `_ci95` column): "
       + headline.joined(separator: ", ") + ".\n\n"
+    out += "`live_activities.csv` (a scenario with `live_activities` only; docs/model.md#live-activities): "
+    out += "`scenario`, `strategy` (the Live Activity strategy), `segment`, then:\n\n"
+    out += "| column | label | decimals | definition |\n|---|---|---|---|\n"
+    for m in ActivityMetric.allCases {
+      out += "| `\(m.name)` | \(escape(m.label)) | \(m.decimals) | \(escape(m.definition)) |\n"
+    }
+    out += "\nThe fleet figures are on the `all` rows only (empty on a segment's).\n\n"
     return out + endMarker
   }
 
