@@ -111,6 +111,11 @@ struct DevicePlan {
           let length = max(SimDuration.minutes(1), e.length.sample(using: &rng))
           events.append((start, min(prepared.end, start + length), ei))
         }
+      } else if let session = e.sessions {
+        // Each of the app's sessions is an event (a workout, a navigation).
+        let starts = session == .audio ? env.audioStart : env.sessionStart
+        let ends = session == .audio ? env.audioEnd : env.sessionEnd
+        for i in starts.indices { events.append((starts[i], ends[i], ei)) }
       } else if e.perDay > 0 {
         var rates = [Double](repeating: 0, count: 24)
         let awake = max(1, env.awakeHours.nonzeroBitCount)
@@ -136,7 +141,8 @@ struct DevicePlan {
     for (start, end, ei) in events {
       followed += 1
       let e = spec.events[ei]
-      let startAt = e.start == .pushToStart ? start : Self.firstSession(during: start, end, env)
+      let startAt =
+        e.start == .pushToStart || e.sessions != nil ? start : Self.firstSession(during: start, end, env)
       let lo = changes.count
       appendChanges(kind: e.kind, from: start, to: end, env, prepared)
       var occurrence = Occurrence(

@@ -18,10 +18,22 @@ extension ScenarioDecoder {
       let kind = try kindIndex(e.string("kind"), path: "\(e.path).kind", kinds)
       let at = e.has("at") ? SimDuration.minutes(Double(clock(e.value("at")))) : nil
       let perDay = e.optionalNumber("per_day")
-      if (at == nil) == (perDay == nil) {
+      let sessions = e.optionalString("sessions").flatMap(SessionChanges.Session.init(rawValue:))
+      if [at != nil, perDay != nil, sessions != nil].filter({ $0 }).count != 1 {
         throw ScenarioError(
-          path: e.path, message: "needs exactly one of at (a shared event each day) and per_day (each user's own)",
-          fix: "give \"at\": \"20:00\" or \"per_day\": 0.5")
+          path: e.path,
+          message: "needs exactly one of at (a shared event each day), per_day (each user's own) and sessions",
+          fix: "give \"at\": \"20:00\", \"per_day\": 0.5 or \"sessions\": \"foreground\"")
+      }
+      if sessions == nil && !e.has("length") {
+        throw ScenarioError(
+          path: e.path, message: "needs length (how long the event lasts)",
+          fix: "give \"length\": {\"dist\": \"constant\", \"value_s\": 3600}")
+      }
+      if sessions != nil && e.has("length") {
+        throw ScenarioError(
+          path: "\(e.path).length", message: "is set but the event is the app's session, as long as it",
+          fix: "remove length")
       }
       var days: [Int] = []
       for (j, d) in e.array("days").enumerated() {
@@ -32,11 +44,13 @@ extension ScenarioDecoder {
         }
         days.append(Int(x))
       }
-      events.append(
-        ActivityEvent(
-          name: e.string("name"), kind: kind, at: at, days: days, perDay: perDay ?? 0,
-          length: try distribution(e.value("length"), path: "\(e.path).length", log: r.log),
-          share: e.number("share"), start: ActivityEvent.Start(rawValue: e.string("start")) ?? .pushToStart))
+      var event = ActivityEvent(
+        name: e.string("name"), kind: kind, at: at, days: days, perDay: perDay ?? 0,
+        length: e.has("length")
+          ? try distribution(e.value("length"), path: "\(e.path).length", log: r.log) : .constant(.minutes(30)),
+        share: e.number("share"), start: ActivityEvent.Start(rawValue: e.string("start")) ?? .pushToStart)
+      event.sessions = sessions
+      events.append(event)
     }
     try unique(events.map(\.name), path: "\(a.path).events", what: "event")
     var strategies: [ActivityStrategy] = []

@@ -6,7 +6,8 @@ extension ScenarioSchema {
     "Live Activity event",
     doc:
       "What users follow with a Live Activity: an event with a start and an end whose data is a kind's content. "
-      + "Give `at` (a shared event at a clock time each day, a match) or `per_day` (each user's own, a delivery).",
+      + "Give `at` (a shared event at a clock time each day, a match), `per_day` (each user's own, a delivery) or "
+      + "`sessions` (each of the app's sessions, a workout).",
     [
       SchemaField("name", .string(choices: nil), "Name, for the reports.", required: true),
       SchemaField(
@@ -21,7 +22,13 @@ extension ScenarioSchema {
       number(
         "per_day", "A per-user event: events per day, over the user's awake hours.", unit: "per day", min: 0,
         max: 100, exclusiveMin: true),
-      SchemaField("length", ScenarioSchema.distribution, "How long the event lasts.", required: true),
+      choice(
+        "sessions",
+        "An event that is each of the app's sessions: `foreground` (a workout the app records) or `audio` (a "
+          + "navigation, a podcast); started by the app as the session starts, ended with it.",
+        SessionChanges.Session.allCases.map(\.rawValue)),
+      SchemaField(
+        "length", ScenarioSchema.distribution, "How long the event lasts (for `at` and `per_day`; required there)."),
       number("share", "Share of devices that follow it.", default: 1, min: 0, max: 1),
       choice(
         "start",

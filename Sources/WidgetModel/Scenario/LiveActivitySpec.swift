@@ -46,6 +46,10 @@ public struct ActivityEvent: Sendable, Equatable {
   public var days: [Int]
   /// For a per-user event: events per day, over the user's awake hours.
   public var perDay: Double
+  /// An event that is each of the app's sessions (a workout the app
+  /// records, a navigation): its start and end are the session's; `nil`:
+  /// `at` or `perDay`.
+  public var sessions: SessionChanges.Session? = nil
   public var length: DurationDistribution
   /// Share of devices that follow it (a shared event) or have such events (per user).
   public var share: Double
