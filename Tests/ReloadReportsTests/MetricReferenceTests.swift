@@ -17,9 +17,14 @@ import Testing
 
   /// One row per summary column, in column order, each with the
   /// catalogue's definition.
-  @Test func tableListsEveryColumnInOrderWithItsDefinition() {
-    let rows = MetricReference.markdown().split(separator: "\n").filter { $0.hasPrefix("| `") }
+  @Test func tableListsEveryColumnInOrderWithItsDefinition() throws {
+    let text = MetricReference.markdown()
+    let split = try #require(text.range(of: "`live_activities.csv`"))
+    let rows = text[..<split.lowerBound].split(separator: "\n").filter { $0.hasPrefix("| `") }
     #expect(rows.count == SummaryMetric.allCases.count)
+    // Then live_activities.csv's columns, from `ActivityMetric`.
+    let activity = text[split.lowerBound...].split(separator: "\n").filter { $0.hasPrefix("| `") }
+    #expect(activity.map { $0.split(separator: "`")[1] }.map(String.init) == ActivityMetric.allCases.map(\.name))
     for (row, metric) in zip(rows, SummaryMetric.allCases) {
       #expect(row.hasPrefix("| `\(metric.name)` | \(metric.metric.label) |"), "\(row)")
       #expect(row.hasSuffix(" \(metric.metric.definition) |"), "\(row)")
