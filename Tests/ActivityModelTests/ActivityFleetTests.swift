@@ -3,7 +3,7 @@ import ReloadMetrics
 import Testing
 import WidgetModel
 
-@testable import ActivityModel
+import ActivityModel
 
 /// The fleet figures of Live Activities do not depend on how many devices
 /// were simulated (docs/model.md#activity-fleet-push).

@@ -3,7 +3,7 @@ import ReloadMetrics
 import Testing
 import WidgetModel
 
-@testable import ActivityModel
+import ActivityModel
 
 /// The documented rules of Live Activities (docs/model.md#live-activities),
 /// each on hand-sized scenarios whose data changes on a known schedule.
