@@ -63,10 +63,10 @@ enum ActivityResultsBuilder {
   }
 
   /// The fleet's busiest second of pushes (docs/model.md#activity-fleet-push):
-  /// a second in which the sample sent at least `FleetLoad.minimumWindowCount`
-  /// pushes (a push to every follower at once) is resolved as it is, its
-  /// count times the fleet scale with its Poisson 95 % interval; other load
-  /// by the backend fleet peak's estimator (`FleetLoad`). The larger wins.
+  /// the sample's busiest second, when it is a push to every follower at
+  /// once (`isSynchronized`), is resolved as it is, its count times the
+  /// fleet scale with its Poisson 95 % interval; other load by the backend
+  /// fleet peak's estimator (`FleetLoad`). The larger wins.
   /// `busiest`: the sample's busiest second (index into `counts`).
   static func fleetPeak(_ counts: [UInt32], scale: Double) -> (peak: Double, low: Double, high: Double, busiest: Int) {
     guard !counts.isEmpty else { return (0, 0, 0, 0) }
@@ -79,12 +79,27 @@ enum ActivityResultsBuilder {
     let estimate = FleetLoad.estimate(prefix: prefix, scale: scale)
     var result = (estimate.peakSecond, estimate.peakSecondLow, estimate.peakSecondHigh, busiest)
     let top = Double(counts[busiest])
-    if top >= Double(FleetLoad.minimumWindowCount) && top * scale > estimate.peakSecond {
+    if isSynchronized(top, expected: estimate.peakSecond / scale) && top * scale > estimate.peakSecond {
       let half = 1.96 * top.squareRoot()
       result = (top * scale, (top - half) * scale, (top + half) * scale, busiest)
     }
     return result
   }
+
+  /// Pushes in one second of the sample that independent sends would not
+  /// produce: at least `minimumSynchronized`, and more than six standard
+  /// deviations (plus six, for small rates) above `expected`, the busiest
+  /// second the estimator gives for the sample's load (a Poisson tail below
+  /// about 1e-9). Fixed counts such as `FleetLoad.minimumWindowCount` would
+  /// make the answer depend on the sample's size: 200 followers of 1,000
+  /// devices pushed together are the same burst as 2,000 of 10,000.
+  static func isSynchronized(_ count: Double, expected: Double) -> Bool {
+    count >= minimumSynchronized && count > expected + 6 * expected.squareRoot() + 6
+  }
+
+  /// The fewest pushes in a second resolved as one synchronized send: the
+  /// Poisson interval of 30 is about ±36 %, which the interval columns show.
+  static let minimumSynchronized = 30.0
 
   static func series(
     _ name: String, _ counts: [UInt32], _ busiest: Int, scale: Double, _ tally: StrategyTally

@@ -76,7 +76,9 @@ struct DeviceRun {
         case .after: dismissal = min(strategy.dismissalAfter, ActivityKitLimits.lockScreenAfterEnd)
         }
         visibleEnd = activeEnd + (o.eventEnd <= limit ? dismissal : ActivityKitLimits.lockScreenAfterEnd)
-        if o.eventEnd <= limit { sentSeconds.append(o.eventEnd) }  // the end push
+        // The end push; an event cut off by the run's end has not ended (its
+        // push would put every such event's end in the run's last second).
+        if o.eventEnd <= limit && o.eventEnd < prepared.end { sentSeconds.append(o.eventEnd) }
       case .app:
         let next = DeviceRun.appRuns(atOrAfter: o.eventEnd, env)
         activeEnd = min(next, limit)
