@@ -464,7 +464,7 @@ struct CheckCommand: Command {
           scenarioChange: p.scenarioChange)
       },
       toleranceSource: spec.toleranceSource(flagPct: flagPct), failOnChange: failOnChange, comparisons: comparisons,
-      expectations: spec.expectations.flatMap { $0.evaluate(on: table) },
+      expectations: spec.expectations.flatMap { $0.evaluate(on: table, activities: results.liveActivities) },
       evidence: spec.evidence.map { $0.evaluate(on: table) }, notes: notes,
       seconds: results.facts.wallSeconds, summary: table)
   }

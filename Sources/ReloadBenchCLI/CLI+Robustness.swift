@@ -22,7 +22,9 @@ struct RobustnessCommand: Command {
       strategy the range across the alternatives and the assumption that moves it
       most; whether the recommendation is the same under every alternative, else
       where it changes and to what) and robustness.html (a tornado chart per
-      headline metric and the sentence to quote) to Reports/<name>/. The
+      headline metric and the sentence to quote) to Reports/<name>/. A scenario
+      with Live Activities also gets its activity strategies under every reading:
+      their figures' ranges and whether the best activity strategy holds. The
       scenario's "robustness" block chooses the assumptions and a device sample.
       See "Robustness" in Scenarios/README.md.
       """,

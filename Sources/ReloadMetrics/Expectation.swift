@@ -7,6 +7,8 @@
 ///     Expectation(metric: .frozenWidgetDayPct, max: 5)
 ///     // "the interval of the mean staleness is at most 2 minutes wide on each side"
 ///     Expectation(metric: .stalenessMeanMin, ci95: true, max: 2)
+///     // "coalesced pushes never hit the Live Activity push budget"
+///     Expectation(strategy: "activity-coalesced-1m", metric: .liveActivity(.budgetExhaustedActivityPct), max: 0)
 public struct Expectation: Sendable, Equatable, Codable {
   /// A strategy name; nil means every strategy of the scenario.
   public var strategy: String?
@@ -14,8 +16,8 @@ public struct Expectation: Sendable, Equatable, Codable {
   public var segment: String
   /// A widget kind's name; nil means every kind together (`all`).
   public var kind: String?
-  /// The summary metric bounded.
-  public var metric: SummaryMetric
+  /// The metric bounded: a `summary.csv` or a `live_activities.csv` column.
+  public var metric: ExpectedMetric
   /// Bound the half-width of its 95 % interval (the `_ci95` column of a
   /// headline metric, with replications) rather than its value.
   public var ci95: Bool
@@ -26,11 +28,23 @@ public struct Expectation: Sendable, Equatable, Codable {
   /// Why the bound exists, shown next to a failure.
   public var note: String
 
+  /// A bound on a `summary.csv` column.
   public init(
     strategy: String? = nil, segment: String = "all", kind: String? = nil, metric: SummaryMetric,
     ci95: Bool = false, min: Double? = nil, max: Double? = nil, note: String = ""
   ) {
+    self.init(
+      strategy: strategy, segment: segment, kind: kind, metric: .summary(metric), ci95: ci95, min: min, max: max,
+      note: note)
+  }
+
+  public init(
+    strategy: String? = nil, segment: String = "all", kind: String? = nil, metric: ExpectedMetric,
+    ci95: Bool = false, min: Double? = nil, max: Double? = nil, note: String = ""
+  ) {
     precondition(min != nil || max != nil, "an expectation needs min or max")
+    precondition(!ci95 || metric.hasInterval, "only a headline summary metric has a _ci95 column")
+    precondition(kind == nil || !metric.isLiveActivity, "a Live Activity metric has no value per widget kind")
     self.strategy = strategy
     self.segment = segment
     self.kind = kind
@@ -54,18 +68,19 @@ public struct Expectation: Sendable, Equatable, Codable {
 
   /// The metric and whether it is its interval, for a column name as
   /// scenarios write it (`column`); nil for a name that is neither.
-  public static func parse(column name: String) -> (metric: SummaryMetric, ci95: Bool)? {
-    if let m = SummaryMetric(columnName: name) { return (m, false) }
-    guard name.hasSuffix(ci95Suffix), let m = SummaryMetric(columnName: String(name.dropLast(ci95Suffix.count))),
-      m.metric.headline
+  public static func parse(column name: String) -> (metric: ExpectedMetric, ci95: Bool)? {
+    if let m = ExpectedMetric(columnName: name) { return (m, false) }
+    guard name.hasSuffix(ci95Suffix), let m = ExpectedMetric(columnName: String(name.dropLast(ci95Suffix.count))),
+      m.hasInterval
     else { return nil }
     return (m, true)
   }
 
-  /// Every name an expectation may use: the summary metrics, then the
-  /// `_ci95` column of each headline metric.
+  /// Every name an expectation may use: the summary metrics, the `_ci95`
+  /// column of each headline metric, then the Live Activity metrics.
   public static var metricNames: [String] {
     SummaryMetrics.all.map(\.name) + SummaryMetrics.all.filter(\.headline).map { $0.name + ci95Suffix }
+      + ActivityMetric.allCases.filter { SummaryMetric(columnName: $0.name) == nil }.map(\.name)
   }
 
   /// `strategy` is written `policy`, as in scenario files and `summary.csv`;
@@ -80,7 +95,7 @@ public struct Expectation: Sendable, Equatable, Codable {
     let name = try c.decode(String.self, forKey: .metric)
     guard let column = Self.parse(column: name) else {
       throw DecodingError.dataCorruptedError(
-        forKey: .metric, in: c, debugDescription: "\(name) is not a summary.csv column")
+        forKey: .metric, in: c, debugDescription: "\(name) is not a summary.csv or live_activities.csv column")
     }
     self.init(
       strategy: try c.decodeIfPresent(String.self, forKey: .strategy),
@@ -115,24 +130,84 @@ public struct Expectation: Sendable, Equatable, Codable {
     x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
   }
 
-  /// Checks the expectation on `table`: one result per strategy it names
-  /// (every strategy when `strategy` is nil), in table order.
-  public func evaluate(on table: ResultTable) -> [ExpectationResult] {
-    let strategies: [String]
-    if let strategy {
-      strategies = [strategy]
-    } else {
+  /// Checks the expectation on a run's figures: one result per strategy it
+  /// names (every strategy of its table when `strategy` is nil: the widget
+  /// strategies for a summary metric, the activity strategies for a Live
+  /// Activity metric), in table order.
+  public func evaluate(on table: ResultTable, activities: ActivityTable? = nil) -> [ExpectationResult] {
+    func strategies(_ names: [String]) -> [String] {
+      if let strategy { return [strategy] }
       var seen: Set<String> = []
-      strategies = table.rows.map(\.strategy).filter { seen.insert($0).inserted }
+      return names.filter { seen.insert($0).inserted }
     }
-    let column = table.columnIndex(metric)
-    return strategies.map { p in
-      var value: Double? = nil
-      if let row = table.row(strategy: p, segment: segment, kind: kind), let i = column {
-        value = ci95 ? row.ci95?.element(i) : row.values.element(i)
+    switch metric {
+    case .summary(let m):
+      let column = table.columnIndex(m)
+      return strategies(table.rows.map(\.strategy)).map { p in
+        var value: Double? = nil
+        if let row = table.row(strategy: p, segment: segment, kind: kind), let i = column {
+          value = ci95 ? row.ci95?.element(i) : row.values.element(i)
+        }
+        return ExpectationResult(expectation: self, strategy: p, value: value)
       }
-      return ExpectationResult(expectation: self, strategy: p, value: value)
+    case .liveActivity(let m):
+      return strategies(activities?.rows.map(\.strategy) ?? []).map { p in
+        ExpectationResult(
+          expectation: self, strategy: p, value: activities?.row(strategy: p, segment: segment)?.value(m))
+      }
     }
+  }
+}
+
+/// What an expectation bounds: a column of `summary.csv` (the widgets) or
+/// of `live_activities.csv` (the Live Activities, docs/model.md#live-activities).
+public enum ExpectedMetric: Sendable, Equatable, Hashable {
+  case summary(SummaryMetric)
+  case liveActivity(ActivityMetric)
+
+  /// The metric of a column name; `summary.csv`'s first where both files
+  /// have it (`devices`).
+  public init?(columnName name: String) {
+    if let m = SummaryMetric(columnName: name) {
+      self = .summary(m)
+    } else if let m = ActivityMetric.allCases.first(where: { $0.name == name }) {
+      self = .liveActivity(m)
+    } else {
+      return nil
+    }
+  }
+
+  /// The CSV column.
+  public var name: String {
+    switch self {
+    case .summary(let m): return m.name
+    case .liveActivity(let m): return m.name
+    }
+  }
+
+  /// Digits after the decimal point in its CSV.
+  public var decimals: Int {
+    switch self {
+    case .summary(let m): return m.metric.decimals
+    case .liveActivity(let m): return m.decimals
+    }
+  }
+
+  public var isLiveActivity: Bool {
+    if case .liveActivity = self { return true }
+    return false
+  }
+
+  /// It has a `_ci95` column (a headline summary metric, with replications).
+  public var hasInterval: Bool {
+    if case .summary(let m) = self { return m.metric.headline }
+    return false
+  }
+
+  /// It has a value per widget kind.
+  public var perKind: Bool {
+    if case .summary(let m) = self { return m.perKind }
+    return false
   }
 }
 

@@ -64,6 +64,9 @@ public struct RobustnessResults: Sendable, Equatable {
   /// What the base recommends, and by what rule.
   public var baseRecommendation: Recommendation?
   public var variants: [Variant]
+  /// The Live Activities under the same readings, for a scenario with
+  /// `live_activities` (nil without).
+  public var activities: ActivityRobustness? = nil
 
   public init(
     scenario: String, seed: UInt64, devices: Int, scenarioDevices: Int, metrics: [SummaryMetric],

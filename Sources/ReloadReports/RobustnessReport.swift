@@ -121,28 +121,56 @@ public enum RobustnessReport {
           ),
         ], layout: .inline)
     }
-    return .object([
-      ("format", "reloadbench-robustness"),
-      ("version", 1),
-      ("toolVersion", .string(toolVersion)),
-      ("scenario", .string(r.scenario)),
-      ("seed", .integer(r.seed)),
-      ("devices", .integer(r.devices)),
-      ("scenarioDevices", .integer(r.scenarioDevices)),
-      ("objective", .string(r.baseRecommendation?.objective ?? objective?.text ?? Recommendation.defaultObjective)),
-      (
-        "recommendation",
+    return .object(
+      [
+        ("format", "reloadbench-robustness"),
+        ("version", 1),
+        ("toolVersion", .string(toolVersion)),
+        ("scenario", .string(r.scenario)),
+        ("seed", .integer(r.seed)),
+        ("devices", .integer(r.devices)),
+        ("scenarioDevices", .integer(r.scenarioDevices)),
+        ("objective", .string(r.baseRecommendation?.objective ?? objective?.text ?? Recommendation.defaultObjective)),
+        (
+          "recommendation",
+          .object(
+            [
+              ("strategy", JSON.optional(verdict.strategy, JSON.string)), ("robust", .bool(verdict.robust)),
+              ("meetsObjective", .bool(r.baseRecommendation?.meetsTarget ?? false)),
+              ("variants", .integer(verdict.variants)), ("assumptions", .integer(verdict.assumptions)),
+              ("profiles", .integer(verdict.profiles)), ("changes", .array(changes, layout: .lines)),
+              ("sentence", .string(verdict.sentence)),
+            ], layout: .lines)
+        ),
+        ("metrics", .array(metrics, layout: .lines)),
+        ("variants", .array(variants, layout: .lines)),
+      ] + (r.activities.map { [("liveActivities", activitiesJSON($0))] } ?? []))
+  }
+
+  /// robustness.json's `liveActivities`: the best activity strategy and
+  /// whether it holds, the readings that change it, each metric's range.
+  static func activitiesJSON(_ a: ActivityRobustness) -> JSON {
+    let ranges = a.ranges()
+    let metrics = ActivityRobustness.metrics.map { metric -> JSON in
+      func num(_ x: Double?) -> JSON { JSON.optional(x) { JSON.number($0, decimals: metric.decimals) } }
+      let rows = ranges.filter { $0.metric == metric }.map { g -> JSON in
         .object(
           [
-            ("strategy", JSON.optional(verdict.strategy, JSON.string)), ("robust", .bool(verdict.robust)),
-            ("meetsObjective", .bool(r.baseRecommendation?.meetsTarget ?? false)),
-            ("variants", .integer(verdict.variants)), ("assumptions", .integer(verdict.assumptions)),
-            ("profiles", .integer(verdict.profiles)), ("changes", .array(changes, layout: .lines)),
-            ("sentence", .string(verdict.sentence)),
-          ], layout: .lines)
-      ),
-      ("metrics", .array(metrics, layout: .lines)),
-      ("variants", .array(variants, layout: .lines)),
-    ])
+            ("policy", .string(g.strategy)), ("base", num(g.base)), ("low", num(g.low)), ("high", num(g.high)),
+            ("lowReading", JSON.optional(g.lowReading, JSON.string)),
+            ("highReading", JSON.optional(g.highReading, JSON.string)),
+          ], layout: .inline)
+      }
+      return .object([("metric", .string(metric.name)), ("strategies", .array(rows, layout: .lines))], layout: .lines)
+    }
+    let changes = a.changes.map { c -> JSON in
+      .object([("reading", .string(c.name)), ("best", JSON.optional(c.best, JSON.string))], layout: .inline)
+    }
+    return .object(
+      [
+        ("rule", .string(ActivityRobustness.bestRule)), ("best", JSON.optional(a.best, JSON.string)),
+        ("robust", .bool(a.robust)), ("changes", .array(changes, layout: .lines)), ("sentence", .string(a.sentence)),
+        ("metrics", .array(metrics, layout: .lines)),
+      ], layout: .lines)
   }
 }

@@ -60,4 +60,91 @@ import Testing
     #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
   }
+
+  /// `check` bounds `live_activities.csv` columns as it bounds `summary.csv`
+  /// ones: the value it judges is the run's own (read back from the CSV
+  /// here), `policy` names an activity strategy, and a bound that makes no
+  /// sense for the scenario is refused with one line.
+  @Test func checkBoundsTheLiveActivityFigures() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    func write(_ expect: String, to name: String) throws {
+      let text = Self.scenario().replacingOccurrences(
+        of: "{\"model_version\"", with: "{\"expect\": [\(expect)], \"model_version\"")
+      try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    try write("", to: "la.json")
+    let run = try Binary.run(["run", "la.json", "--out", "out", "--quiet"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let csv = try String(contentsOf: dir.appendingPathComponent("out/live_activities.csv"), encoding: .utf8)
+    let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let column = try #require(lines[0].firstIndex(of: "activity_pushes_per_device_day"))
+    let row = try #require(lines.first { $0[1] == "activity-push-every-change" && $0[2] == "all" })
+    let value = try #require(Double(row[column]))
+    #expect(value > 0)
+
+    let metric = "\"metric\": \"activity_pushes_per_device_day\""
+    try write(
+      "{\"policy\": \"activity-push-every-change\", \(metric), \"min\": \(value - 0.01), \"max\": \(value + 0.01), "
+        + "\"note\": \"the run's own figure\"}", to: "holds.json")
+    let holds = try Binary.run(["check", "holds.json"], in: dir)
+    #expect(holds.status == 0, "\(holds.stdout)\(holds.stderr)")
+
+    // Without `policy`, every activity strategy is judged (and no widget strategy).
+    try write("{\(metric), \"max\": \(value - 0.5)}", to: "fails.json")
+    let fails = try Binary.run(["check", "fails.json"], in: dir)
+    #expect(fails.status == 1, "\(fails.stdout)\(fails.stderr)")
+    #expect(fails.stdout.contains("| activity-push-every-change | all | `activity_pushes_per_device_day` |"))
+    #expect(fails.stdout.contains("| activity-priority-mix | all | `activity_pushes_per_device_day` |"))
+    #expect(!fails.stdout.contains("| poll-15m | all | `activity_pushes"))
+
+    // A widget strategy for an activity figure, a kind, or no Live Activities: refused.
+    try write("{\"policy\": \"poll-15m\", \(metric), \"max\": 1}", to: "widget.json")
+    let widget = try Binary.run(["check", "widget.json"], in: dir)
+    #expect(widget.status == 2)
+    #expect(widget.stderr.contains("$.expect[0].policy") && widget.stderr.contains("not a Live Activity strategy"))
+    try write("{\"kind\": \"score\", \(metric), \"max\": 1}", to: "kind.json")
+    let kind = try Binary.run(["check", "kind.json"], in: dir)
+    #expect(kind.status == 2 && kind.stderr.contains("no value per widget kind"), "\(kind.stderr)")
+    let plain = try String(contentsOf: dir.appendingPathComponent("widget.json"), encoding: .utf8)
+    let key = try #require(plain.range(of: "\"live_activities\""))
+    let comma = try #require(plain[..<key.lowerBound].lastIndex(of: ","))
+    try (String(plain[..<comma]) + "}").write(
+      to: dir.appendingPathComponent("none.json"), atomically: true, encoding: .utf8)
+    let none = try Binary.run(["check", "none.json"], in: dir)
+    #expect(none.status == 2 && none.stderr.contains("this scenario has none"), "\(none.stderr)")
+    for r in [widget, kind, none] { #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)") }
+  }
+
+  /// `robustness` runs the Live Activities under every reading too: a
+  /// larger push budget never makes more activities hit it, and the page
+  /// and robustness.json say which activity strategy is best and whether it
+  /// holds.
+  @Test func robustnessJudgesTheLiveActivitiesUnderEveryReading() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.scenario().write(to: dir.appendingPathComponent("la.json"), atomically: true, encoding: .utf8)
+    let r = try Binary.run(["robustness", "la.json", "--out", "rob", "--quiet"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    let csv = try String(contentsOf: dir.appendingPathComponent("rob/robustness.csv"), encoding: .utf8)
+    let rows = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let header = rows[0].map(String.init)
+    func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+    let exhausted = rows.filter {
+      $0[col("metric")] == "budget_exhausted_activity_pct" && $0[col("policy")] == "activity-push-every-change"
+    }
+    let larger = try #require(exhausted.first { $0[col("alternative")] == "twelve_an_hour" })
+    let value = try #require(Double(larger[col("value")]))
+    let base = try #require(Double(larger[col("base")]))
+    #expect(value <= base, "12 an hour: \(value) % of activities hit the budget, 10 an hour: \(base) %")
+    #expect(larger[col("simulated")] == "1")
+    // A reading of the widgets' budget leaves the activities as they were
+    // (docs/model.md#live-activities: no timeline budget applies).
+    let widgetOnly = rows.filter { $0[col("assumption")] == "budget_accrual" && $0[col("metric")].contains("activit") }
+    #expect(!widgetOnly.isEmpty && widgetOnly.allSatisfy { Double($0[col("difference")]) == 0 })
+    let json = try String(contentsOf: dir.appendingPathComponent("rob/robustness.json"), encoding: .utf8)
+    #expect(json.contains("\"liveActivities\"") && json.contains("\"best\": \"activity-"))
+    let page = try String(contentsOf: dir.appendingPathComponent("rob/robustness.html"), encoding: .utf8)
+    #expect(page.contains("id=\"live-activities\"") && page.contains("is the best Live Activity strategy"))
+  }
 }

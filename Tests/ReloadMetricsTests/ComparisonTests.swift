@@ -108,16 +108,47 @@ import Testing
   }
 
   /// An expectation bounds a summary metric or, for a headline metric, its
-  /// `_ci95` column; other names are none.
+  /// `_ci95` column, or a Live Activity metric (no interval); other names
+  /// are none.
   @Test func anExpectationNamesAMetricOrAHeadlineMetricsInterval() throws {
     let plain = try #require(Expectation.parse(column: "fresh_glance_pct"))
-    #expect(plain.metric == .freshGlancePct && !plain.ci95)
+    #expect(plain.metric == .summary(.freshGlancePct) && !plain.ci95)
     let interval = try #require(Expectation.parse(column: "fresh_glance_pct_ci95"))
-    #expect(interval.metric == .freshGlancePct && interval.ci95)
+    #expect(interval.metric == .summary(.freshGlancePct) && interval.ci95)
     #expect(Expectation.parse(column: "devices_ci95") == nil, "devices is not a headline metric")
     #expect(Expectation.parse(column: "fresh") == nil)
+    let activity = try #require(Expectation.parse(column: "activity_fresh_glance_pct"))
+    #expect(activity.metric == .liveActivity(.freshGlancePct) && !activity.ci95)
+    #expect(Expectation.parse(column: "activity_fresh_glance_pct_ci95") == nil)
+    #expect(Expectation.parse(column: "devices")?.metric == .summary(.devices), "summary.csv's first")
     let e = Expectation(metric: .stalenessMeanMin, ci95: true, max: 2)
     #expect(e.column == "staleness_mean_min_ci95")
     #expect(try JSONDecoder().decode(Expectation.self, from: JSONEncoder().encode(e)) == e)
+    let a = Expectation(strategy: "x", metric: .liveActivity(.budgetExhaustedActivityPct), max: 0)
+    #expect(try JSONDecoder().decode(Expectation.self, from: JSONEncoder().encode(a)) == a)
+  }
+
+  /// A Live Activity expectation reads the activity table's row of its
+  /// strategy and segment, every activity strategy when it names none.
+  @Test func aLiveActivityExpectationReadsTheActivityTable() {
+    var values = [Double?](repeating: nil, count: ActivityMetric.allCases.count)
+    values[ActivityMetric.budgetExhaustedActivityPct.index] = 4
+    var other = values
+    other[ActivityMetric.budgetExhaustedActivityPct.index] = 0
+    let activities = ActivityTable(
+      rows: [
+        .init(strategy: "p10", segment: "all", values: values), .init(strategy: "p10", segment: "fans", values: other),
+        .init(strategy: "mix", segment: "all", values: other),
+      ], series: [], events: [], eventKinds: [])
+    let table = ResultTable(columns: SummaryMetrics.all, rows: [])
+    let e = Expectation(metric: .liveActivity(.budgetExhaustedActivityPct), max: 1)
+    let results = e.evaluate(on: table, activities: activities)
+    #expect(results.map(\.strategy) == ["p10", "mix"])
+    #expect(results.map(\.verdict) == [.failed, .holds])
+    let fans = Expectation(strategy: "p10", segment: "fans", metric: .liveActivity(.budgetExhaustedActivityPct), max: 1)
+    #expect(fans.evaluate(on: table, activities: activities).map(\.verdict) == [.holds])
+    #expect(e.evaluate(on: table).isEmpty, "no activity table, no strategy to judge")
+    let missing = Expectation(metric: .liveActivity(.missedStartPct), max: 1)
+    #expect(missing.evaluate(on: table, activities: activities).map(\.verdict) == [.notApplicable, .notApplicable])
   }
 }

@@ -91,3 +91,48 @@ import Testing
     #expect(headline == SummaryMetric.allCases.filter { $0.metric.headline })
   }
 }
+
+/// The best Live Activity strategy and whether it holds across readings
+/// (`ActivityRobustness`).
+@Suite struct ActivityRobustnessTests {
+  /// Values in `ActivityRobustness.metrics` order: acceptable glances,
+  /// budget exhausted, pushes per device-day, fleet peak.
+  static func v(_ glances: Double?, pushes: Double) -> [Double?] { [glances, 0, pushes, 0] }
+
+  @Test func theBestHasTheMostGlancesWithinToleranceThenTheFewestPushes() {
+    #expect(ActivityRobustness.metrics.first == .acceptableGlancePct)
+    let names = ["p10", "mix", "local"]
+    // mix and local within 0.5 points of the top: the fewer pushes wins.
+    #expect(
+      ActivityRobustness.best(
+        strategies: names, values: [Self.v(90, pushes: 5), Self.v(99, pushes: 20), Self.v(98.6, pushes: 2)])
+        == "local")
+    // 0.6 points behind is not a tie.
+    #expect(
+      ActivityRobustness.best(
+        strategies: names, values: [Self.v(90, pushes: 5), Self.v(99.2, pushes: 20), Self.v(98.6, pushes: 2)])
+        == "mix")
+    #expect(
+      ActivityRobustness.best(
+        strategies: names, values: [Self.v(nil, pushes: 5), Self.v(nil, pushes: 1), Self.v(nil, pushes: 2)])
+        == nil)
+  }
+
+  @Test func aReadingThatChangesTheBestMakesItNotRobust() {
+    let names = ["p10", "mix"]
+    let base = [Self.v(95, pushes: 10), Self.v(99, pushes: 10)]
+    let same = ActivityRobustness.Reading(
+      name: "a = x", assumption: "a", values: [Self.v(96, pushes: 10), Self.v(98, pushes: 10)], best: "mix",
+      simulated: true)
+    let other = ActivityRobustness.Reading(
+      name: "b = y", assumption: "b", values: [Self.v(97, pushes: 10), Self.v(93, pushes: 10)], best: "p10",
+      simulated: true)
+    let robust = ActivityRobustness(strategies: names, base: base, readings: [same])
+    #expect(robust.best == "mix" && robust.robust && robust.sentence.contains("every one of its 1 other readings"))
+    let not = ActivityRobustness(strategies: names, base: base, readings: [same, other])
+    #expect(!not.robust && not.changes.map(\.name) == ["b = y"])
+    #expect(not.sentence.contains("not under 1 of its 2 other readings (b = y), where p10 is"))
+    let glances = not.ranges().first { $0.metric == .acceptableGlancePct && $0.strategy == "mix" }
+    #expect(glances?.low == 93 && glances?.lowReading == "b = y" && glances?.high == 99 && glances?.highReading == nil)
+  }
+}

@@ -1,3 +1,4 @@
+import ActivityModel
 import Dispatch
 import Foundation
 import ReloadMetrics
@@ -223,9 +224,52 @@ enum RobustnessRunner {
     for (j, job) in jobs.enumerated() {
       if let v = job.variant, let t = byJob[j] { variantTables[v] = (t, job.strategies) }
     }
-    return compare(
+    var results = compare(
       loaded, scenario: scenario, variants: variants,
       base: base ?? JobTables(summary: given ?? ResultTable(), groups: []), variantTables: variantTables)
+    results.activities = activities(scenario, variants, threads: threads)
+    return results
+  }
+
+  /// The scenario's Live Activities under the base and every reading that
+  /// changes its model (the others are the base's), one simulation per
+  /// thread; nil without `live_activities`.
+  static func activities(_ scenario: Scenario, _ variants: [ModelVariant], threads: Int) -> ActivityRobustness? {
+    guard let spec = scenario.liveActivities else { return nil }
+    var runs = [scenario]
+    var runOf: [Int] = []
+    for v in variants {
+      let model = v.patch.applied(to: scenario.model)
+      if model == scenario.model {
+        runOf.append(0)
+        continue
+      }
+      var s = scenario
+      s.model = model
+      runOf.append(runs.count)
+      runs.append(s)
+    }
+    let scenarios = runs
+    let tables = Box<ActivityTable>(count: scenarios.count)
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(threads, scenarios.count))) { _ in
+      while true {
+        let k = next.add(1, ordering: .relaxed).oldValue
+        guard k < scenarios.count else { break }
+        if let t = LiveActivitySimulation.run(scenarios[k]) { tables.set(k, t) }
+      }
+    }
+    let names = spec.strategies.map(\.name)
+    let taken = tables.take()
+    let values = taken.map { $0.map { ActivityRobustness.values($0, strategies: names) } ?? [] }
+    let readings = variants.enumerated().map { i, v in
+      ActivityRobustness.Reading(
+        name: v.name, assumption: v.assumption?.key, values: values[runOf[i]],
+        best: ActivityRobustness.best(strategies: names, values: values[runOf[i]]), simulated: runOf[i] != 0)
+    }
+    return ActivityRobustness(
+      strategies: names, base: values[0], readings: readings,
+      basePeakInterval: taken[0].map { ActivityRobustness.peakIntervals($0, strategies: names) } ?? [])
   }
 
   /// The comparison: each variant's table is the base's with the rows of

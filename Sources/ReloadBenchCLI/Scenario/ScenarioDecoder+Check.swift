@@ -60,14 +60,30 @@ extension ScenarioDecoder {
   static func checkSpec(_ r: SchemaReader, scenario: Scenario) throws(ScenarioError) -> CheckSpec {
     var spec = CheckSpec()
     let policies = scenario.strategies.map(\.name)
+    let activityPolicies = scenario.liveActivities?.strategies.map(\.name) ?? []
     let segments = ["all"] + scenario.segments.map(\.name)
     for (i, v) in r.array("expect").enumerated() {
       let e = SchemaReader(v, ScenarioSchema.expectation, path: "\(r.path).expect[\(i)]", log: r.log)
-      let policy = e.optionalString("policy")
-      if let policy, !policies.contains(policy) {
+      let name = e.string("metric")
+      guard let column = Expectation.parse(column: name) else {
         throw ScenarioError(
-          path: "\(e.path).policy", message: "\(TerminalText.quoted(policy)) is not a strategy of this scenario",
-          fix: hint(policy, policies) + " (or leave \"policy\" out for every strategy)")
+          path: "\(e.path).metric",
+          message: "\(TerminalText.quoted(name)) is not a summary.csv or live_activities.csv column",
+          fix: hint(name, Expectation.metricNames))
+      }
+      if column.metric.isLiveActivity && scenario.liveActivities == nil {
+        throw ScenarioError(
+          path: "\(e.path).metric", message: "\(name) is a Live Activity figure and this scenario has none",
+          fix: "add a \"live_activities\" block (Scenarios/README.md, \"Writing a Live Activity\"), or bound a "
+            + "summary.csv column")
+      }
+      let policy = e.optionalString("policy")
+      let candidates = column.metric.isLiveActivity ? activityPolicies : policies
+      if let policy, !candidates.contains(policy) {
+        let what = column.metric.isLiveActivity ? "a Live Activity strategy" : "a strategy"
+        throw ScenarioError(
+          path: "\(e.path).policy", message: "\(TerminalText.quoted(policy)) is not \(what) of this scenario",
+          fix: hint(policy, candidates) + " (or leave \"policy\" out for every strategy)")
       }
       let segment = e.string("segment")
       if !segments.contains(segment) {
@@ -76,11 +92,10 @@ extension ScenarioDecoder {
           fix: hint(segment, segments))
       }
       let kind = try widgetKind(e, scenario: scenario)
-      let name = e.string("metric")
-      guard let column = Expectation.parse(column: name) else {
+      if e.string("kind") != "all" && column.metric.isLiveActivity {
         throw ScenarioError(
-          path: "\(e.path).metric", message: "\(TerminalText.quoted(name)) is not a summary.csv column",
-          fix: hint(name, Expectation.metricNames))
+          path: "\(e.path).metric", message: "\(name) has no value per widget kind (a Live Activity figure)",
+          fix: "leave \"kind\" out: live_activities.csv has a row per activity strategy and segment")
       }
       if kind != nil && !column.metric.perKind {
         throw ScenarioError(
@@ -90,7 +105,7 @@ extension ScenarioDecoder {
       if column.ci95 && scenario.replications < 2 {
         throw ScenarioError(
           path: "\(e.path).metric", message: "\(name) exists only with 2 or more replications",
-          fix: "set \"replications\" to 2 or more, or use \(column.metric)")
+          fix: "set \"replications\" to 2 or more, or use \(column.metric.name)")
       }
       let lo = e.optionalNumber("min")
       let hi = e.optionalNumber("max")

@@ -25,7 +25,9 @@ extension ScenarioSchema {
           + "with a value per kind (Reports/README.md)."),
       choice(
         "metric",
-        "A `summary.csv` column (defined in Reports/README.md); `_ci95` columns need `replications` of 2 or more.",
+        "A `summary.csv` column (defined in Reports/README.md); `_ci95` columns need `replications` of 2 or more. "
+          + "Or a `live_activities.csv` column, with a `live_activities` block: `policy` then names a Live Activity "
+          + "strategy, and `kind` is left out.",
         Expectation.metricNames, required: true),
       SchemaField(
         "min", optionalNumber, "The value must be at least this; null = no lower bound.", unit: "the metric's",

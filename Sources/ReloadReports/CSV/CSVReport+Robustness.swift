@@ -16,7 +16,10 @@ extension CSVReport {
   /// the difference due to a device sample (empty when every device ran or
   /// it cannot be estimated); `simulated` is 0 when the variant changes
   /// nothing the strategy reads (its base results stand); `recommended` is
-  /// what the variant recommends.
+  /// what the variant recommends. A scenario with Live Activities adds,
+  /// after these, the same rows for each activity strategy and
+  /// `ActivityRobustness.metrics` (`live_activities.csv` columns), with the
+  /// best activity strategy as `recommended` and no `difference_ci95`.
   ///
   ///     scenario,assumption,alternative,policy,metric,value,base,difference,difference_ci95,simulated,recommended
   ///     default,budget_accrual,sliding_window,poll-15m,fresh_glance_pct,79.12,84.03,-4.91,0.35,1,hybrid
@@ -33,6 +36,23 @@ extension CSVReport {
             v.simulated[s] ? "1" : "0",
             v.recommended ?? "",
           ])
+        }
+      }
+    }
+    // The Live Activities' figures, in the same columns (the metric a
+    // live_activities.csv column, `recommended` the best activity strategy).
+    if let a = r.activities {
+      for (v, reading) in zip(r.variants, a.readings) {
+        for (s, policy) in a.strategies.enumerated() {
+          for (m, metric) in ActivityRobustness.metrics.enumerated() {
+            func cell(_ x: Double?) -> String { x.map { NumberFormat.fixed($0, decimals: metric.decimals) } ?? "" }
+            let value = reading.values[s][m]
+            let base = a.base[s][m]
+            out += line([
+              r.scenario, v.assumption ?? "profile", v.alternative, policy, metric.name, cell(value), cell(base),
+              cell(value.flatMap { x in base.map { x - $0 } }), "", reading.simulated ? "1" : "0", reading.best ?? "",
+            ])
+          }
         }
       }
     }

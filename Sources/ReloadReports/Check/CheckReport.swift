@@ -84,7 +84,7 @@ public enum CheckReport {
   /// side of its bound it is on.
   static func expectationValue(_ r: ExpectationResult) -> String {
     guard let v = r.value else { return "–" }
-    var d = r.expectation.metric.metric.decimals
+    var d = r.expectation.metric.decimals
     for bound in [r.expectation.min, r.expectation.max].compactMap({ $0 }) {
       while d < 8, NumberFormat.fixed(v, decimals: d) == NumberFormat.fixed(bound, decimals: d), v != bound { d += 1 }
     }

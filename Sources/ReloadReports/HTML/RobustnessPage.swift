@@ -43,7 +43,8 @@ package struct RobustnessPage {
       description: "How to read it: Scenarios/README.md, \"Robustness\".")
     ReportFigure.writeNavigation(
       leading: [("verdict", "The recommendation")], figures: figures,
-      trailing: [("readings", "Each reading"), ("ranges", "Ranges")], to: &w)
+      trailing: [("readings", "Each reading"), ("ranges", "Ranges")]
+        + (results.activities == nil ? [] : [("live-activities", "Live Activities")]), to: &w)
     w.raw("<main>\n")
     writeVerdict(to: &w)
     w.raw("<section id=\"tornado\" aria-labelledby=\"tornado-h\"><h2 id=\"tornado-h\">What moves the answer</h2>\n")
@@ -51,6 +52,7 @@ package struct RobustnessPage {
     w.raw("</section>\n")
     writeReadings(to: &w)
     writeRanges(to: &w)
+    if let a = results.activities { writeActivities(a, to: &w) }
     w.raw("</main>\n")
     if let data {
       w.raw("<script type=\"application/json\" id=\"robustness-data\">")
@@ -173,9 +175,67 @@ package struct RobustnessPage {
     w.raw("</section>\n")
   }
 
+  /// The Live Activities under the same readings: the best activity
+  /// strategy and whether it holds, then each figure's range.
+  func writeActivities(_ a: ActivityRobustness, to w: inout _HTMLWriter) {
+    w.raw(
+      "<section id=\"live-activities\" aria-labelledby=\"live-activities-h\"><h2 id=\"live-activities-h\">"
+        + "Live Activities</h2>\n")
+    w.raw(a.robust ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
+    w.raw("<p class=\"rec-k\">")
+    w.text(a.robust ? "Robust" : "Not robust")
+    w.raw("</p><p class=\"rec-name\">")
+    w.text(a.best ?? "no activity strategy")
+    w.raw("</p><p class=\"rec-why\">")
+    w.text(a.sentence)
+    w.raw("</p></div>\n<p class=\"desc\">")
+    w.text(
+      "The scenario's Live Activity strategies under the same readings, on the same devices. What moves them most "
+        + "is assumption 20 (model.activity: the push budget, what happens beyond it, how late priority 5 arrives; "
+        + "docs/model.md#activity-push-budget). A reading that leaves the model as it is shows the base's figures.")
+    w.raw("</p>\n")
+    let ranges = a.ranges()
+    for metric in ActivityRobustness.metrics {
+      func v(_ d: Double?) -> String {
+        guard let d else { return "–" }
+        return metric.decimals == 0 ? NumberFormat.grouped(Int(d.rounded())) : NumberFormat.fixed(d, decimals: 1)
+      }
+      func reading(_ name: String?) {
+        guard let name else { return }
+        w.raw("<small>")
+        w.text(name)
+        w.raw("</small>")
+      }
+      w.raw("<div class=\"scroll\"><table class=\"fit\"><caption>")
+      w.text(metric.label + " (" + metric.name + ")")
+      w.raw("</caption><thead><tr>")
+      for c in ["Strategy", "Base", "Lowest", "Highest"] { w.element("th", ["scope": "col"], text: c) }
+      w.raw("</tr></thead><tbody>\n")
+      for (s, r) in ranges.filter({ $0.metric == metric }).enumerated() {
+        w.raw("<tr><th scope=\"row\">")
+        w.text(r.strategy)
+        w.raw("</th><td class=\"num\">")
+        w.text(v(r.base))
+        if metric == .fleetPushPeakPerSecond, s < a.basePeakInterval.count, let i = a.basePeakInterval[s] {
+          reading("95 %: " + v(i.low) + "–" + v(i.high))
+        }
+        w.raw("</td><td class=\"num\">")
+        w.text(v(r.low))
+        reading(r.lowReading)
+        w.raw("</td><td class=\"num\">")
+        w.text(v(r.high))
+        reading(r.highReading)
+        w.raw("</td></tr>\n")
+      }
+      w.raw("</tbody></table></div>\n")
+    }
+    w.raw("</section>\n")
+  }
+
   static let stylesheet = """
     table.fit{font-size:.88rem;margin-bottom:1.2em}
     table.fit td.num{text-align:right;white-space:nowrap}
+    table.fit td.num small{display:block;white-space:normal;color:var(--muted);font-size:.8em}
     tr.changed td,tr.changed th{background:var(--miss)}
     .sw.bandsw.s2{background:var(--c2);opacity:1}.sw.bandsw.s1{background:var(--c1);opacity:1}
     """
