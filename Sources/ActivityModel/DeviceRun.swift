@@ -50,6 +50,10 @@ struct DeviceRun {
     var activities: [Activity] = []
     var sends: [Send] = []
     var sentSeconds: [SimTime] = []
+    // The device's push-to-start budget (docs/model.md#activity-lifecycle).
+    var startTokens = model.pushToStartBurst
+    var startRefill = SimTime.zero
+    let startRate = model.pushToStartPerHour / 3_600_000
     for (oi, o) in plan.occurrences.enumerated() {
       let measured = o.eventStart >= measureStart
       if measured { t.followed += 1 }
@@ -58,6 +62,17 @@ struct DeviceRun {
         continue
       }
       let start = o.startAt
+      if plan.eventsStartByPush(o, scenario) {
+        sentSeconds.append(start)  // the push-to-start, sent whatever the device does with it
+        startTokens = min(
+          model.pushToStartBurst, startTokens + Double((start - startRefill).milliseconds) * startRate)
+        startRefill = start
+        guard startTokens >= 1 else {
+          if measured { t.missed += 1 }
+          continue
+        }
+        startTokens -= 1
+      }
       let running = activities.filter { $0.activeEnd > start }.count
       guard running < model.maxConcurrent else {
         if measured { t.missed += 1 }
@@ -89,7 +104,6 @@ struct DeviceRun {
       }
       activeEnd = min(activeEnd, prepared.end)
       visibleEnd = min(visibleEnd, prepared.end)
-      if plan.eventsStartByPush(o, scenario) { sentSeconds.append(start) }  // the push-to-start
       let ai = activities.count
       activities.append(
         Activity(
@@ -156,8 +170,9 @@ struct DeviceRun {
         tokens -= 1
         activities[s.activity].deliveries.append((s.time, s.content))
       } else {
-        let delay = max(.zero, model.lowPriorityDelay.sample(using: &delays))
-        activities[s.activity].deliveries.append((s.time + delay, s.content))
+        var at = s.time + max(.zero, model.lowPriorityDelay.sample(using: &delays))
+        if model.lowPowerLowPriority == .held { at = DeviceRun.afterLowPower(at, env) }
+        activities[s.activity].deliveries.append((at, s.content))
       }
     }
     for s in sentSeconds where s >= measureStart {
@@ -247,6 +262,12 @@ struct DeviceRun {
   static func inside(_ t: SimTime, _ starts: [SimTime], _ ends: [SimTime]) -> Bool {
     let i = DevicePlan.firstIndex(starts, atOrAfter: t + .milliseconds(1)) - 1
     return i >= 0 && ends[i] > t
+  }
+
+  /// `t`, or the end of the Low Power Mode period it falls in.
+  static func afterLowPower(_ t: SimTime, _ env: DeviceEnvironment) -> SimTime {
+    let i = DevicePlan.firstIndex(env.lowPowerStart, atOrAfter: t + .milliseconds(1)) - 1
+    return i >= 0 && env.lowPowerEnd[i] > t ? env.lowPowerEnd[i] : t
   }
 
   /// When the app next runs at or after `t` (the foreground), `.never` if not.

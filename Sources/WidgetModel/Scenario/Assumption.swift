@@ -79,7 +79,7 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
       return "when WidgetKit asks for timelines after a device restart, and whether data can be read then"
     case .activityPushBudget:
       return "how ActivityKit treats a Live Activity's pushes and updates: the priority-10 budget, priority 5's "
-        + "delay, merged updates"
+        + "delay and Low Power Mode, merged updates, the push-to-start budget"
     }
   }
 
@@ -272,6 +272,13 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
         A(
           "slow_low_priority", "a priority-5 push arrives about 10 minutes late", source: "assumed",
           [(.activityLowPriorityDelay, .distribution(.logNormal(median: .minutes(10), sigma: 1)))]),
+        A(
+          "push_to_start_slow", "the push-to-start budget regains 2 starts an hour, not 10", source: "assumed",
+          [(.activityPushToStartPerHour, .number(2))]),
+        A(
+          "low_power_delivers_low_priority", "Low Power Mode does not hold priority-5 pushes back",
+          source: "assumed",
+          [(.activityLowPowerLowPriority, .choice(ActivityParameters.LowPowerLowPriority.delivered.rawValue))]),
       ]
     }
   }

@@ -372,6 +372,28 @@ extension ModelParameter {
         doc: "Activities one app may have active at once on a device; a start beyond it fails.",
         source: "A (a limit exists), figure assumed", anchor: "activity-lifecycle", .activityPushBudget
       ).scoped(to: .liveActivities)
+    case .activityPushToStartBurst:
+      return D.number(
+        \.activity.pushToStartBurst, .activity, "push_to_start_burst", min: 1, max: 1000,
+        doc: "Push-to-start pushes a device accepts back to back; one beyond its push-to-start budget starts no "
+          + "activity (Apple DTS: about 10, fixed) (docs/model.md#activity-lifecycle).",
+        source: "F (Apple DTS)", anchor: "activity-lifecycle", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityPushToStartPerHour:
+      return D.number(
+        \.activity.pushToStartPerHour, .activity, "push_to_start_per_hour", min: 0, max: 3600, exclusiveMin: true,
+        unit: "per hour",
+        doc: "Push-to-start pushes per hour the push-to-start budget regains (Apple DTS: not in a short time frame; "
+          + "no figure).",
+        source: "assumed", anchor: "activity-lifecycle", .activityPushBudget
+      ).scoped(to: .liveActivities)
+    case .activityLowPowerLowPriority:
+      return D.choice(
+        \.activity.lowPowerLowPriority, .activity, "low_power_low_priority",
+        doc: "A priority-5 push in Low Power Mode: `held` until Low Power Mode ends (APNs: priority 5 is sent "
+          + "\"based on power considerations\"), or `delivered` as at any other time.",
+        source: "A (power considerations), the rule assumed", anchor: "activity-push-budget", .activityPushBudget,
+        construct: .liveActivities)
     }
   }
 }

@@ -95,6 +95,9 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case activityMinUpdateInterval
   case activityDynamicIslandViewsShare
   case activityMaxConcurrent
+  case activityPushToStartBurst
+  case activityPushToStartPerHour
+  case activityLowPowerLowPriority
 
   /// The parameter's declaration.
   public var declaration: ModelParameterDeclaration { Self.declarations[rawValue] }

@@ -501,12 +501,28 @@ public struct ActivityParameters: Sendable, Equatable {
   public var dynamicIslandViewsShare: Double
   /// Activities one app may have active at once on a device.
   public var maxConcurrent: Int
+  /// Push-to-start pushes a device accepts back to back (Apple DTS: about 10).
+  public var pushToStartBurst: Double
+  /// Push-to-start pushes per hour the device's push-to-start budget regains.
+  public var pushToStartPerHour: Double
+  /// What Low Power Mode does to a priority-5 push.
+  public enum LowPowerLowPriority: String, Sendable, CaseIterable {
+    /// Held until Low Power Mode ends ("based on power considerations").
+    case held
+    /// Delivered as at any other time (after `lowPriorityDelay`).
+    case delivered
+  }
+  public var lowPowerLowPriority: LowPowerLowPriority
 
   public init(
     pushBudgetPerHour: Double = 10, pushBurst: Double = 3, frequentPushBudgetPerHour: Double = 60,
     overBudget: OverBudget = .drop, lowPriorityDelay: DurationDistribution = .logNormal(median: .seconds(60), sigma: 1),
-    minUpdateInterval: SimDuration = .seconds(1), dynamicIslandViewsShare: Double = 0.5, maxConcurrent: Int = 5
+    minUpdateInterval: SimDuration = .seconds(1), dynamicIslandViewsShare: Double = 0.5, maxConcurrent: Int = 5,
+    pushToStartBurst: Double = 10, pushToStartPerHour: Double = 10, lowPowerLowPriority: LowPowerLowPriority = .held
   ) {
+    self.pushToStartBurst = pushToStartBurst
+    self.pushToStartPerHour = pushToStartPerHour
+    self.lowPowerLowPriority = lowPowerLowPriority
     self.pushBudgetPerHour = pushBudgetPerHour
     self.pushBurst = pushBurst
     self.frequentPushBudgetPerHour = frequentPushBudgetPerHour
