@@ -47,6 +47,7 @@ enum ActivityResultsBuilder {
     v[ActivityMetric.staleMarkedGlancePct.index] = pct(t.staleMarkedGlances, t.glances)
     v[ActivityMetric.updatesShownPerActivity.index] = per(t.updatesShown, t.activities)
     v[ActivityMetric.updatesMergedPerActivity.index] = per(t.updatesMerged, t.activities)
+    v[ActivityMetric.alertsShownPerActivity.index] = per(t.alertsShown, t.activities)
     v[ActivityMetric.pushesThrottledPerActivity.index] = per(t.pushesThrottled, t.activities)
     v[ActivityMetric.pushesSentPerActivity.index] = per(t.pushesSent, t.activities)
     v[ActivityMetric.pushesPerDeviceDay.index] = deviceDays > 0 ? Double(t.pushesSent) / deviceDays : .nan

@@ -16,6 +16,7 @@ struct ActivityTally {
   var pushesThrottled = 0
   var pushesSent = 0
   var throttledActivities = 0
+  var alertsShown = 0
 
   mutating func add(_ o: ActivityTally) {
     devices += o.devices
@@ -31,6 +32,7 @@ struct ActivityTally {
     pushesThrottled += o.pushesThrottled
     pushesSent += o.pushesSent
     throttledActivities += o.throttledActivities
+    alertsShown += o.alertsShown
   }
 }
 

@@ -17,6 +17,8 @@ struct DeviceRun {
     var content: SimTime
     var activity: Int
     var local: Bool
+    /// It carries an `alert` (docs/model.md#activity-alerts).
+    var alert: Bool
   }
 
   /// One started activity.
@@ -33,6 +35,8 @@ struct DeviceRun {
     /// Under `over_budget: hold_newest`: the held delivery (index into
     /// `deliveries`) and when it is delivered.
     var held: (index: Int, at: SimTime)? = nil
+    /// When alert updates were delivered: each lights the screen.
+    var alerts: [SimTime] = []
   }
 
   init(strategy: ActivityStrategy, model: ActivityParameters, scenario: Scenario) {
@@ -112,9 +116,11 @@ struct DeviceRun {
       // The updates: the changes while the event runs and the activity is active.
       let updateEnd = min(o.eventEnd, activeEnd)
       var windowSend: SimTime? = nil
+      let alerts = strategy.alert == .updates
+      if strategy.alert == .end, let f = activities[ai].finalAt { activities[ai].alerts.append(f) }
       for c in plan.changes[o.changeRange] where c >= start && c < updateEnd {
         if strategy.localWhileRunning && DeviceRun.appRunning(at: c, env) {
-          sends.append(Send(time: c, content: c, activity: ai, local: true))
+          sends.append(Send(time: c, content: c, activity: ai, local: true, alert: alerts))
           continue
         }
         if strategy.coalesce > .zero {
@@ -123,9 +129,10 @@ struct DeviceRun {
           windowSend = at
           // A window still open at the event's end: the end push carries its changes.
           if strategy.end == .push && at >= o.eventEnd && o.eventEnd <= limit { continue }
-          sends.append(Send(time: min(at, updateEnd), content: min(at, updateEnd), activity: ai, local: false))
+          sends.append(
+            Send(time: min(at, updateEnd), content: min(at, updateEnd), activity: ai, local: false, alert: alerts))
         } else {
-          sends.append(Send(time: c, content: c, activity: ai, local: false))
+          sends.append(Send(time: c, content: c, activity: ai, local: false, alert: alerts))
         }
       }
     }
@@ -138,6 +145,7 @@ struct DeviceRun {
     for s in sends {
       if s.local {
         activities[s.activity].deliveries.append((s.time, s.content))
+        if s.alert { activities[s.activity].alerts.append(s.time) }
         continue
       }
       sentSeconds.append(s.time)
@@ -163,16 +171,19 @@ struct DeviceRun {
           lastRefill = s.time + wait
           activities[s.activity].held = (activities[s.activity].deliveries.count, s.time + wait)
           activities[s.activity].deliveries.append((s.time + wait, s.content))
+          if s.alert { activities[s.activity].alerts.append(s.time + wait) }
           continue
         }
       }
       if highPriority {
         tokens -= 1
         activities[s.activity].deliveries.append((s.time, s.content))
+        if s.alert { activities[s.activity].alerts.append(s.time) }
       } else {
         var at = s.time + max(.zero, model.lowPriorityDelay.sample(using: &delays))
         if model.lowPowerLowPriority == .held { at = DeviceRun.afterLowPower(at, env) }
         activities[s.activity].deliveries.append((at, s.content))
+        if s.alert { activities[s.activity].alerts.append(at) }
       }
     }
     for s in sentSeconds where s >= measureStart {
@@ -217,6 +228,12 @@ struct DeviceRun {
       }
       for g in plan.lockGlances[o.lockRange] where g >= a.start && g < a.visibleEnd { glance(g) }
       for g in plan.islandGlances[o.islandRange] where g >= a.start && g < a.activeEnd { glance(g) }
+      // An alert shown lights the screen with the expanded presentation
+      // (the end push's alert, at the end, included).
+      for g in a.alerts where g >= a.start && g <= a.activeEnd && g < prepared.end {
+        if a.measured { t.alertsShown += 1 }
+        if model.alertCountsAsGlance { glance(g) }
+      }
     }
     t.pushesSent = sentSeconds.filter { $0 >= measureStart }.count
     tally.segments[env.segment].add(t)

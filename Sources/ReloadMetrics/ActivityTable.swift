@@ -81,6 +81,7 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
   case staleMarkedGlancePct
   case updatesShownPerActivity
   case updatesMergedPerActivity
+  case alertsShownPerActivity
   case pushesThrottledPerActivity
   case pushesSentPerActivity
   case pushesPerDeviceDay
@@ -105,6 +106,7 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
     case .staleMarkedGlancePct: return "stale_marked_glance_pct"
     case .updatesShownPerActivity: return "updates_shown_per_activity"
     case .updatesMergedPerActivity: return "updates_merged_per_activity"
+    case .alertsShownPerActivity: return "alerts_shown_per_activity"
     case .pushesThrottledPerActivity: return "pushes_throttled_per_activity"
     case .pushesSentPerActivity: return "pushes_sent_per_activity"
     case .pushesPerDeviceDay: return "activity_pushes_per_device_day"
@@ -129,6 +131,7 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
     case .staleMarkedGlancePct: return "Glances past the stale date, %"
     case .updatesShownPerActivity: return "Updates shown, per activity"
     case .updatesMergedPerActivity: return "Updates merged, per activity"
+    case .alertsShownPerActivity: return "Alerts shown, per activity"
     case .pushesThrottledPerActivity: return "Pushes over budget, per activity"
     case .pushesSentPerActivity: return "Pushes sent, per activity"
     case .pushesPerDeviceDay: return "Pushes, per device-day"
@@ -168,6 +171,9 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
     case .updatesShownPerActivity: return "Updates the activity displayed (pushes and local updates, after merging)."
     case .updatesMergedPerActivity:
       return "Updates that arrived within the minimum interval of the last one and were merged into a later display."
+    case .alertsShownPerActivity:
+      return "Updates with an alert shown (each lights the screen with the expanded presentation; counted as a "
+        + "glance under `model.activity.alert_counts_as_glance`)."
     case .pushesThrottledPerActivity:
       return "Priority-10 pushes beyond the push budget (dropped, or delayed under `over_budget: delay`)."
     case .pushesSentPerActivity: return "Pushes the backend sent per activity: push-to-start, updates and end."

@@ -197,4 +197,36 @@ import WidgetModel
     // Priority 10 (a change every 30 minutes is within the budget) is not held.
     #expect(try acceptable(.held, .high) > 99)
   }
+
+  /// An alert update lights the screen and shows the expanded presentation
+  /// (docs/model.md#activity-alerts): counted as shown and, by default, as
+  /// a glance. A 2-hour match changing every 30 minutes has 4 updates (at
+  /// 12:00, 12:30, 13:00, 13:30) and one end push.
+  @Test func alertUpdatesLightTheScreen() throws {
+    var updates = ActivityStrategy(name: "updates")
+    updates.alert = .updates
+    var end = ActivityStrategy(name: "end")
+    end.alert = .end
+    let strategies = [ActivityStrategy(name: "none"), updates, end]
+    func run(counted: Bool) throws -> ActivityTable {
+      try #require(
+        LiveActivitySimulation.run(
+          Self.scenario(strategies, everyMin: 30, lengthMin: 120) { $0.alertCountsAsGlance = counted }))
+    }
+    let t = try run(counted: true)
+    let (n, u, e) = (Self.row(t, "none"), Self.row(t, "updates"), Self.row(t, "end"))
+    let activities = n.value(.activitiesPerDeviceDay) * 40 * 2
+    #expect(activities == 80)
+    #expect(n.value(.alertsShownPerActivity) == 0)
+    #expect(u.value(.alertsShownPerActivity) == 4)
+    #expect(e.value(.alertsShownPerActivity) == 1)
+    // Each alert is one more glance, and it sees the update it brought.
+    #expect(u.value(.activityGlances) == n.value(.activityGlances) + 4 * activities)
+    #expect(e.value(.activityGlances) == n.value(.activityGlances) + activities)
+    #expect(u.value(.freshGlancePct) == 100, "an alert's glance shows the update it brought")
+    // Under `alerts_unseen` the screen lights and nobody looks: the glances are the Lock Screen's.
+    let unseen = try run(counted: false)
+    #expect(Self.row(unseen, "updates").value(.activityGlances) == n.value(.activityGlances))
+    #expect(Self.row(unseen, "updates").value(.alertsShownPerActivity) == 4)
+  }
 }

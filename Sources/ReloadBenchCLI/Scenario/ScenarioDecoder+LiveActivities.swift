@@ -88,6 +88,12 @@ extension ScenarioDecoder {
         }
         strategy.dismissalAfter = .minutes(m)
       }
+      if let a = s.optionalString("alert") { strategy.alert = ActivityStrategy.Alert(rawValue: a) ?? .none }
+      if strategy.alert == .end && strategy.end != .push {
+        throw ScenarioError(
+          path: "\(path).alert", message: "is \"end\" but the activity is not ended by a push",
+          fix: "set \"end\": \"push\", or another alert")
+      }
       strategies.append(strategy)
     }
     try unique(strategies.map(\.name), path: "\(a.path).strategies", what: "Live Activity strategy")

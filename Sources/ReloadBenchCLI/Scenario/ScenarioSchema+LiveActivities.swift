@@ -74,6 +74,11 @@ extension ScenarioSchema {
           + "(`dismissal_after_min`, at most 4 hours).",
         ActivityStrategy.Dismissal.allCases.map(\.rawValue)),
       number("dismissal_after_min", "For `dismissal: after`.", unit: "minutes", min: 0, max: 240),
+      choice(
+        "alert",
+        "Which updates carry an `alert` (lights the screen, shows the expanded presentation): `none`, `updates` "
+          + "(every update: a goal), `end` (the end push: the order has arrived).",
+        ActivityStrategy.Alert.allCases.map(\.rawValue)),
     ])
 
   static let liveActivities = SchemaObject(

@@ -79,7 +79,7 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
       return "when WidgetKit asks for timelines after a device restart, and whether data can be read then"
     case .activityPushBudget:
       return "how ActivityKit treats a Live Activity's pushes and updates: the priority-10 budget, priority 5's "
-        + "delay and Low Power Mode, merged updates, the push-to-start budget"
+        + "delay and Low Power Mode, merged updates, the push-to-start budget, whether an alert is seen"
     }
   }
 
@@ -279,6 +279,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
           "low_power_delivers_low_priority", "Low Power Mode does not hold priority-5 pushes back",
           source: "assumed",
           [(.activityLowPowerLowPriority, .choice(ActivityParameters.LowPowerLowPriority.delivered.rawValue))]),
+        A(
+          "alerts_unseen", "an alert update lights the screen but nobody looks", source: "assumed",
+          [(.activityAlertCountsAsGlance, .flag(false))]),
       ]
     }
   }

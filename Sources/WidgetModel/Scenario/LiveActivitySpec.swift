@@ -92,6 +92,15 @@ public struct ActivityStrategy: Sendable, Equatable {
     /// Nothing ends it: the system does, after the 8-hour limit.
     case limit
   }
+  /// Which updates carry an `alert` (`AlertConfiguration`): it lights the
+  /// screen and shows the expanded presentation (docs/model.md#activity-alerts).
+  public enum Alert: String, Sendable, CaseIterable {
+    case none
+    /// Every update (a goal, each a change of the score).
+    case updates
+    /// The end push only (the order has arrived, the final score).
+    case end
+  }
   /// `ActivityUIDismissalPolicy`: how long an ended activity stays on the Lock Screen.
   public enum Dismissal: String, Sendable, CaseIterable {
     case immediate
@@ -114,6 +123,7 @@ public struct ActivityStrategy: Sendable, Equatable {
   public var end: End
   public var dismissal: Dismissal
   public var dismissalAfter: SimDuration
+  public var alert: Alert = .none
 
   public init(
     name: String, priority: Priority = .high, coalesce: SimDuration = .zero, localWhileRunning: Bool = false,

@@ -394,6 +394,13 @@ extension ModelParameter {
           + "\"based on power considerations\"), or `delivered` as at any other time.",
         source: "A (power considerations), the rule assumed", anchor: "activity-push-budget", .activityPushBudget,
         construct: .liveActivities)
+    case .activityAlertCountsAsGlance:
+      return D.flag(
+        \.activity.alertCountsAsGlance, .activity, "alert_counts_as_glance",
+        doc: "An alert update shown lights the screen with the expanded presentation: a glance at the activity "
+          + "(Apple: it lights the screen, not that the user looks) (docs/model.md#activity-alerts).",
+        source: "A (lights the screen), the glance assumed", anchor: "activity-alerts", .activityPushBudget
+      ).scoped(to: .liveActivities)
     }
   }
 }

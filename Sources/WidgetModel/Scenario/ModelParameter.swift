@@ -98,6 +98,7 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case activityPushToStartBurst
   case activityPushToStartPerHour
   case activityLowPowerLowPriority
+  case activityAlertCountsAsGlance
 
   /// The parameter's declaration.
   public var declaration: ModelParameterDeclaration { Self.declarations[rawValue] }
