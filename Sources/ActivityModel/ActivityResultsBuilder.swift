@@ -126,8 +126,14 @@ enum ActivityResultsBuilder {
     let events = zip(tally.eventGlances, tally.eventAcceptable).map { n, a in
       n > 0 ? 100 * Double(a) / Double(n) : nil
     }
-    return ActivityTable.Series(
+    var s = ActivityTable.Series(
       strategy: name, pushMinutes: minutes, fleetPushesPerMinute: perMinute, ageMinutes: ages,
       acceptablePct: acceptable, ageGlances: glances, eventAcceptablePct: events)
+    for b in 0..<StrategyTally.ageBuckets where tally.agePushes[b] > 0 {
+      s.budgetMinutes.append(b * Int(StrategyTally.ageBucket.minutes))
+      s.budgetLeft.append(tally.ageTokens[b] / Double(tally.agePushes[b]))
+      s.budgetPushes.append(tally.agePushes[b])
+    }
+    return s
   }
 }

@@ -48,6 +48,10 @@ struct StrategyTally {
   /// Per event: glances and acceptable glances (measured).
   var eventGlances: [Int]
   var eventAcceptable: [Int]
+  /// Per 10-minute age bucket: priority-10 pushes sent and the push budget
+  /// left (tokens, before the push) summed over them (measured).
+  var agePushes: [Int]
+  var ageTokens: [Double]
 
   static let ageBucket = SimDuration.minutes(10)
   static let ageBuckets = 72  // 12 hours: 8 active and 4 on the Lock Screen
@@ -59,5 +63,7 @@ struct StrategyTally {
     pushesPerSecond = Array(repeating: 0, count: seconds)
     ageGlances = Array(repeating: 0, count: Self.ageBuckets)
     ageAcceptable = Array(repeating: 0, count: Self.ageBuckets)
+    agePushes = Array(repeating: 0, count: Self.ageBuckets)
+    ageTokens = Array(repeating: 0, count: Self.ageBuckets)
   }
 }

@@ -153,6 +153,14 @@ struct DeviceRun {
       tokens = min(model.pushBurst, tokens + Double(s.time.milliseconds - lastRefill.milliseconds) * rate)
       lastRefill = s.time
       var highPriority = strategy.priority != .low
+      if highPriority && measured {
+        // The budget left when the push is sent, by the activity's age.
+        let age = Int((s.time - activities[s.activity].start).milliseconds / StrategyTally.ageBucket.milliseconds)
+        if age >= 0 && age < StrategyTally.ageBuckets {
+          tally.agePushes[age] += 1
+          tally.ageTokens[age] += tokens
+        }
+      }
       if highPriority && tokens < 1 {
         if strategy.priority == .budgetAware {
           highPriority = false

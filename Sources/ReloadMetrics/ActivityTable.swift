@@ -36,6 +36,12 @@ public struct ActivityTable: Sendable, Codable, Equatable {
     /// Per event (`ActivityTable.events`): glances within tolerance, per
     /// cent (`nil`: no glance).
     public var eventAcceptablePct: [Double?]
+    /// The priority-10 push budget left when an update push is sent, by the
+    /// activity's age: bucket starts in minutes, the mean tokens left (out
+    /// of `push_burst`) and the pushes behind it. Empty for priority 5.
+    public var budgetMinutes: [Int] = []
+    public var budgetLeft: [Double] = []
+    public var budgetPushes: [Int] = []
 
     public init(
       strategy: String, pushMinutes: [Int], fleetPushesPerMinute: [Double], ageMinutes: [Int],
@@ -162,7 +168,8 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
       return "Live Activities started per device and measured day (followed events the user saw as an activity)."
     case .missedStartPct:
       return "Followed events that got no activity: Live Activities switched off, the app never opened during the "
-        + "event (an app-started activity), or the app's concurrent limit reached."
+        + "event (an app-started activity), the device's push-to-start budget spent, or the app's concurrent "
+        + "limit reached."
     case .activityGlances: return "Glances at an activity on the Lock Screen or in the Dynamic Island (measured days)."
     case .freshGlancePct: return "Glances that showed every change of the event's data so far."
     case .acceptableGlancePct:

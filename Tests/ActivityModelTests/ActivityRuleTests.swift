@@ -83,6 +83,14 @@ import WidgetModel
     let p5 = Self.row(t, "p5")
     let mix = Self.row(t, "mix")
     for r in [p10, p5, mix] { #expect(r.value(.pushesSentPerActivity) == 122) }
+    // The budget left when each update push is sent: the burst of 3 spent in
+    // the first minutes, then under one push for good (a token every 6
+    // minutes against a push a minute: about 7/12 on average); priority 5
+    // spends none and has no line.
+    let budget = try #require(t.series.first { $0.strategy == "p10" })
+    #expect(budget.budgetMinutes.first == 0 && budget.budgetLeft[0] > 1 && budget.budgetLeft[0] < 3)
+    #expect(budget.budgetLeft.dropFirst().allSatisfy { abs($0 - 7.0 / 12) < 0.05 }, "\(budget.budgetLeft)")
+    #expect(t.series.first { $0.strategy == "p5" }?.budgetMinutes.isEmpty == true)
     // The bucket: 3 at once, then 10 an hour: about 3 + 20 = 23 delivered, 97 over budget.
     #expect(abs(p10.value(.pushesThrottledPerActivity) - 97) <= 1, "\(p10.value(.pushesThrottledPerActivity))")
     // Shown: those 23 and the end push's final score.

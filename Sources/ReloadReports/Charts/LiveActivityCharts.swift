@@ -79,31 +79,12 @@ enum LiveActivityCharts {
   static func ageFigure(_ results: ScenarioResults) -> ReportFigure? {
     guard let table = results.liveActivities else { return nil }
     let series = table.series.filter { !$0.ageMinutes.isEmpty }
-    guard let last = series.flatMap(\.ageMinutes).max() else { return nil }
-    let styles = Self.styles(table)
-    let hours = Double(last + 10) / 60
-    let ticks = stride(from: 0.0, through: hours, by: hours > 6 ? 4 : 1).map { $0 }
-    var charts: [SVGChart] = []
-    for (n, s) in series.enumerated() {
-      let style = SeriesStyle.of(s.strategy, in: styles)
-      let frame = ChartFrame(
-        plot: .init(x: 48, y: 30, width: width - 48 - 20, height: height - 30 - 38),
-        x: .fixed(0, max(1, hours), ticks: ticks), y: .fixed(0, 100, ticks: [0, 50, 100]))
-      var chart = SVGChart(
-        id: "la-age-\(n)", width: width, height: height,
-        title: "Live Activity glances within tolerance by the activity's age: \(s.strategy)",
-        summary: "Lowest share in a 10-minute step: "
-          + NumberFormat.fixed(s.acceptablePct.min() ?? 0, decimals: 1) + " %.")
-      chart.add(
-        frame.axes(
-          xLabel: { NumberFormat.trim(NumberFormat.fixed($0, decimals: 0)) + " h" },
-          yLabel: { NumberFormat.trim(NumberFormat.fixed($0, decimals: 0)) + " %" },
-          xTitle: "hours since the activity started", yTitle: "", xGrid: true))
-      let points = zip(s.ageMinutes, s.acceptablePct).map { frame.point((Double($0) + 5) / 60, $1) }
-      chart.add(.polyline(points, cls: style.line))
-      chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
-      charts.append(chart)
-    }
+    guard !series.isEmpty else { return nil }
+    let charts = ageCharts(
+      series.map { ($0.strategy, $0.ageMinutes, $0.acceptablePct) }, styles: Self.styles(table), id: "la-age",
+      yMax: 100, yTicks: [0, 50, 100], yUnit: " %",
+      title: "Live Activity glances within tolerance by the activity's age",
+      summary: { "Lowest share in a 10-minute step: " + NumberFormat.fixed($0.min() ?? 0, decimals: 1) + " %." })
     var rows: [[String]] = []
     let ages = Array(Set(series.flatMap(\.ageMinutes))).sorted()
     for age in ages {
@@ -127,6 +108,76 @@ enum LiveActivityCharts {
       layout: .pair, charts: charts,
       table: .init(
         caption: "Glances within tolerance by the activity's age (glances)",
+        columns: ["age"] + series.map(\.strategy), rows: rows))
+  }
+
+  /// One small chart per strategy of a figure by the activity's age
+  /// (10-minute steps): `values` at each step's middle.
+  static func ageCharts(
+    _ series: [(strategy: String, minutes: [Int], values: [Double])], styles: [String: SeriesStyle], id: String,
+    yMax: Double, yTicks: [Double], yUnit: String, title: String, summary: ([Double]) -> String
+  ) -> [SVGChart] {
+    let last = series.flatMap(\.minutes).max() ?? 0
+    let hours = Double(last + 10) / 60
+    let ticks = stride(from: 0.0, through: hours, by: hours > 6 ? 4 : 1).map { $0 }
+    return series.enumerated().map { n, s in
+      let style = SeriesStyle.of(s.strategy, in: styles)
+      let frame = ChartFrame(
+        plot: .init(x: 48, y: 30, width: width - 48 - 20, height: height - 30 - 38),
+        x: .fixed(0, max(1, hours), ticks: ticks), y: .fixed(0, yMax, ticks: yTicks))
+      var chart = SVGChart(
+        id: "\(id)-\(n)", width: width, height: height, title: "\(title): \(s.strategy)", summary: summary(s.values))
+      chart.add(
+        frame.axes(
+          xLabel: { NumberFormat.trim(NumberFormat.fixed($0, decimals: 0)) + " h" },
+          yLabel: { NumberFormat.trim(NumberFormat.fixed($0, decimals: 0)) + yUnit },
+          xTitle: "hours since the activity started", yTitle: "", xGrid: true))
+      let points = zip(s.minutes, s.values).map { frame.point((Double($0) + 5) / 60, $1) }
+      chart.add(.polyline(points, cls: style.line))
+      chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
+      return chart
+    }
+  }
+
+  /// The priority-10 push budget left when each update push is sent, by the
+  /// activity's age: where a strategy runs its budget dry.
+  static func budgetFigure(_ results: ScenarioResults) -> ReportFigure? {
+    guard let table = results.liveActivities else { return nil }
+    let series = table.series.filter { !$0.budgetMinutes.isEmpty }
+    guard !series.isEmpty else { return nil }
+    let burst = results.parameters.first { $0.path == "model.activity.push_burst" }?.value
+    let top = max(1, series.flatMap(\.budgetLeft).max() ?? 1)
+    let yMax = top.rounded(.up)
+    let charts = ageCharts(
+      series.map { ($0.strategy, $0.budgetMinutes, $0.budgetLeft) }, styles: Self.styles(table), id: "la-budget",
+      yMax: yMax, yTicks: stride(from: 0, through: yMax, by: max(1, (yMax / 3).rounded())).map { $0 }, yUnit: "",
+      title: "Priority-10 push budget left by the activity's age",
+      summary: {
+        "Lowest mean budget left in a 10-minute step: " + NumberFormat.fixed($0.min() ?? 0, decimals: 2) + "."
+      })
+    var rows: [[String]] = []
+    for age in Array(Set(series.flatMap(\.budgetMinutes))).sorted() {
+      var cells = [NumberFormat.clock(Double(age) / 60)]
+      for s in series {
+        guard let i = s.budgetMinutes.firstIndex(of: age) else {
+          cells.append("–")
+          continue
+        }
+        cells.append(NumberFormat.fixed(s.budgetLeft[i], decimals: 2) + " (\(s.budgetPushes[i]))")
+      }
+      rows.append(cells)
+    }
+    return ReportFigure(
+      id: "fig-la-budget", heading: "Push budget left over the event's life",
+      caption:
+        "The priority-10 pushes the device would still accept at once (its push budget's tokens, out of "
+        + (burst.map { "a burst of " + $0 } ?? "the burst") + ") when the backend sends an update push, averaged "
+        + "by the time since the activity started (10-minute steps). Near zero the budget is dry: a priority-10 push "
+        + "is dropped or held, a budget-aware backend sends priority 5. Strategies that send only priority 5 have no "
+        + "line.",
+      layout: .pair, charts: charts,
+      table: .init(
+        caption: "Push budget left when an update push is sent, by the activity's age (pushes)",
         columns: ["age"] + series.map(\.strategy), rows: rows))
   }
 }

@@ -95,6 +95,7 @@ public enum HTMLReport {
       WakeFunnelChart.figure(results),
       LiveActivityCharts.pushFigure(results),
       LiveActivityCharts.ageFigure(results),
+      LiveActivityCharts.budgetFigure(results),
     ].compactMap { $0 }
   }
 
