@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets (release, AddressSanitizer, libFuzzer coverage)
-# into Fuzz/.build/release/fuzz-*. Used by run.sh and campaign.sh.
+# Builds the fuzz targets (AddressSanitizer, libFuzzer coverage) into
+# Fuzz/.build/release/fuzz-* (campaign.sh), or Fuzz/.build/debug/fuzz-* with
+# FUZZ_CONFIGURATION=debug (run.sh, the CI step).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -10,7 +11,9 @@ if [ -z "$fuzzer_lib" ]; then
   echo "error: libclang_rt.fuzzer_no_main-x86_64.a not found in the Swift toolchain (fix: use a Swift toolchain for Linux, which ships libFuzzer)" >&2
   exit 2
 fi
-swift build -c release \
+# FUZZ_CONFIGURATION: release (default: the campaign's throughput) or debug
+# (Fuzz/run.sh's CI smoke run: about a third of the build time, assertions on).
+swift build -c "${FUZZ_CONFIGURATION:-release}" \
   -Xswiftc -sanitize=address \
   -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
   -Xcc -fsanitize=address \
