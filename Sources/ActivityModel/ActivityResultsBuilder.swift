@@ -13,8 +13,22 @@ enum ActivityResultsBuilder {
     for (s, strategy) in spec.strategies.enumerated() {
       let tally = tallies[s]
       let counts = Array(tally.pushesPerSecond[min(firstSecond, tally.pushesPerSecond.count)...])
-      let fleet = fleetPeak(counts, scale: fleetScale)
-      let fleetPerDay = Double(counts.reduce(0) { $0 + Int($1) }) * fleetScale / max(measuredDays, 1e-9)
+      // Broadcast requests are the backend's own, not the sample's: not scaled.
+      var channel = [UInt32](repeating: 0, count: counts.count)
+      for c in tally.channelSends {
+        let i = Int(c.time.milliseconds / 1000) - firstSecond
+        if i >= 0 && i < channel.count { channel[i] &+= 1 }
+      }
+      var fleet = fleetPeak(counts, scale: fleetScale)
+      // At most the busiest second of broadcasts on top of the token pushes'
+      // busiest second (they need not coincide: an upper bound).
+      let channelPeak = Double(channel.max() ?? 0)
+      fleet.peak += channelPeak
+      fleet.low += channelPeak
+      fleet.high += channelPeak
+      let fleetPerDay =
+        (Double(counts.reduce(0) { $0 + Int($1) }) * fleetScale + Double(channel.reduce(0) { $0 + Int($1) }))
+        / max(measuredDays, 1e-9)
       var all = ActivityTally()
       for (g, segment) in scenario.segments.enumerated() {
         all.add(tally.segments[g])
@@ -23,7 +37,7 @@ enum ActivityResultsBuilder {
       }
       rows.append(
         row(strategy.name, "all", all, days: measuredDays, scenario: scenario, fleet: (fleet, fleetPerDay)))
-      series.append(Self.series(strategy.name, counts, fleet.busiest, scale: fleetScale, tally))
+      series.append(Self.series(strategy.name, counts, channel, fleet.busiest, scale: fleetScale, tally))
     }
     return ActivityTable(
       rows: rows, series: series, events: spec.events.map(\.name),
@@ -103,7 +117,7 @@ enum ActivityResultsBuilder {
   static let minimumSynchronized = 30.0
 
   static func series(
-    _ name: String, _ counts: [UInt32], _ busiest: Int, scale: Double, _ tally: StrategyTally
+    _ name: String, _ counts: [UInt32], _ channel: [UInt32], _ busiest: Int, scale: Double, _ tally: StrategyTally
   ) -> ActivityTable.Series {
     let centre = busiest / 60
     var minutes: [Int] = []
@@ -112,8 +126,9 @@ enum ActivityResultsBuilder {
       let lo = m * 60
       guard lo >= 0 && lo < counts.count else { continue }
       let sum = counts[lo..<min(counts.count, lo + 60)].reduce(0) { $0 + Int($1) }
+      let broadcasts = channel[lo..<min(channel.count, lo + 60)].reduce(0) { $0 + Int($1) }
       minutes.append(m - centre)
-      perMinute.append(Double(sum) * scale)
+      perMinute.append(Double(sum) * scale + Double(broadcasts))
     }
     var ages: [Int] = []
     var acceptable: [Double] = []

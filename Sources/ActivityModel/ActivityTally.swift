@@ -36,6 +36,13 @@ struct ActivityTally {
   }
 }
 
+/// One broadcast request to a shared event's channel.
+struct ChannelSend: Hashable {
+  var event: Int
+  var eventStart: SimTime
+  var time: SimTime
+}
+
 /// A strategy's counts over the whole sample: per segment, the pushes the
 /// backend sent in each second, and the glances by the activity's age.
 struct StrategyTally {
@@ -52,6 +59,9 @@ struct StrategyTally {
   /// left (tokens, before the push) summed over them (measured).
   var agePushes: [Int]
   var ageTokens: [Double]
+  /// The backend's broadcast requests (`push_via: channel`): one per event
+  /// occurrence and send time, however many devices receive it.
+  var channelSends: Set<ChannelSend> = []
 
   static let ageBucket = SimDuration.minutes(10)
   static let ageBuckets = 72  // 12 hours: 8 active and 4 on the Lock Screen

@@ -19,6 +19,8 @@ struct DeviceRun {
     var local: Bool
     /// It carries an `alert` (docs/model.md#activity-alerts).
     var alert: Bool
+    /// A broadcast to the event's channel: not a push the backend sent to this device.
+    var channel = false
   }
 
   /// One started activity.
@@ -97,7 +99,13 @@ struct DeviceRun {
         visibleEnd = activeEnd + (o.eventEnd <= limit ? dismissal : ActivityKitLimits.lockScreenAfterEnd)
         // The end push; an event cut off by the run's end has not ended (its
         // push would put every such event's end in the run's last second).
-        if o.eventEnd <= limit && o.eventEnd < prepared.end { sentSeconds.append(o.eventEnd) }
+        if o.eventEnd <= limit && o.eventEnd < prepared.end {
+          if byChannel(o) {
+            tally.channelSends.insert(ChannelSend(event: o.event, eventStart: o.eventStart, time: o.eventEnd))
+          } else {
+            sentSeconds.append(o.eventEnd)
+          }
+        }
       case .app:
         let next = DeviceRun.appRuns(atOrAfter: o.eventEnd, env)
         activeEnd = min(next, limit)
@@ -118,6 +126,30 @@ struct DeviceRun {
       var windowSend: SimTime? = nil
       let alerts = strategy.alert == .updates
       if strategy.alert == .end, let f = activities[ai].finalAt { activities[ai].alerts.append(f) }
+      if byChannel(o) {
+        // The backend broadcasts every change of the event (coalesced from
+        // its start), whoever follows; this device receives what comes
+        // while its activity runs.
+        var window: SimTime? = nil
+        for c in plan.changes[o.changeRange] where c >= o.eventStart && c < o.eventEnd {
+          if strategy.localWhileRunning && c >= start && c < updateEnd && DeviceRun.appRunning(at: c, env) {
+            sends.append(Send(time: c, content: c, activity: ai, local: true, alert: alerts))
+          }
+          var at = c
+          if strategy.coalesce > .zero {
+            if let w = window, c <= w { continue }
+            at = c + strategy.coalesce
+            window = at
+            if strategy.end == .push && at >= o.eventEnd { continue }  // the end message carries it
+          }
+          at = min(at, o.eventEnd)
+          tally.channelSends.insert(ChannelSend(event: o.event, eventStart: o.eventStart, time: at))
+          if at >= start && at < updateEnd {
+            sends.append(Send(time: at, content: at, activity: ai, local: false, alert: alerts, channel: true))
+          }
+        }
+        continue
+      }
       for c in plan.changes[o.changeRange] where c >= start && c < updateEnd {
         if strategy.localWhileRunning && DeviceRun.appRunning(at: c, env) {
           sends.append(Send(time: c, content: c, activity: ai, local: true, alert: alerts))
@@ -148,8 +180,14 @@ struct DeviceRun {
         if s.alert { activities[s.activity].alerts.append(s.time) }
         continue
       }
-      sentSeconds.append(s.time)
+      if !s.channel { sentSeconds.append(s.time) }
       let measured = activities[s.activity].measured
+      if s.channel && !model.channelBudgeted && strategy.priority != .low {
+        // A broadcast that spends no budget: shown at once.
+        activities[s.activity].deliveries.append((s.time, s.content))
+        if s.alert { activities[s.activity].alerts.append(s.time) }
+        continue
+      }
       tokens = min(model.pushBurst, tokens + Double(s.time.milliseconds - lastRefill.milliseconds) * rate)
       lastRefill = s.time
       var highPriority = strategy.priority != .low
@@ -277,6 +315,13 @@ struct DeviceRun {
       displays.append((f, max(f, displays[displays.count - 1].content)))
     }
     return (displays, merged)
+  }
+
+  /// Whether the strategy broadcasts occurrence `o`'s updates to a channel:
+  /// `push_via: channel` and a shared event.
+  func byChannel(_ o: DevicePlan.Occurrence) -> Bool {
+    strategy.pushVia == .channel && scenario.liveActivities!.events[o.event].isShared
+      && scenario.kinds[scenario.liveActivities!.events[o.event].kind].scope == .shared
   }
 
   /// Whether the app runs at `t` (foreground or an audio session).

@@ -183,13 +183,18 @@ public enum ActivityMetric: Int, CaseIterable, Sendable {
         + "glance under `model.activity.alert_counts_as_glance`)."
     case .pushesThrottledPerActivity:
       return "Priority-10 pushes beyond the push budget (dropped, or delayed under `over_budget: delay`)."
-    case .pushesSentPerActivity: return "Pushes the backend sent per activity: push-to-start, updates and end."
-    case .pushesPerDeviceDay: return "Pushes the backend sent per device and measured day."
+    case .pushesSentPerActivity:
+      return "Pushes the backend sent to the activity's token: push-to-start, updates and end (broadcasts to a "
+        + "channel are in the fleet figures)."
+    case .pushesPerDeviceDay: return "Pushes the backend sent to tokens per device and measured day."
     case .budgetExhaustedActivityPct: return "Activities with at least one priority-10 push beyond the budget."
-    case .fleetPushesPerDay: return "Pushes the backend sends per day at the scenario's fleet size."
+    case .fleetPushesPerDay:
+      return "Pushes the backend sends per day at the scenario's fleet size, and its broadcast requests to channels "
+        + "(one per change, whatever the fleet)."
     case .fleetPushPeakPerSecond:
       return "The backend's busiest second of Live Activity pushes at the fleet's size: a push sent to every "
-        + "follower in the same second (a goal) counted as such, other load by the backend fleet peak's estimator."
+        + "follower in the same second (a goal) counted as such, other load by the backend fleet peak's estimator; "
+        + "plus the busiest second of broadcast requests."
     case .fleetPushPeakLow, .fleetPushPeakHigh: return "The 95 % interval of the fleet push peak."
     case .energyMjPerDeviceDay: return "Energy proxy: each update shown costs one render (the extension launch's mJ)."
     }

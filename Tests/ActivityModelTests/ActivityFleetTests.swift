@@ -74,4 +74,35 @@ import WidgetModel
     #expect(small < 1_000 && large < 1_000, "\(small), \(large)")
     #expect(abs(small - large) / large < 0.25, "\(small) vs \(large)")
   }
+
+  /// A broadcast channel (iOS 18) carries a shared event's updates and end
+  /// as one request each, however many follow (docs/model.md#activity-fleet-push):
+  /// the fleet's pushes a day fall to the push-to-starts (which cannot be
+  /// broadcast) and a handful of broadcasts, the busiest second stays the
+  /// start's, and each device sees what a token push would have shown it.
+  @Test func aBroadcastChannelSendsOneRequestPerChangeNotOnePerFollower() throws {
+    var s = Self.match(devices: 3_000)
+    var channel = ActivityStrategy(name: "channel")
+    channel.pushVia = .channel
+    s.liveActivities?.strategies = [ActivityStrategy(name: "token"), channel]
+    let t = try #require(LiveActivitySimulation.run(s))
+    let token = try #require(t.row(strategy: "token"))
+    let broadcast = try #require(t.row(strategy: "channel"))
+    // Token: a push to each of 200,000 followers per change; channel: one per change.
+    let followersPerDay = token.value(.activitiesPerDeviceDay) * 1_000_000
+    #expect(token.value(.fleetPushesPerDay) > 5 * followersPerDay, "\(token.value(.fleetPushesPerDay))")
+    #expect(broadcast.value(.fleetPushesPerDay) < 1.01 * followersPerDay, "\(broadcast.value(.fleetPushesPerDay))")
+    // Only the push-to-start goes to the token.
+    #expect(broadcast.value(.pushesSentPerActivity) == 1)
+    // The start is a push to every follower at once either way.
+    #expect(abs(broadcast.value(.fleetPushPeakPerSecond) - 200_000) / 200_000 < 0.1)
+    // Same budget, same updates, same glances.
+    #expect(broadcast.value(.acceptableGlancePct) == token.value(.acceptableGlancePct))
+    #expect(broadcast.value(.updatesShownPerActivity) == token.value(.updatesShownPerActivity))
+    // Under `channel_not_budgeted` every broadcast is shown.
+    s.model.activity.channelBudgeted = false
+    let free = try #require(LiveActivitySimulation.run(s)?.row(strategy: "channel"))
+    #expect(free.value(.pushesThrottledPerActivity) == 0)
+    #expect(free.value(.updatesShownPerActivity) >= broadcast.value(.updatesShownPerActivity))
+  }
 }

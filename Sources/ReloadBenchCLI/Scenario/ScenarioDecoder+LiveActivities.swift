@@ -88,6 +88,7 @@ extension ScenarioDecoder {
         }
         strategy.dismissalAfter = .minutes(m)
       }
+      if let v = s.optionalString("push_via") { strategy.pushVia = ActivityStrategy.PushVia(rawValue: v) ?? .token }
       if let a = s.optionalString("alert") { strategy.alert = ActivityStrategy.Alert(rawValue: a) ?? .none }
       if strategy.alert == .end && strategy.end != .push {
         throw ScenarioError(

@@ -79,6 +79,12 @@ extension ScenarioSchema {
         "Which updates carry an `alert` (lights the screen, shows the expanded presentation): `none`, `updates` "
           + "(every update: a goal), `end` (the end push: the order has arrived).",
         ActivityStrategy.Alert.allCases.map(\.rawValue)),
+      choice(
+        "push_via",
+        "`token`: one push per activity; `channel`: for a shared event, one broadcast request per change to the "
+          + "event's channel (iOS 18), fanned out by APNs (each user's own events still go by token; push-to-start "
+          + "cannot be broadcast).",
+        ActivityStrategy.PushVia.allCases.map(\.rawValue)),
     ])
 
   static let liveActivities = SchemaObject(

@@ -79,7 +79,8 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
       return "when WidgetKit asks for timelines after a device restart, and whether data can be read then"
     case .activityPushBudget:
       return "how ActivityKit treats a Live Activity's pushes and updates: the priority-10 budget, priority 5's "
-        + "delay and Low Power Mode, merged updates, the push-to-start budget, whether an alert is seen"
+        + "delay and Low Power Mode, merged updates, the push-to-start budget, whether an alert is seen, whether "
+        + "broadcasts are budgeted"
     }
   }
 
@@ -282,6 +283,9 @@ public enum Assumption: Int, CaseIterable, Sendable, Hashable {
         A(
           "alerts_unseen", "an alert update lights the screen but nobody looks", source: "assumed",
           [(.activityAlertCountsAsGlance, .flag(false))]),
+        A(
+          "channel_not_budgeted", "a broadcast update does not spend the device's push budget", source: "assumed",
+          [(.activityChannelBudgeted, .flag(false))]),
       ]
     }
   }

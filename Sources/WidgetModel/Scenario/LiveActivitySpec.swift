@@ -101,6 +101,15 @@ public struct ActivityStrategy: Sendable, Equatable {
     /// The end push only (the order has arrived, the final score).
     case end
   }
+  /// How the backend addresses its update and end pushes (docs/model.md#activity-fleet-push).
+  public enum PushVia: String, Sendable, CaseIterable {
+    /// One push per activity, to its push token.
+    case token
+    /// For a shared event, one broadcast request per change to the event's
+    /// channel (iOS 18), which APNs fans out to every subscribed device;
+    /// each user's own events still go by token.
+    case channel
+  }
   /// `ActivityUIDismissalPolicy`: how long an ended activity stays on the Lock Screen.
   public enum Dismissal: String, Sendable, CaseIterable {
     case immediate
@@ -124,6 +133,7 @@ public struct ActivityStrategy: Sendable, Equatable {
   public var dismissal: Dismissal
   public var dismissalAfter: SimDuration
   public var alert: Alert = .none
+  public var pushVia: PushVia = .token
 
   public init(
     name: String, priority: Priority = .high, coalesce: SimDuration = .zero, localWhileRunning: Bool = false,

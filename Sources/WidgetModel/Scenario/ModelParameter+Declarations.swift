@@ -401,6 +401,13 @@ extension ModelParameter {
           + "(Apple: it lights the screen, not that the user looks) (docs/model.md#activity-alerts).",
         source: "A (lights the screen), the glance assumed", anchor: "activity-alerts", .activityPushBudget
       ).scoped(to: .liveActivities)
+    case .activityChannelBudgeted:
+      return D.flag(
+        \.activity.channelBudgeted, .activity, "channel_budgeted",
+        doc: "A broadcast (channel) update spends the device's priority-10 budget as a token push does (Apple does "
+          + "not say) (docs/model.md#activity-fleet-push).",
+        source: "assumed", anchor: "activity-fleet-push", .activityPushBudget
+      ).scoped(to: .liveActivities)
     }
   }
 }

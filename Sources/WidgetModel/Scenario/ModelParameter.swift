@@ -99,6 +99,7 @@ public enum ModelParameter: Int, CaseIterable, Sendable, Hashable {
   case activityPushToStartPerHour
   case activityLowPowerLowPriority
   case activityAlertCountsAsGlance
+  case activityChannelBudgeted
 
   /// The parameter's declaration.
   public var declaration: ModelParameterDeclaration { Self.declarations[rawValue] }

@@ -515,14 +515,17 @@ public struct ActivityParameters: Sendable, Equatable {
   public var lowPowerLowPriority: LowPowerLowPriority
   /// An alert update shown lights the screen: counted as a glance at the activity.
   public var alertCountsAsGlance: Bool
+  /// A broadcast (channel) update spends the device's priority-10 budget as a token push does.
+  public var channelBudgeted: Bool
 
   public init(
     pushBudgetPerHour: Double = 10, pushBurst: Double = 3, frequentPushBudgetPerHour: Double = 60,
     overBudget: OverBudget = .drop, lowPriorityDelay: DurationDistribution = .logNormal(median: .seconds(60), sigma: 1),
     minUpdateInterval: SimDuration = .seconds(1), dynamicIslandViewsShare: Double = 0.5, maxConcurrent: Int = 5,
     pushToStartBurst: Double = 10, pushToStartPerHour: Double = 10, lowPowerLowPriority: LowPowerLowPriority = .held,
-    alertCountsAsGlance: Bool = true
+    alertCountsAsGlance: Bool = true, channelBudgeted: Bool = true
   ) {
+    self.channelBudgeted = channelBudgeted
     self.alertCountsAsGlance = alertCountsAsGlance
     self.pushToStartBurst = pushToStartBurst
     self.pushToStartPerHour = pushToStartPerHour
