@@ -6,14 +6,14 @@
 # `Fuzz/.build/debug/fuzz-<target> FILE`). New inputs found go to a
 # temporary folder, so the committed corpus does not change.
 #
-#   FUZZ_SECONDS        seconds per target (default 15)
+#   FUZZ_SECONDS        seconds per target (default 10)
 #   FUZZ_JOBS           targets run at once (default 2)
 #   FUZZ_CONFIGURATION  debug (default: a smoke run; builds in about 45 s
 #                       against 150 s for release on 2 cores, with Swift's
 #                       assertions on) or release (Fuzz/campaign.sh's)
 set -euo pipefail
 cd "$(dirname "$0")"
-seconds=${FUZZ_SECONDS:-15}
+seconds=${FUZZ_SECONDS:-10}
 export FUZZ_CONFIGURATION=${FUZZ_CONFIGURATION:-debug}
 ./build.sh >/dev/null
 python3 make-dict.py --check
