@@ -131,17 +131,12 @@ struct DeviceRun {
         // its start), whoever follows; this device receives what comes
         // while its activity runs.
         var window: SimTime? = nil
+        let endMessage = strategy.end == .push ? o.eventEnd : nil
         for c in plan.changes[o.changeRange] where c >= o.eventStart && c < o.eventEnd {
           if strategy.localWhileRunning && c >= start && c < updateEnd && DeviceRun.appRunning(at: c, env) {
             sends.append(Send(time: c, content: c, activity: ai, local: true, alert: alerts))
           }
-          var at = c
-          if strategy.coalesce > .zero {
-            if let w = window, c <= w { continue }
-            at = c + strategy.coalesce
-            window = at
-            if strategy.end == .push && at >= o.eventEnd { continue }  // the end message carries it
-          }
+          guard var at = sendTime(for: c, window: &window, endPushAt: endMessage) else { continue }
           at = min(at, o.eventEnd)
           tally.channelSends.insert(ChannelSend(event: o.event, eventStart: o.eventStart, time: at))
           if at >= start && at < updateEnd {
@@ -150,22 +145,15 @@ struct DeviceRun {
         }
         continue
       }
+      let endPush = strategy.end == .push && o.eventEnd <= limit ? o.eventEnd : nil
       for c in plan.changes[o.changeRange] where c >= start && c < updateEnd {
         if strategy.localWhileRunning && DeviceRun.appRunning(at: c, env) {
           sends.append(Send(time: c, content: c, activity: ai, local: true, alert: alerts))
           continue
         }
-        if strategy.coalesce > .zero {
-          if let w = windowSend, c <= w { continue }  // in the open window: its push carries it
-          let at = c + strategy.coalesce
-          windowSend = at
-          // A window still open at the event's end: the end push carries its changes.
-          if strategy.end == .push && at >= o.eventEnd && o.eventEnd <= limit { continue }
-          sends.append(
-            Send(time: min(at, updateEnd), content: min(at, updateEnd), activity: ai, local: false, alert: alerts))
-        } else {
-          sends.append(Send(time: c, content: c, activity: ai, local: false, alert: alerts))
-        }
+        guard let at = sendTime(for: c, window: &windowSend, endPushAt: endPush) else { continue }
+        let time = min(at, updateEnd)
+        sends.append(Send(time: time, content: time, activity: ai, local: false, alert: alerts))
       }
     }
     // Pushes through the budget, in the order the backend sends them.
@@ -315,6 +303,18 @@ struct DeviceRun {
       displays.append((f, max(f, displays[displays.count - 1].content)))
     }
     return (displays, merged)
+  }
+
+  /// When the backend sends the push for change `c`: at once, or when the
+  /// coalescing window `c` opens closes; nil when the open `window`'s push,
+  /// or an end push at `endPushAt` that the window reaches, carries it.
+  func sendTime(for c: SimTime, window: inout SimTime?, endPushAt end: SimTime?) -> SimTime? {
+    guard strategy.coalesce > .zero else { return c }
+    if let w = window, c <= w { return nil }
+    let at = c + strategy.coalesce
+    window = at
+    if let end, at >= end { return nil }
+    return at
   }
 
   /// Whether the strategy broadcasts occurrence `o`'s updates to a channel:

@@ -44,32 +44,28 @@ public struct ActivityRobustness: Sendable, Equatable {
   /// The base's values, per strategy, per metric.
   public var base: [[Double?]]
   public var readings: [Reading]
+  /// A 95 % interval.
+  public struct Interval: Sendable, Equatable {
+    public var low: Double
+    public var high: Double
+  }
   /// Per strategy, the base's fleet push peak's 95 % interval (the
   /// sample's count is Poisson: docs/model.md#activity-fleet-push).
-  public var basePeakInterval: [(low: Double, high: Double)?]
+  public var basePeakInterval: [Interval?]
 
-  public init(
-    strategies: [String], base: [[Double?]], readings: [Reading],
-    basePeakInterval: [(low: Double, high: Double)?] = []
-  ) {
+  public init(strategies: [String], base: [[Double?]], readings: [Reading], basePeakInterval: [Interval?] = []) {
     self.strategies = strategies
     self.base = base
     self.readings = readings
     self.basePeakInterval = basePeakInterval
   }
 
-  public static func == (a: ActivityRobustness, b: ActivityRobustness) -> Bool {
-    a.strategies == b.strategies && a.base == b.base && a.readings == b.readings
-      && a.basePeakInterval.map { $0.map { [$0.low, $0.high] } }
-        == b.basePeakInterval.map { $0.map { [$0.low, $0.high] } }
-  }
-
   /// The `all` row's fleet push peak interval, per strategy of `strategies`.
-  public static func peakIntervals(_ table: ActivityTable, strategies: [String]) -> [(low: Double, high: Double)?] {
+  public static func peakIntervals(_ table: ActivityTable, strategies: [String]) -> [Interval?] {
     strategies.map { s in
       guard let row = table.row(strategy: s) else { return nil }
       let (lo, hi) = (row.value(.fleetPushPeakLow), row.value(.fleetPushPeakHigh))
-      return lo.isNaN || hi.isNaN ? nil : (lo, hi)
+      return lo.isNaN || hi.isNaN ? nil : Interval(low: lo, high: hi)
     }
   }
 

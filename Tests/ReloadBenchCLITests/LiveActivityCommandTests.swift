@@ -11,7 +11,8 @@ import Testing
      "kinds": [{"name": "score", "scope": "shared", "tolerance_min": 2,
                 "unpredictable": {"per_day": 0.1, "bursts": {"daily_probability": 1, "from_hour": 20, "to_hour": 21,
                                   "duration_min": 90, "per_hour": 3}}}],
-     "segments": [{"name": "fans", "lock_views_per_day": 80, "widgets": [{"kind": "score", "placement": "lock_screen"}]}],
+     "segments": [{"name": "fans", "lock_views_per_day": 80,
+                   "widgets": [{"kind": "score", "placement": "lock_screen"}]}],
      "strategies": ["poll-15m", "widget-push"],
      "live_activities": {"content_bytes": \(contentBytes), \(extra)
        "events": [{"name": "match", "kind": "score", "at": "20:00", "share": 0.5,

@@ -11,7 +11,8 @@ import Testing
 
   @Test func committedMetricTableIsUpToDate() throws {
     let readme = try String(contentsOf: Self.readmeURL, encoding: .utf8)
-    let refreshed = try #require(MetricReference.updatingReadme(readme), "Reports/README.md lost its metric table markers")
+    let refreshed = try #require(
+      MetricReference.updatingReadme(readme), "Reports/README.md lost its metric table markers")
     #expect(readme == refreshed, "run 'reloadbench schema' to regenerate the metric table in Reports/README.md")
   }
 

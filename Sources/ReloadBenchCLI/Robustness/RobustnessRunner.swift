@@ -202,20 +202,15 @@ enum RobustnessRunner {
       return x != y ? x > y : a < b
     }
     let tables = Box<JobTables>(count: jobs.count)
-    let next = Atomic<Int>(0)
     let progress = ProgressLine(label: "\(loaded.scenario.name) robustness", quiet: quiet)
     let perStrategy = scenario.days * Double(scenario.devices * scenario.replications)
     let total = Double(max(1, jobs.reduce(0) { $0 + $1.strategies.count }))
     let done = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(threads, jobs.count))) { _ in
-      while true {
-        let k = next.add(1, ordering: .relaxed).oldValue
-        guard k < order.count else { break }
-        let job = jobs[order[k]]
-        tables.set(order[k], simulate(job, groups: groups, metrics: RobustnessResults.headlineMetrics))
-        let finished = done.add(job.strategies.count, ordering: .relaxed).newValue
-        progress.update(fraction: Double(finished) / total, deviceDays: Double(finished) * perStrategy)
-      }
+    forEach(order, threads: threads) { j in
+      let job = jobs[j]
+      tables.set(j, simulate(job, groups: groups, metrics: RobustnessResults.headlineMetrics))
+      let finished = done.add(job.strategies.count, ordering: .relaxed).newValue
+      progress.update(fraction: Double(finished) / total, deviceDays: Double(finished) * perStrategy)
     }
     progress.finish()
     let byJob = tables.take()
@@ -251,13 +246,8 @@ enum RobustnessRunner {
     }
     let scenarios = runs
     let tables = Box<ActivityTable>(count: scenarios.count)
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(threads, scenarios.count))) { _ in
-      while true {
-        let k = next.add(1, ordering: .relaxed).oldValue
-        guard k < scenarios.count else { break }
-        if let t = LiveActivitySimulation.run(scenarios[k]) { tables.set(k, t) }
-      }
+    forEach(Array(scenarios.indices), threads: threads) { k in
+      if let t = LiveActivitySimulation.run(scenarios[k]) { tables.set(k, t) }
     }
     let names = spec.strategies.map(\.name)
     let taken = tables.take()
@@ -340,6 +330,19 @@ enum RobustnessRunner {
     v.sentence = RobustnessReport.sentence(
       v, objective: objective, meetsTarget: r.baseRecommendation?.meetsTarget ?? true)
     return v
+  }
+
+  /// Runs `body` once for each index of `order`, taken in that order by up
+  /// to `threads` threads, each index on one thread.
+  static func forEach(_ order: [Int], threads: Int, _ body: @Sendable (Int) -> Void) {
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(threads, order.count))) { _ in
+      while true {
+        let k = next.add(1, ordering: .relaxed).oldValue
+        guard k < order.count else { break }
+        body(order[k])
+      }
+    }
   }
 
   /// Each job's result, set by the thread that ran it.

@@ -85,19 +85,10 @@ enum LiveActivityCharts {
       yMax: 100, yTicks: [0, 50, 100], yUnit: " %",
       title: "Live Activity glances within tolerance by the activity's age",
       summary: { "Lowest share in a 10-minute step: " + NumberFormat.fixed($0.min() ?? 0, decimals: 1) + " %." })
-    var rows: [[String]] = []
-    let ages = Array(Set(series.flatMap(\.ageMinutes))).sorted()
-    for age in ages {
-      var cells = [NumberFormat.clock(Double(age) / 60)]
-      for s in series {
-        guard let i = s.ageMinutes.firstIndex(of: age) else {
-          cells.append("–")
-          continue
-        }
-        cells.append(NumberFormat.fixed(s.acceptablePct[i], decimals: 1) + " % (\(s.ageGlances[i]))")
-      }
-      rows.append(cells)
-    }
+    let rows = ageRows(
+      series.map { s in
+        (s.ageMinutes, { NumberFormat.fixed(s.acceptablePct[$0], decimals: 1) + " % (\(s.ageGlances[$0]))" })
+      })
     return ReportFigure(
       id: "fig-la-age", heading: "Live Activity freshness over the event's life",
       caption:
@@ -139,6 +130,15 @@ enum LiveActivityCharts {
     }
   }
 
+  /// The data table of a figure by the activity's age: a row per 10-minute
+  /// step any strategy has, a column per strategy (`cell(i)` of its `i`th
+  /// step, `–` where it has none).
+  static func ageRows(_ columns: [(minutes: [Int], cell: (Int) -> String)]) -> [[String]] {
+    Array(Set(columns.flatMap(\.minutes))).sorted().map { age in
+      [NumberFormat.clock(Double(age) / 60)] + columns.map { c in c.minutes.firstIndex(of: age).map(c.cell) ?? "–" }
+    }
+  }
+
   /// The priority-10 push budget left when each update push is sent, by the
   /// activity's age: where a strategy runs its budget dry.
   static func budgetFigure(_ results: ScenarioResults) -> ReportFigure? {
@@ -155,18 +155,10 @@ enum LiveActivityCharts {
       summary: {
         "Lowest mean budget left in a 10-minute step: " + NumberFormat.fixed($0.min() ?? 0, decimals: 2) + "."
       })
-    var rows: [[String]] = []
-    for age in Array(Set(series.flatMap(\.budgetMinutes))).sorted() {
-      var cells = [NumberFormat.clock(Double(age) / 60)]
-      for s in series {
-        guard let i = s.budgetMinutes.firstIndex(of: age) else {
-          cells.append("–")
-          continue
-        }
-        cells.append(NumberFormat.fixed(s.budgetLeft[i], decimals: 2) + " (\(s.budgetPushes[i]))")
-      }
-      rows.append(cells)
-    }
+    let rows = ageRows(
+      series.map { s in
+        (s.budgetMinutes, { NumberFormat.fixed(s.budgetLeft[$0], decimals: 2) + " (\(s.budgetPushes[$0]))" })
+      })
     return ReportFigure(
       id: "fig-la-budget", heading: "Push budget left over the event's life",
       caption:

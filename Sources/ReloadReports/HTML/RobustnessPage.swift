@@ -65,16 +65,23 @@ package struct RobustnessPage {
 
   func writeVerdict(to w: inout _HTMLWriter) {
     w.raw("<section id=\"verdict\" aria-labelledby=\"verdict-h\"><h2 id=\"verdict-h\">The recommendation</h2>\n")
-    w.raw(verdict.robust ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
-    w.raw("<p class=\"rec-k\">")
-    w.text(verdict.robust ? "Robust" : "Not robust")
-    w.raw("</p><p class=\"rec-name\">")
-    w.text(verdict.strategy ?? "no recommendation")
-    w.raw("</p><p class=\"rec-why\">")
-    w.text(verdict.sentence)
-    w.raw("</p></div>\n<p class=\"desc\">")
+    Self.writeBox(
+      robust: verdict.robust, name: verdict.strategy ?? "no recommendation", sentence: verdict.sentence, to: &w)
+    w.raw("<p class=\"desc\">")
     w.text("Judged by: " + (results.baseRecommendation?.objective ?? Recommendation.defaultObjective) + ".")
     w.raw("</p>\n</section>\n")
+  }
+
+  /// The verdict's box: robust or not, the strategy, the sentence to quote.
+  static func writeBox(robust: Bool, name: String, sentence: String, to w: inout _HTMLWriter) {
+    w.raw(robust ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
+    w.raw("<p class=\"rec-k\">")
+    w.text(robust ? "Robust" : "Not robust")
+    w.raw("</p><p class=\"rec-name\">")
+    w.text(name)
+    w.raw("</p><p class=\"rec-why\">")
+    w.text(sentence)
+    w.raw("</p></div>\n")
   }
 
   /// A tornado figure per headline metric, for the recommended strategy.
@@ -181,14 +188,8 @@ package struct RobustnessPage {
     w.raw(
       "<section id=\"live-activities\" aria-labelledby=\"live-activities-h\"><h2 id=\"live-activities-h\">"
         + "Live Activities</h2>\n")
-    w.raw(a.robust ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
-    w.raw("<p class=\"rec-k\">")
-    w.text(a.robust ? "Robust" : "Not robust")
-    w.raw("</p><p class=\"rec-name\">")
-    w.text(a.best ?? "no activity strategy")
-    w.raw("</p><p class=\"rec-why\">")
-    w.text(a.sentence)
-    w.raw("</p></div>\n<p class=\"desc\">")
+    Self.writeBox(robust: a.robust, name: a.best ?? "no activity strategy", sentence: a.sentence, to: &w)
+    w.raw("<p class=\"desc\">")
     w.text(
       "The scenario's Live Activity strategies under the same readings, on the same devices. What moves them most "
         + "is assumption 20 (model.activity: the push budget, what happens beyond it, how late priority 5 arrives; "
