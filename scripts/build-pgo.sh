@@ -14,7 +14,7 @@
 #
 # The code and its arithmetic are the same, so the results are byte-identical
 # to the plain `swift build -c release` (step 4 checks it on the training
-# scenarios against the instrumented build; .ci/run checks it against the
+# scenarios against the instrumented build; .ci/pgo checks it against the
 # plain build). It takes two release builds of the tool (about 4.5 minutes in
 # all on 2 cores, with the training run of about 15 s). The binary's `bench`
 # output says "release, profile-guided build".
