@@ -82,6 +82,10 @@ package struct SVGChart {
     case marker(Point, Shape, size: Double, cls: String, tooltip: String? = nil)
     /// Text whose baseline starts (or centres, or ends) at the point.
     case text(Point, String, anchor: Anchor = .start, cls: String = "")
+    /// One strategy's marks (its line, points, label and leader), as
+    /// `<g data-strategy="name">`, so the page's script can hide and show
+    /// the strategy in every chart at once.
+    case strategy(String, [Mark])
   }
 
   /// A stable id, unique on the page (for `aria-labelledby`).
@@ -93,6 +97,9 @@ package struct SVGChart {
   /// What the chart shows, in a sentence or two (`<desc>`).
   var summary: String
   var marks: [Mark] = []
+  /// The strategy a small multiple shows alone (`data-strategy` on the
+  /// `<svg>`), or nil when the chart shows several or none.
+  var strategy: String?
 
   init(id: String, width: Double, height: Double, title: String, summary: String) {
     self.id = id
@@ -119,6 +126,7 @@ extension SVGChart {
     w.raw("\" role=\"img\" class=\"chart\"")
     w.attribute("id", id)
     w.attribute("aria-labelledby", id + "-t " + id + "-d")
+    if let strategy { w.attribute("data-strategy", strategy) }
     w.raw(">")
     w.element("title", ["id": id + "-t"], text: title)
     w.element("desc", ["id": id + "-d"], text: summary)
@@ -177,6 +185,12 @@ extension SVGChart {
         w.raw("\"")
         Self.close(tooltip: tooltip, element: "path", to: &w)
       }
+    case .strategy(let name, let inner):
+      w.raw("<g")
+      w.attribute("data-strategy", name)
+      w.raw(">")
+      for m in inner { write(m, to: &w) }
+      w.raw("</g>")
     case .text(let p, let string, let anchor, let cls):
       w.raw("<text x=\"" + Self.number(p.x) + "\" y=\"" + Self.number(p.y) + "\"")
       if anchor != .start { w.raw(" text-anchor=\"" + anchor.rawValue + "\"") }
