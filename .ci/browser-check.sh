@@ -55,6 +55,15 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scro
 timeout 120 "$browser" "${flags[@]}" --force-device-scale-factor=0.5 --window-size=1280,4800 \
   --screenshot="$out/screenshot.png" "file://$report" >"$out/chromium.log" 2>&1 || true
 timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$report" >"$out/dom.html" 2>>"$out/chromium.log" || true
+# The page's script (Sources/ReloadReports/HTML/PageScript.swift): with the
+# first strategy in the address's #hide= list, every mark of that strategy
+# is hidden once the script has run.
+first="$(grep -o 'data-strategy="[^"]*"' "$report" | head -1 | sed 's/^data-strategy="//; s/"$//' || true)"
+if [[ -n "$first" ]]; then
+  hide="$(python3 -c 'import html, sys, urllib.parse; print(urllib.parse.quote(html.unescape(sys.argv[1]), safe=""))' "$first")"
+  timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$report#hide=$hide" >"$out/dom-hidden.html" \
+    2>>"$out/chromium.log" || true
+fi
 
 # The page at a phone's width (NARROW_WIDTH, default 390 CSS px; 0 skips):
 # it must not pan sideways, so document.documentElement.scrollWidth may not
@@ -104,7 +113,8 @@ HTML
 fi
 
 status=0
-python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" "$min_saturated" "$narrow" "$out/narrow/dom.html" <<'PY' || status=$?
+python3 - "$out/screenshot.png" "$out/dom.html" "$min_charts" "$min_saturated" "$narrow" "$out/narrow/dom.html" \
+  "$first" "$out/dom-hidden.html" <<'PY' || status=$?
 import html, re, struct, sys, zlib
 from collections import Counter
 from operator import add
@@ -208,8 +218,27 @@ if charts < min_charts:
 if not any(f'id="{i}"' in dom for i in ("results-data", "sweep-data", "calibration-data", "robustness-data", "compare-data")):
     problems.append(
         "DOM lacks the embedded results (script#results-data, #sweep-data, #calibration-data, #robustness-data or #compare-data)")
-if any('type="application/json"' not in s for s in scripts):
-    problems.append("DOM has an executable script element")
+# One executable script, the page's own, and it ran to its end.
+executable = [s for s in scripts if 'type="application/json"' not in s]
+if len(executable) != 1:
+    problems.append(f"DOM has {len(executable)} executable script elements, expected 1 (the page's own)")
+if 'data-page-script="ready"' not in dom:
+    problems.append("the page's script did not run to its end (no data-page-script=\"ready\" on <html>)")
+first, hidden_path = sys.argv[7], sys.argv[8]
+if first:
+    try:
+        hidden = open(hidden_path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        hidden = ""
+    m = re.search(r'data-hidden-strategies="([^"]*)"', hidden)
+    off = len(re.findall(r'class="[^"]*\brb-off\b', hidden))
+    marked = len(re.findall(r'data-strategy="' + re.escape(first) + '"', hidden))
+    print(f"#hide={html.unescape(first)}: {off} hidden elements of {marked} marked, "
+          f"data-hidden-strategies={m.group(1) if m else None!r}")
+    if not m or m.group(1) != first or off < 1:
+        problems.append(f"#hide={html.unescape(first)} did not hide that strategy's marks")
+    if 'class="rb-ui rb-toggles"' not in hidden:
+        problems.append("the page's script made no strategy buttons")
 
 for p in problems:
     print("FAIL:", p, file=sys.stderr)

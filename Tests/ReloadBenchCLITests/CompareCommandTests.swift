@@ -26,10 +26,11 @@ import Testing
     #expect(!hybrid.contains("→"), "\(hybrid)")
     let html = try String(contentsOf: dir.appendingPathComponent("c/compare.html"), encoding: .utf8)
     #expect(html.contains("<svg") && html.contains("Changed in the scenario: strategies[poll-15m]."))
-    // Self-contained: no executable script (the comparison is embedded as JSON data), nothing fetched.
+    // Self-contained: the comparison embedded as JSON data, the page's own script, nothing fetched.
     let scripts = html.components(separatedBy: "<script").count - 1
     let data = html.components(separatedBy: "<script type=\"application/json\" id=\"compare-data\">").count - 1
-    #expect(scripts == 1 && data == 1, "one script element: the data")
+    let own = html.components(separatedBy: "<script>").count - 1
+    #expect(scripts == 2 && data == 1 && own == 1, "two script elements: the data and the page's script")
     #expect(!html.contains("src=\"http") && !html.contains("href=\"http"), "self-contained")
 
     // A run folder and a baseline compare the same way, with nothing to run.

@@ -54,7 +54,9 @@ import Testing
     #expect(!html.contains("<median>"))
     // The embedded data cannot end its script element early.
     #expect(html.contains("<script type=\"application/json\" id=\"calibration-data\">{\"note\":\"<\\/script>\\u003cb>"))
-    #expect(html.components(separatedBy: "</script>").count == 2)
+    // Its end, and the page's own script (a constant) after it.
+    #expect(html.components(separatedBy: "</script>").count == 3)
+    #expect(html.contains("<script>" + PageScript.source + "</script>"))
     // A field path may wrap after its dots and underscores only.
     #expect(html.contains("<code>budget.<wbr>max_<wbr>per_<wbr>day</code>"))
   }

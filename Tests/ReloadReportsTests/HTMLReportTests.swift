@@ -49,10 +49,12 @@ import Testing
       segments: [evil, "plain"], parameterValue: evil)
     let html = Self.render(results)
 
-    // The only script element is the JSON data block.
+    // Two script elements: the JSON data block, and the page's own script,
+    // whose text is a constant: no scenario string ever enters it.
     let scripts = Self.openingTags("script", in: html)
-    #expect(scripts.count == 1)
+    #expect(scripts.count == 2)
     #expect(scripts.first == "<script type=\"application/json\" id=\"results-data\">")
+    #expect(Self.blocks(from: "<script>", to: "</script>", in: html).map(String.init) == [PageScript.source])
     #expect(!html.contains("alert(1)</script>"))
     #expect(!html.localizedCaseInsensitiveContains("<script>alert"))
     // No attribute can be broken out of.
@@ -156,6 +158,60 @@ import Testing
       #expect(scatter.contains(">" + name + "</text>"), "no label for \(name) in the scatter")
       #expect(html.contains("Reloads the budget allows within the hour, by local hour: " + name))
       #expect(html.contains("Backend requests per second over the run: " + name))
+    }
+  }
+
+  // MARK: - Interaction
+
+  /// Every mark drawn in a strategy's style, and every strategy's label, is
+  /// inside that strategy's `<g data-strategy>` (or a small multiple's
+  /// `<svg data-strategy>`), so the page's script can hide it everywhere.
+  @Test func everyStrategyCanBeHiddenInEveryChart() throws {
+    let names = ReportFixtures.twelve
+    let html = Self.render(ReportFixtures.results(strategies: names))
+    let svgs = Self.blocks(from: "<svg ", to: "</svg>", in: html).map(String.init)
+    var grouped = 0
+    for svg in svgs {
+      let tag = svg.prefix { $0 != ">" }
+      if let whose = Self.blocks(from: "data-strategy=\"", to: "\"", in: String(tag)).first {
+        // A small multiple: its title names the strategy it shows.
+        #expect(svg.contains(": " + whose + "</title>"), "small multiple marked \(whose) shows another strategy")
+        continue
+      }
+      var rest = svg
+      for name in names {
+        let open = "<g data-strategy=\"" + name + "\">"
+        for body in Self.blocks(from: open, to: "</g>", in: svg) {
+          grouped += 1
+          rest = rest.replacingOccurrences(of: open + body + "</g>", with: "")
+        }
+      }
+      for cls in ["class=\"pt ", "class=\"ln ", "class=\"bar ", "class=\"band ", "class=\"recring"] {
+        #expect(!rest.contains(cls), "a strategy's mark (\(cls)) outside its group in \(tag)")
+      }
+      for name in names { #expect(!rest.contains(">" + name + "</text>"), "\(name)'s label outside its group") }
+    }
+    #expect(grouped >= 3 * names.count)
+    // The controls are the script's: a page without scripts shows none.
+    #expect(!html.contains("class=\"rb-"))
+  }
+
+  /// Line charts carry their values for hover (the browser's tooltip, and
+  /// the page's script on focus): the budget by local hour, one column a
+  /// slot, and the backend's load, in at most 48 spans a chart.
+  @Test func lineChartsCarryTheirValuesOnHover() {
+    let names = ["alpha", "beta"]
+    let html = Self.render(ReportFixtures.results(strategies: names))
+    let svgs = Self.blocks(from: "<svg ", to: "</svg>", in: html).map(String.init)
+    for name in names {
+      let budget = svgs.first { $0.contains("by local hour: " + name + "</title>") && $0.contains("budget") }
+      let backend = svgs.first { $0.contains("over the run: " + name + "</title>") }
+      for (chart, what) in [(budget, "budget"), (backend, "backend")] {
+        let tips = Self.blocks(from: "<rect class=\"hov\"", to: "</rect>", in: chart ?? "")
+        #expect(!tips.isEmpty, "no values on hover in \(name)'s \(what) chart")
+        #expect(tips.count <= 48)
+        #expect(tips.allSatisfy { $0.contains("<title>" + name + ", ") })
+      }
     }
   }
 

@@ -59,7 +59,9 @@ import Testing
     #expect(html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").range(of: "http") == nil)
     #expect(!html.contains("src=") && !html.contains("url("))
     let scripts = html.components(separatedBy: "<script").count - 1
-    #expect(scripts == 1 && html.contains("<script type=\"application/json\" id=\"sweep-data\">"))
+    // The embedded data and the page's own script (a constant).
+    #expect(scripts == 2 && html.contains("<script type=\"application/json\" id=\"sweep-data\">"))
+    #expect(html.contains("<script>" + PageScript.source + "</script>"))
     let charts = html.components(separatedBy: "role=\"img\"").count - 1
     // 2 parameters x the five headline metrics (the objective's are among them) + 2 frontier charts.
     #expect(charts == 2 * 5 + 2, "\(charts) charts")

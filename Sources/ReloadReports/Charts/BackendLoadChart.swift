@@ -59,6 +59,19 @@ enum BackendLoadChart {
         chart.add(.polyline(zip(xs, peaks).map { frame.point($0, $1) }, cls: "ln thin " + style.colorClass))
       }
       chart.add(.polyline(zip(xs, mean).map { frame.point($0, $1) }, cls: "ln " + style.colorClass))
+      // Values on hover, over spans of a few hours (at most 48 a chart, so
+      // a long run does not weigh the page down).
+      let span = max(1, (mean.count + 47) / 48)
+      chart.add(
+        frame.hoverColumns(count: (mean.count + span - 1) / span, width: Double(span)) { k in
+          let hours = (k * span)..<min(mean.count, (k + 1) * span)
+          let from = dayAndHour(Double(hours.lowerBound), firstHour: firstHour)
+          let to = NumberFormat.clock((firstHour + Double(hours.upperBound)).truncatingRemainder(dividingBy: 24))
+          let meanRps = hours.map { mean[$0] }.reduce(0, +) / Double(hours.count)
+          return "\(s.strategy), \(from)–\(to) UTC: mean " + NumberFormat.short(meanRps) + " req/s"
+            + (peaks.count == mean.count
+              ? ", busiest second " + NumberFormat.short(hours.map { peaks[$0] }.max() ?? 0) + " req/s" : "")
+        })
       chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
       if s.backendPeakRps > 0 {
         let p = frame.point(s.backendPeakHour, s.backendPeakRps)
@@ -92,6 +105,7 @@ enum BackendLoadChart {
           .text(
             .init(x: width - 8, y: 16), text, anchor: .end, cls: isOverall ? "tick strong peaktext" : "tick"))
       }
+      chart.strategy = s.strategy
       charts.append(chart)
     }
     var rows: [[String]] = []

@@ -128,6 +128,19 @@ package struct ChartFrame {
 }
 
 extension ChartFrame {
+  /// Invisible columns across the plot, one per slot of `width` data units
+  /// from `start`, each carrying `text(slot)` as its tooltip: a line chart's
+  /// values on hover (the browser's own tooltip; the page's script also
+  /// shows them on focus). A nil text leaves its slot without a column.
+  func hoverColumns(count: Int, start: Double = 0, width: Double, text: (Int) -> String?) -> [SVGChart.Mark] {
+    (0..<max(count, 0)).compactMap { i in
+      guard let t = text(i) else { return nil }
+      let x0 = x(start + Double(i) * width)
+      let x1 = Swift.min(x(start + Double(i + 1) * width), plot.maxX)
+      return .rect(.init(x: x0, y: plot.y, width: x1 - x0, height: plot.height), cls: "hov", tooltip: t)
+    }
+  }
+
   /// `target ≥ 90 %`: how a chart names a bound the recommendation had to meet.
   static func targetText(_ b: Objective.Bound, unit: MetricUnit) -> String {
     "target " + (b.kind == .atLeast ? "≥ " : "≤ ") + NumberFormat.tick(b.value, unit: unit)

@@ -49,7 +49,8 @@ package enum FreshnessCostChart {
       caption: "Each point is a strategy: \(yMetric.label.lowercasedFirst) (the freshness the recommendation "
         + "is judged by) against cost; \(betterText(table.columns[fresh].polarity)), further left is cheaper. "
         + "The dashed line joins the Pareto frontier: the strategies that no other strategy beats "
-        + "on both freshness and cost; every other strategy pays more for less."
+        + "on both freshness and cost; every other strategy pays more for less. Markers that would cover "
+        + "each other are drawn a few pixels apart (their tooltips say so)."
         + targetCaption(recommendation, metrics: [table.columns[fresh]] + costs.map { table.columns[$0] }),
       layout: .pair, charts: charts,
       table: .init(
@@ -129,8 +130,11 @@ package enum FreshnessCostChart {
         x: frame.plot.x, y: frame.plot.y - headroom, width: frame.plot.width + 10,
         height: frame.plot.height + headroom))
     placer.reserve(.init(x: width - 14 - 70, y: frame.plot.y - 22, width: 70, height: 16))
+    // Markers that would cover each other, set apart (`setApart`).
+    let exact = points.map { frame.point($0.x, $0.y) }
+    let pixels = setApart(exact, distance: 12)
     if frontier.count > 1 {
-      let line = frontier.map { frame.point(points[$0].x, points[$0].y) }.sorted { $0.x < $1.x }
+      let line = frontier.map { pixels[$0] }.sorted { $0.x < $1.x }
       chart.add(.polyline(line, cls: "frontier"))
       // Keep labels off the frontier line: reserve small boxes along it.
       for (a, b) in zip(line, line.dropFirst()) {
@@ -147,7 +151,6 @@ package enum FreshnessCostChart {
         .text(
           .init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
     }
-    let pixels = points.map { frame.point($0.x, $0.y) }
     // The targets' labels keep clear of the points (and a recommendation's ring).
     let targets = frame.targets(yTargets, unit: ym.unit, clearOf: pixels, radius: 11)
     chart.add(targets.marks)
@@ -155,38 +158,82 @@ package enum FreshnessCostChart {
     for p in pixels { placer.reserve(around: p, radius: 6) }
     // Keep labels off the targets' labels and lines.
     for r in targets.keepClear { placer.reserve(r) }
-    if let r = recommendation, let k = points.firstIndex(where: { rows[$0.row].strategy == r.strategy }) {
-      chart.add(.marker(pixels[k], .circle, size: 10, cls: "recring"))
-      placer.reserve(around: pixels[k], radius: 11)
+    let recommended = recommendation.flatMap { r in points.firstIndex { rows[$0.row].strategy == r.strategy } }
+    if let k = recommended { placer.reserve(around: pixels[k], radius: 11) }
+    // Each strategy's ring (the recommended one's) and marker, in table order.
+    for (k, pt) in points.enumerated() {
+      let row = rows[pt.row]
+      let style = SeriesStyle.of(row.strategy, in: styles)
+      let moved = pixels[k] != exact[k]
+      chart.add(
+        .strategy(
+          row.strategy,
+          (k == recommended ? [.marker(pixels[k], .circle, size: 10, cls: "recring")] : []) + [
+            .marker(
+              pixels[k], style.shape, size: 5, cls: style.fill,
+              tooltip:
+                "\(row.strategy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
+                + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(xm.shortLabel)"
+                + (moved ? " (drawn a few pixels off its place, clear of a strategy with nearly the same values)" : ""))
+          ]))
     }
     var labels: [SVGChart.Mark] = []
     placer.points = pixels
     // The recommended strategy's label is placed first: it gets the spot next to its point.
-    let recommended = recommendation.flatMap { r in points.firstIndex { rows[$0.row].strategy == r.strategy } }
     let order = recommended.map { r in [r] + points.indices.filter { $0 != r } } ?? Array(points.indices)
     for k in order {
       let pt = points[k]
       let row = rows[pt.row]
-      let style = SeriesStyle.of(row.strategy, in: styles)
       let p = pixels[k]
-      chart.add(
-        .marker(
-          p, style.shape, size: 5, cls: style.fill,
-          tooltip:
-            "\(row.strategy): \(NumberFormat.metric(pt.y, unit: ym.unit)) \(ym.shortLabel), "
-            + "\(NumberFormat.metric(pt.x, unit: xm.unit)) \(xm.shortLabel)"))
       // Clear of the recommendation's ring (radius 11) for its own label.
       let placed = placer.place(row.strategy, near: p, clearance: k == recommended ? 14 : 8)
+      var label: [SVGChart.Mark] = []
       if let from = placed.leaderFrom {
-        labels.append(.polyline([from, placed.leaderTo], cls: "leader"))
+        label.append(.polyline([from, placed.leaderTo], cls: "leader"))
       }
-      labels.append(
+      label.append(
         .text(
           placed.at, row.strategy, anchor: placed.anchor,
           cls: frontierRows.contains(pt.row) ? "lbl strong" : "lbl"))
+      labels.append(.strategy(row.strategy, label))
     }
     chart.add(labels)
     return (chart, frontierRows)
+  }
+
+  /// `points` with the markers that would cover each other set apart:
+  /// points linked by gaps under `distance` pixels form a cluster, whose
+  /// members are spread evenly on a circle around the cluster's centre,
+  /// `distance` apart from their neighbours, the first (by index) on the
+  /// left. Points with room keep their place.
+  ///
+  ///     setApart([.init(x: 10, y: 10), .init(x: 11, y: 10)], distance: 12)  // x 4.5 and 16.5
+  ///
+  /// - Complexity: O(n²); n is the number of strategies.
+  package static func setApart(_ points: [SVGChart.Point], distance: Double) -> [SVGChart.Point] {
+    var cluster = Array(points.indices)
+    func find(_ i: Int) -> Int { cluster[i] == i ? i : find(cluster[i]) }
+    for i in points.indices {
+      for j in points.indices where j > i {
+        let dx = points[i].x - points[j].x
+        let dy = points[i].y - points[j].y
+        if dx * dx + dy * dy < distance * distance { cluster[find(j)] = find(i) }
+      }
+    }
+    var out = points
+    for root in Set(points.indices.map(find)) {
+      let members = points.indices.filter { find($0) == root }
+      guard members.count > 1 else { continue }
+      let n = Double(members.count)
+      let cx = members.map { points[$0].x }.reduce(0, +) / n
+      let cy = members.map { points[$0].y }.reduce(0, +) / n
+      let radius = distance / (2 * _sin(Double.pi / n))
+      for (j, i) in members.enumerated() {
+        let angle = Double.pi + 2 * Double.pi * Double(j) / n
+        out[i] = .init(x: cx + radius * _cos(angle), y: cy + radius * _sin(angle))
+      }
+    }
+    return out
   }
 
   /// Indices of the points no other point beats on both coordinates, by

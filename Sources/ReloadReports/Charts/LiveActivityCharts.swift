@@ -52,6 +52,7 @@ enum LiveActivityCharts {
               + NumberFormat.range(row.value(.fleetPushPeakLow), row.value(.fleetPushPeakHigh)) + ")",
             anchor: .end, cls: "tick"))
       }
+      chart.strategy = s.strategy
       charts.append(chart)
     }
     let rows = series.map { s -> [String] in
@@ -125,7 +126,15 @@ enum LiveActivityCharts {
           xTitle: "hours since the activity started", yTitle: "", xGrid: true))
       let points = zip(s.minutes, s.values).map { frame.point((Double($0) + 5) / 60, $1) }
       chart.add(.polyline(points, cls: style.line))
+      chart.add(
+        frame.hoverColumns(count: last / 10 + 1, width: 10.0 / 60) { step in
+          s.minutes.firstIndex(of: step * 10).map { i in
+            "\(s.strategy), \(NumberFormat.clock(Double(step * 10) / 60)) since the start: "
+              + NumberFormat.trim(NumberFormat.fixed(s.values[i], decimals: 1)) + yUnit
+          }
+        })
       chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
+      chart.strategy = s.strategy
       return chart
     }
   }

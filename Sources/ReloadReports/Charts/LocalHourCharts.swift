@@ -51,7 +51,16 @@ enum LocalHourCharts {
       chart.add(.polygon(upper + lower, cls: "band " + style.colorClass))
       chart.add(
         .polyline(zip(xs, bands).map { frame.point($0, y($1.p50, 0)) }, cls: "ln " + style.colorClass))
+      chart.add(
+        frame.hoverColumns(count: bands.count, width: 24 / Double(max(bands.count, 1))) { h in
+          let b = bands[h]
+          guard b.p50.isFinite else { return nil }
+          return "\(s.strategy), \(hourLabel(Double(h) * 24 / Double(bands.count))): median "
+            + NumberFormat.short(b.p50) + " reloads left (10–90 %: "
+            + NumberFormat.range(b.p10.isFinite ? b.p10 : 0, b.p90.isFinite ? b.p90 : b.p50) + ")"
+        })
       chart.add(.text(.init(x: 4, y: 16), s.strategy, cls: "ptitle"))
+      chart.strategy = s.strategy
       charts.append(chart)
     }
     let hours = series[0].budgetLeftByLocalHour.count
@@ -125,6 +134,7 @@ enum LocalHourCharts {
       chart.add(
         .text(
           .init(x: width - 8, y: 16), NumberFormat.percent(overall) + " overall", anchor: .end, cls: "tick"))
+      chart.strategy = s.strategy
       charts.append(chart)
     }
     let hours = series.map(\.glancesByLocalHour.count).max() ?? 24

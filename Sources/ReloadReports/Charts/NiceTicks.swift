@@ -146,3 +146,10 @@ func _log10(_ x: Double) -> Double { log10(x) }
 /// `10^x` for chart code (log-axis padding), in one place.
 @inline(__always)
 func _pow10(_ x: Double) -> Double { pow(10, x) }
+
+/// `sin` and `cos` for chart code (markers set apart on a circle), in one place.
+@inline(__always)
+func _sin(_ x: Double) -> Double { sin(x) }
+
+@inline(__always)
+func _cos(_ x: Double) -> Double { cos(x) }

@@ -101,7 +101,7 @@ enum StalenessCDFChart {
     var anchors: [SVGChart.Point] = []
     for s in series {
       let style = SeriesStyle.of(s.strategy, in: styles)
-      chart.add(.polyline(line(s.staleness, frame: frame, lo: lo), cls: style.line))
+      chart.add(.strategy(s.strategy, [.polyline(line(s.staleness, frame: frame, lo: lo), cls: style.line)]))
       anchors.append(frame.point(min(max(tolerance, lo), frame.x.hi), cdf(s.staleness, at: tolerance)))
     }
     // Labels: spread in the right margin, in the order of the curves.
@@ -112,14 +112,16 @@ enum StalenessCDFChart {
       let a = anchors[n]
       let value = cdf(s.staleness, at: tolerance)
       chart.add(
-        .polyline([a, .init(x: frame.plot.maxX + 2, y: a.y), .init(x: lx - 6, y: ys[n])], cls: "leader"))
-      chart.add(
-        .marker(
-          a, style.shape, size: 3.5, cls: style.fill,
-          tooltip: "\(s.strategy): \(NumberFormat.percent(value)) within \(NumberFormat.minutes(tolerance))"))
-      chart.add(.marker(.init(x: lx, y: ys[n]), style.shape, size: 3.5, cls: style.fill))
-      chart.add(
-        .text(.init(x: lx + 8, y: ys[n] + 4), "\(s.strategy) \(NumberFormat.percent(value))", cls: "lbl"))
+        .strategy(
+          s.strategy,
+          [
+            .polyline([a, .init(x: frame.plot.maxX + 2, y: a.y), .init(x: lx - 6, y: ys[n])], cls: "leader"),
+            .marker(
+              a, style.shape, size: 3.5, cls: style.fill,
+              tooltip: "\(s.strategy): \(NumberFormat.percent(value)) within \(NumberFormat.minutes(tolerance))"),
+            .marker(.init(x: lx, y: ys[n]), style.shape, size: 3.5, cls: style.fill),
+            .text(.init(x: lx + 8, y: ys[n] + 4), "\(s.strategy) \(NumberFormat.percent(value))", cls: "lbl"),
+          ]))
     }
     return chart
   }

@@ -82,16 +82,17 @@ enum WakeFunnelChart {
     var y = 12.0
     for f in all {
       let style = SeriesStyle.of(f.strategy, in: styles)
-      chart.add(.text(.init(x: 4, y: y + 13), f.strategy + " · " + f.mechanism, cls: "ptitle"))
+      var g: [SVGChart.Mark] = []
+      g.append(.text(.init(x: 4, y: y + 13), f.strategy + " · " + f.mechanism, cls: "ptitle"))
       let fleet = fleetText(f, results.summary)
-      if !fleet.isEmpty { chart.add(.text(.init(x: width - 4, y: y + 13), fleet, anchor: .end, cls: "hint")) }
+      if !fleet.isEmpty { g.append(.text(.init(x: width - 4, y: y + 13), fleet, anchor: .end, cls: "hint")) }
       y += headerHeight
       let top = Double(f.stages.map(\.count).max() ?? 1)
       for (k, stage) in f.stages.enumerated() {
         let w = top > 0 ? barSpace * Double(stage.count) / top : 0
-        chart.add(
+        g.append(
           .text(.init(x: labelWidth - 8, y: y + barHeight - 4), stage.name, anchor: .end, cls: "tick"))
-        chart.add(
+        g.append(
           .rect(
             .init(x: labelWidth, y: y, width: max(w, 1), height: barHeight), cls: "bar " + style.colorClass,
             tooltip: "\(f.strategy), \(f.mechanism) \(stage.name): \(stage.count)"))
@@ -99,9 +100,10 @@ enum WakeFunnelChart {
         if k > 0, f.stages[k - 1].count > 0 {
           text += " (" + NumberFormat.percent(100 * Double(stage.count) / Double(f.stages[k - 1].count)) + ")"
         }
-        chart.add(.text(.init(x: labelWidth + max(w, 1) + 6, y: y + barHeight - 4), text, cls: "lbl"))
+        g.append(.text(.init(x: labelWidth + max(w, 1) + 6, y: y + barHeight - 4), text, cls: "lbl"))
         y += barHeight + rowGap
       }
+      chart.add(.strategy(f.strategy, g))
       y += groupGap
     }
     let rows = all.map { f in

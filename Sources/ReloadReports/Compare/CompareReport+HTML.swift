@@ -85,7 +85,9 @@ extension CompareReport {
     // The comparison as data, like the other pages' embedded results.
     w.raw("<script type=\"application/json\" id=\"compare-data\">")
     w.raw(data.text(.script))
-    w.raw("</script>\n</body>\n</html>\n")
+    w.raw("</script>\n")
+    w.pageScript()
+    w.raw("</body>\n</html>\n")
     return w.output
   }
 

@@ -167,6 +167,7 @@ package struct CalibrationPage {
       w.raw(data.text(.script))
       w.raw("</script>\n")
     }
+    w.pageScript()
     w.raw("</body>\n</html>\n")
     return w.output
   }

@@ -53,6 +53,7 @@ public enum HTMLReport {
     w.text(results.facts.title ?? ("ReloadBench report: " + results.facts.scenario))
     w.raw("</title>\n<style>")
     w.raw(stylesheet)
+    w.raw(PageScript.stylesheet)
     // The per-kind table's rules only on a page that has it: a page with
     // one kind keeps the bytes it had before kinds had rows.
     if !results.summary.kindRows.isEmpty { w.raw(kindStylesheet) }
@@ -79,7 +80,9 @@ public enum HTMLReport {
     w.raw("</main>\n")
     w.raw("<script type=\"application/json\" id=\"results-data\">")
     w.raw(json)
-    w.raw("</script>\n</body>\n</html>\n")
+    w.raw("</script>\n")
+    w.pageScript()
+    w.raw("</body>\n</html>\n")
     return w.output
   }
 

@@ -59,6 +59,7 @@ package struct RobustnessPage {
       w.raw(data.text(.script))
       w.raw("</script>\n")
     }
+    w.pageScript()
     w.raw("</body>\n</html>\n")
     return w.output
   }

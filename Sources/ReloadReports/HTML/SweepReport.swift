@@ -51,6 +51,7 @@ public enum SweepReport {
     w.raw("</title>\n<style>")
     w.raw(HTMLReport.stylesheet)
     w.raw(stylesheet)
+    w.raw(PageScript.stylesheet)
     w.raw("</style>\n</head>\n<body>\n")
     writeHeader(results, to: &w)
     ReportFigure.writeNavigation(
@@ -69,7 +70,9 @@ public enum SweepReport {
     writeDataNote(jsonBytes: json.utf8.count, to: &w)
     w.raw("</main>\n<script type=\"application/json\" id=\"sweep-data\">")
     w.raw(json)
-    w.raw("</script>\n</body>\n</html>\n")
+    w.raw("</script>\n")
+    w.pageScript()
+    w.raw("</body>\n</html>\n")
     return w.output
   }
 

@@ -12,6 +12,7 @@ extension _HTMLWriter {
     text(title)
     raw("</title>\n<style>")
     for s in stylesheets { raw(s) }
+    raw(PageScript.stylesheet)
     raw("</style>\n</head>\n<body>\n")
   }
 }
