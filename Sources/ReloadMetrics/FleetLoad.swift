@@ -39,7 +39,8 @@
 ///    interval for the sampling error of the rate, conservative because
 ///    the bounds are taken together.
 /// 4. **Minute.** The same for minutes: the fleet's mean requests per
-///    second in a minute, p99.9 of the measured minutes.
+///    second in a minute, p99.9 of the measured minutes; its interval from
+///    the same minutes with every second's rate at its interval's ends.
 ///
 /// Only the sample's per-second counts are read, in one pass that keeps
 /// nothing per second; no device is re-simulated.
@@ -51,8 +52,12 @@ public struct FleetLoad: Sendable, Equatable {
   public var peakSecondHigh: Double
   /// The p99.9 of the fleet's mean requests per second in a minute.
   public var peakMinute: Double
+  /// The 95 % interval of `peakMinute`.
+  public var peakMinuteLow: Double
+  public var peakMinuteHigh: Double
 
-  public static let zero = FleetLoad(peakSecond: 0, peakSecondLow: 0, peakSecondHigh: 0, peakMinute: 0)
+  public static let zero = FleetLoad(
+    peakSecond: 0, peakSecondLow: 0, peakSecondHigh: 0, peakMinute: 0, peakMinuteLow: 0, peakMinuteHigh: 0)
 
   /// The share of seconds whose load is above the reported peak.
   public static let quantile = 0.999
@@ -64,11 +69,26 @@ public struct FleetLoad: Sendable, Equatable {
   /// The window half-widths tried, narrowest first (seconds).
   package static let halfWidths = [5, 15, 30, 60, 150, 300, 600, 900, 1800]
 
-  public init(peakSecond: Double, peakSecondLow: Double, peakSecondHigh: Double, peakMinute: Double) {
+  public init(
+    peakSecond: Double, peakSecondLow: Double, peakSecondHigh: Double, peakMinute: Double, peakMinuteLow: Double,
+    peakMinuteHigh: Double
+  ) {
     self.peakSecond = peakSecond
     self.peakSecondLow = peakSecondLow
     self.peakSecondHigh = peakSecondHigh
     self.peakMinute = peakMinute
+    self.peakMinuteLow = peakMinuteLow
+    self.peakMinuteHigh = peakMinuteHigh
+  }
+
+  /// The ends of a window count's Poisson 95 % interval (`c ± 1.96 sqrt(c)`,
+  /// at least 0; an empty window's upper end is 3, the one-sided 95 % bound
+  /// of 0), in requests: the rate's interval is these times the window's
+  /// rate per request.
+  @inline(__always)
+  static func countInterval(_ c: Double) -> (low: Double, high: Double) {
+    let spread = 1.96 * c.squareRoot()
+    return (Swift.max(0, c - spread), c > 0 ? c + spread : 3)
   }
 
   /// The estimate from `prefix`, the running sum of the sample's requests
@@ -95,6 +115,8 @@ public struct FleetLoad: Sendable, Equatable {
     var seconds = SecondTally(scale: scale)
     defer { seconds.deallocate() }
     var minutes = RateHistogram()
+    var minutesLow = RateHistogram()
+    var minutesHigh = RateHistogram()
     // A wider window holds every second of a narrower one, so its count is
     // never smaller. Neighbouring seconds mostly need the same width, so
     // the search starts from the last second's: it walks to the narrowest
@@ -111,24 +133,34 @@ public struct FleetLoad: Sendable, Equatable {
       // A whole interior minute whose seconds all keep the last second's
       // width is counted without the walk (`SecondTally.wholeMinute`).
       if minute >= interior.lowerBound, end <= interior.upperBound,
-        let sum = seconds.wholeMinute(p, from: minute, width: k)
+        let whole = seconds.wholeMinute(p, from: minute, width: k)
       {
-        minutes.add(Double(sum) * seconds.perSecond[k] / Double(end - minute), times: 1)
+        let (rate, length) = (seconds.perSecond[k], Double(end - minute))
+        minutes.add(Double(whole.sum) * rate / length, times: 1)
+        minutesLow.add(whole.low * rate / length, times: 1)
+        minutesHigh.add(whole.high * rate / length, times: 1)
         continue
       }
       var minuteSum = 0.0
+      var lowSum = 0.0
+      var highSum = 0.0
       var i = minute
       while i < end {
         if interior.contains(i) {
           let last = Swift.min(end, interior.upperBound)
-          seconds.walk(p, from: i, to: last, width: &k, sum: &minuteSum)
+          seconds.walk(p, from: i, to: last, width: &k, sum: &minuteSum, low: &lowSum, high: &highSum)
           i = last
           continue
         }
-        minuteSum += seconds.clamped(p, i, n: n, width: &k)
+        let rate = seconds.clamped(p, i, n: n, width: &k)
+        minuteSum += rate.mid
+        lowSum += rate.low
+        highSum += rate.high
         i += 1
       }
       minutes.add(minuteSum / Double(end - minute), times: 1)
+      minutesLow.add(lowSum / Double(end - minute), times: 1)
+      minutesHigh.add(highSum / Double(end - minute), times: 1)
     }
     guard seconds.any else { return .zero }
     seconds.flushTable()
@@ -136,7 +168,9 @@ public struct FleetLoad: Sendable, Equatable {
       peakSecond: seconds.mid.quantile(seconds: 1, quantile),
       peakSecondLow: seconds.low.quantile(seconds: 1, quantile),
       peakSecondHigh: seconds.high.quantile(seconds: 1, quantile),
-      peakMinute: minutes.quantile(seconds: 60, quantile))
+      peakMinute: minutes.quantile(seconds: 60, quantile),
+      peakMinuteLow: minutesLow.quantile(seconds: 60, quantile),
+      peakMinuteHigh: minutesHigh.quantile(seconds: 60, quantile))
   }
 
   /// Window counts below this are tallied per (width, count); the rare
@@ -192,11 +226,10 @@ struct SecondTally {
   mutating func add(count: UInt64, length: Int, times: Double) {
     let c = Double(count)
     let perSecond = scale / Double(length)
-    let spread = 1.96 * c.squareRoot()
+    let (l, h) = FleetLoad.countInterval(c)
     mid.add(c * perSecond, times: times)
-    low.add(Swift.max(0, c - spread) * perSecond, times: times)
-    // An empty window's upper bound: 3 requests (the one-sided 95 % bound of 0).
-    high.add((c > 0 ? c + spread : 3) * perSecond, times: times)
+    low.add(l * perSecond, times: times)
+    high.add(h * perSecond, times: times)
   }
 
   /// Counts one second of width `k` and count `count` in a whole window.
@@ -222,7 +255,8 @@ struct SecondTally {
   }
 
   /// Counts whole interior minute `m..<m + 60` (every window lies in
-  /// `p`) into row `k` and returns the sum of its seconds' counts, if
+  /// `p`) into row `k` and returns the sum of its seconds' counts (and of
+  /// their intervals' ends, `FleetLoad.countInterval`), if
   /// every one of its seconds takes width `k` (its count there is enough,
   /// or `k` is the widest, and at `k - 1` it is not) and every count is
   /// below the table's size; else counts nothing and returns nil.
@@ -232,7 +266,9 @@ struct SecondTally {
   /// and decide most minutes; only when they cannot are the counts read,
   /// in branch-free passes the compiler vectorises. Each second is then
   /// one increment of its count's slot.
-  mutating func wholeMinute(_ p: UnsafePointer<UInt32>, from m: Int, width k: Int) -> UInt64? {
+  mutating func wholeMinute(
+    _ p: UnsafePointer<UInt32>, from m: Int, width k: Int
+  ) -> (sum: UInt64, low: Double, high: Double)? {
     let enough = UInt32(FleetLoad.minimumWindowCount)
     let h = widths[k]
     let e = p + (m + h + 1)
@@ -255,22 +291,30 @@ struct SecondTally {
     if atLeast == atMost {
       row[Int(atMost)] &+= 60
       any = any || atMost > 0
-      return UInt64(atMost) * 60
+      let (low, high) = FleetLoad.countInterval(Double(atMost))
+      return (UInt64(atMost) * 60, 60 * low, 60 * high)
     }
     // The counts and their sum (below 60 * limit: 32 bits hold it) in a
     // pass the compiler vectorises, then one increment a second.
-    let sum = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 60) { counts in
+    let (sum, low, high) = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 60) { counts in
       var sum: UInt32 = 0
       for j in 0..<60 {
         let c = e[j] &- l[j]
         counts[j] = c
         sum &+= c
       }
-      for j in 0..<60 { row[Int(counts[j])] &+= 1 }
-      return sum
+      var low = 0.0
+      var high = 0.0
+      for j in 0..<60 {
+        row[Int(counts[j])] &+= 1
+        let (a, b) = FleetLoad.countInterval(Double(counts[j]))
+        low += a
+        high += b
+      }
+      return (sum, low, high)
     }
     any = any || sum > 0
-    return UInt64(sum)
+    return (UInt64(sum), low, high)
   }
 
   /// The smallest and the largest of a minute's 60 counts (branch-free).
@@ -291,9 +335,12 @@ struct SecondTally {
   /// Counts interior seconds `from..<to` one at a time, each at the
   /// narrowest width with enough requests (searched from `k`, the last
   /// second's, and left at this stretch's last), and adds their rates to
-  /// `sum` in order.
+  /// `sum` in order (and their intervals' ends to `low` and `high`).
   /// NOTE: for performance: no clamping (every window is whole).
-  mutating func walk(_ p: UnsafePointer<UInt32>, from: Int, to: Int, width k: inout Int, sum: inout Double) {
+  mutating func walk(
+    _ p: UnsafePointer<UInt32>, from: Int, to: Int, width k: inout Int, sum: inout Double, low: inout Double,
+    high: inout Double
+  ) {
     let enough = UInt32(FleetLoad.minimumWindowCount)
     let limit = UInt32(FleetLoad.tableCounts)
     let widest = widths.count - 1
@@ -338,6 +385,9 @@ struct SecondTally {
           add(count: UInt64(c), length: 2 * widths[k] + 1, times: 1)
         }
         sum += Double(c) * rate
+        let (a, b) = FleetLoad.countInterval(Double(c))
+        low += a * rate
+        high += b * rate
         i &+= 1
       }
     }
@@ -345,8 +395,11 @@ struct SecondTally {
   }
 
   /// Counts second `i` of a series of `n`, whose windows are clamped to
-  /// the series (a second near an end), and returns its rate.
-  mutating func clamped(_ p: UnsafePointer<UInt32>, _ i: Int, n: Int, width k: inout Int) -> Double {
+  /// the series (a second near an end), and returns its rate and its
+  /// interval's ends.
+  mutating func clamped(
+    _ p: UnsafePointer<UInt32>, _ i: Int, n: Int, width k: inout Int
+  ) -> (mid: Double, low: Double, high: Double) {
     let enough = FleetLoad.minimumWindowCount
     func window(_ k: Int) -> (count: UInt64, length: Int) {
       let h = widths[k]
@@ -363,13 +416,15 @@ struct SecondTally {
       }
     }
     let (count, length) = window(k)
+    let (low, high) = FleetLoad.countInterval(Double(count))
     if length == 2 * widths[k] + 1 {
       whole(count: count, width: k)
-      return Double(count) * perSecond[k]
+      return (Double(count) * perSecond[k], low * perSecond[k], high * perSecond[k])
     }
     any = any || count > 0
     add(count: count, length: length, times: 1)
-    return Double(count) * (scale / Double(length))
+    let rate = scale / Double(length)
+    return (Double(count) * rate, low * rate, high * rate)
   }
 }
 

@@ -57,6 +57,8 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
   case backendFleetPeakLowRps
   case backendFleetPeakHighRps
   case backendFleetPeakMinuteRps
+  case backendFleetPeakMinuteLowRps
+  case backendFleetPeakMinuteHighRps
   case silentPushesPerFleetDay
   case widgetPushesPerFleetDay
   case silentPushFleetPeakPerS
@@ -92,7 +94,8 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
     case .devices, .appWakesPerDeviceDay, .silentPushesSent, .silentPushesDeliveredPct, .bgRefreshRunsPerDeviceDay,
       .backendRequestsPerWidgetDay, .backendPeakRps, .energyMjPerDeviceDay, .widgetPushesSent,
       .widgetPushesAcceptedPct, .backendMeanRps, .backendPeakMinuteRps, .eventsPerWidgetDay, .backendFleetPeakRps,
-      .backendFleetPeakLowRps, .backendFleetPeakHighRps, .backendFleetPeakMinuteRps, .silentPushesPerFleetDay,
+      .backendFleetPeakLowRps, .backendFleetPeakHighRps, .backendFleetPeakMinuteRps, .backendFleetPeakMinuteLowRps,
+      .backendFleetPeakMinuteHighRps, .silentPushesPerFleetDay,
       .widgetPushesPerFleetDay, .silentPushFleetPeakPerS, .widgetPushFleetPeakPerS:
       return false
     }
@@ -359,6 +362,19 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
           "The fleet's mean requests per second in a busy minute: the 99.9th percentile of the measured minutes, "
           + "estimated like backend_fleet_peak_rps."
       )
+    case .backendFleetPeakMinuteLowRps:
+      return Metric(
+        "backend_fleet_peak_minute_low_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
+        label: "Fleet peak minute, 95 % interval low", shortLabel: "fleet peak-minute low",
+        definition:
+          "Lower end of the 95 % interval of backend_fleet_peak_minute_rps: the same minutes with every second's "
+          + "rate at the low end of its Poisson interval (as backend_fleet_peak_low_rps)."
+      )
+    case .backendFleetPeakMinuteHighRps:
+      return Metric(
+        "backend_fleet_peak_minute_high_rps", unit: .requestsPerSecond, polarity: .neutral, decimals: 1,
+        label: "Fleet peak minute, 95 % interval high", shortLabel: "fleet peak-minute high",
+        definition: "Upper end of the 95 % interval of backend_fleet_peak_minute_rps.")
     case .silentPushesPerFleetDay:
       return Metric(
         "silent_pushes_per_fleet_day", unit: .count, polarity: .prefersSmaller, decimals: 0,

@@ -77,7 +77,8 @@ public enum Findings {
         + "\(NumberFormat.short(v(.backendFleetPeakRps, peak))) requests/s "
         + "(95 %: \(NumberFormat.range(v(.backendFleetPeakLowRps, peak), v(.backendFleetPeakHighRps, peak)))) "
         + "across \(NumberFormat.short(results.facts.fleetDevices)) devices, "
-        + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute"
+        + "\(NumberFormat.short(v(.backendFleetPeakMinuteRps, peak))) requests/s over a busy minute (95 %: "
+        + "\(NumberFormat.range(v(.backendFleetPeakMinuteLowRps, peak), v(.backendFleetPeakMinuteHighRps, peak))))"
       if low.strategy != peak.strategy {
         sentence += "; \(low.strategy) only \(NumberFormat.short(v(.backendFleetPeakRps, low)))"
       }

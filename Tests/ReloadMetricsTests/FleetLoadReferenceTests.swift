@@ -20,13 +20,22 @@ import Testing
   /// count) and added to the histograms after the pass, as the estimate
   /// does (so the histograms' sums are added in the same order), every
   /// other second added as it comes; each minute the mean of its seconds'
-  /// rates.
+  /// rates, and of their intervals' ends.
   static func reference(prefix: [UInt32], scale: Double) -> FleetLoad {
     let n = prefix.count - 1
     guard n > 0, scale > 0 else { return .zero }
     let widths = FleetLoad.halfWidths
     var table = [[UInt32]](repeating: [UInt32](repeating: 0, count: FleetLoad.tableCounts), count: widths.count)
-    var mid = RateHistogram(), low = RateHistogram(), high = RateHistogram(), minutes = RateHistogram()
+    var mid = RateHistogram()
+    var low = RateHistogram()
+    var high = RateHistogram()
+    var minutes = RateHistogram()
+    var minutesLow = RateHistogram()
+    var minutesHigh = RateHistogram()
+    func interval(_ c: Double) -> (Double, Double) {
+      let spread = 1.96 * c.squareRoot()
+      return (max(0, c - spread), c > 0 ? c + spread : 3)
+    }
     func add(count: UInt64, length: Int, times: Double) {
       let c = Double(count)
       let perSecond = scale / Double(length)
@@ -37,6 +46,8 @@ import Testing
     }
     var any = false
     var minuteSum = 0.0
+    var minuteLow = 0.0
+    var minuteHigh = 0.0
     var minuteSeconds = 0
     for i in 0..<n {
       var k = 0
@@ -55,10 +66,15 @@ import Testing
         add(count: count, length: length, times: 1)
       }
       minuteSum += Double(count) * (scale / Double(length))
+      let (l, h) = interval(Double(count))
+      minuteLow += l * (scale / Double(length))
+      minuteHigh += h * (scale / Double(length))
       minuteSeconds += 1
       if minuteSeconds == 60 || i == n - 1 {
         minutes.add(minuteSum / Double(minuteSeconds), times: 1)
-        minuteSum = 0
+        minutesLow.add(minuteLow / Double(minuteSeconds), times: 1)
+        minutesHigh.add(minuteHigh / Double(minuteSeconds), times: 1)
+        (minuteSum, minuteLow, minuteHigh) = (0, 0, 0)
         minuteSeconds = 0
       }
     }
@@ -72,13 +88,17 @@ import Testing
       peakSecond: mid.quantile(seconds: 1, FleetLoad.quantile),
       peakSecondLow: low.quantile(seconds: 1, FleetLoad.quantile),
       peakSecondHigh: high.quantile(seconds: 1, FleetLoad.quantile),
-      peakMinute: minutes.quantile(seconds: 60, FleetLoad.quantile))
+      peakMinute: minutes.quantile(seconds: 60, FleetLoad.quantile),
+      peakMinuteLow: minutesLow.quantile(seconds: 60, FleetLoad.quantile),
+      peakMinuteHigh: minutesHigh.quantile(seconds: 60, FleetLoad.quantile))
   }
 
   /// A series of `seconds` seconds: Poisson-like counts at a rate that
   /// moves through the day (so the chosen width changes), with optional
   /// bursts, from a fixed seed.
-  static func series(seconds: Int, meanPerSecond: Double, burst: UInt32 = 0, start: UInt32 = 0, seed: UInt64) -> [UInt32] {
+  static func series(seconds: Int, meanPerSecond: Double, burst: UInt32 = 0, start: UInt32 = 0, seed: UInt64)
+    -> [UInt32]
+  {
     var state = seed
     func uniform() -> Double {
       state &+= 0x9E37_79B9_7F4A_7C15
@@ -107,7 +127,15 @@ import Testing
     // A whole minute's mean is summed as an integer count times the
     // width's rate, the definition's one second at a time: they may
     // differ in the last bits.
-    #expect(abs(fast.peakMinute - slow.peakMinute) <= 1e-12 * max(1, slow.peakMinute), sourceLocation: sourceLocation)
+    for (a, b) in [
+      (fast.peakMinute, slow.peakMinute), (fast.peakMinuteLow, slow.peakMinuteLow),
+      (fast.peakMinuteHigh, slow.peakMinuteHigh),
+    ] {
+      #expect(abs(a - b) <= 1e-12 * max(1, b), sourceLocation: sourceLocation)
+    }
+    // The minute's interval holds its estimate.
+    #expect(
+      fast.peakMinuteLow <= fast.peakMinute && fast.peakMinute <= fast.peakMinuteHigh, sourceLocation: sourceLocation)
   }
 
   @Test(arguments: [

@@ -79,6 +79,15 @@ import Testing
     // The busiest minute: the bursts last 2 minutes, so about 960 req/s.
     #expect(abs(small.peakMinute / large.peakMinute - 1) < 0.10)
     #expect(small.peakMinute > 800 && small.peakMinute < 1_100, "\(small.peakMinute)")
+    // Its interval holds the estimate and the bursts' level, and is
+    // narrower with ten times the sample.
+    for e in [small, large] {
+      #expect(e.peakMinuteLow <= e.peakMinute && e.peakMinute <= e.peakMinuteHigh, "\(e)")
+      #expect(e.peakMinuteLow < 960 && 960 < e.peakMinuteHigh, "\(e)")
+    }
+    #expect(
+      large.peakMinuteHigh - large.peakMinuteLow < 0.5 * (small.peakMinuteHigh - small.peakMinuteLow),
+      "3k \(small) vs 30k \(large)")
   }
 
   /// The sample's busiest second times fleet/n, the figure this estimate
@@ -147,7 +156,8 @@ import Testing
       ("a", [.backendFleetPeakRps: 50, .backendFleetPeakLowRps: 45, .backendFleetPeakHighRps: 56], ci: nil),
       ("b", [.backendFleetPeakRps: 54, .backendFleetPeakLowRps: 49, .backendFleetPeakHighRps: 60], ci: nil),
     ])
-    #expect(overlapping.distinctBest(column: SummaryMetric.backendFleetPeakRps.rawValue, among: overlapping.rows) == nil)
+    #expect(
+      overlapping.distinctBest(column: SummaryMetric.backendFleetPeakRps.rawValue, among: overlapping.rows) == nil)
     let apart = Self.table([
       ("a", [.backendFleetPeakRps: 50, .backendFleetPeakLowRps: 45, .backendFleetPeakHighRps: 56], ci: nil),
       ("b", [.backendFleetPeakRps: 200, .backendFleetPeakLowRps: 180, .backendFleetPeakHighRps: 220], ci: nil),

@@ -284,6 +284,8 @@ public enum ResultsBuilder {
         case .backendFleetPeakLowRps: return fleet.peakSecondLow
         case .backendFleetPeakHighRps: return fleet.peakSecondHigh
         case .backendFleetPeakMinuteRps: return fleet.peakMinute
+        case .backendFleetPeakMinuteLowRps: return fleet.peakMinuteLow
+        case .backendFleetPeakMinuteHighRps: return fleet.peakMinuteHigh
         case .silentPushesPerFleetDay: return days > 0 ? Double(t.funnel.silentPushesSent) * scale / days : nil
         case .widgetPushesPerFleetDay: return days > 0 ? Double(t.funnel.widgetPushesSent) * scale / days : nil
         case .silentPushFleetPeakPerS: return pushPeaks?.silent
