@@ -168,9 +168,7 @@ struct SweepCommand: Command {
     guard !s.quiet else { return }
     var text = "\n"
     if let outcome {
-      let summary = ObjectiveSummary(outcome, columns: results.columns, points: points.count) {
-        results.describe($0, in: outcome)
-      }
+      let summary = ObjectiveSummary(sweep: results, outcome: outcome)
       text += summary.lines.joined(separator: "\n") + "\n"
     } else {
       text += "No objective in the scenario: add \"objective\" for a recommendation (see Scenarios/README.md).\n"

@@ -111,6 +111,9 @@ public struct Metric: Sendable, Hashable, Codable {
       terminalKey: known?.terminalKey, definition: try c.decode(String.self, forKey: .definition))
   }
 
+  /// `label` inside a sentence: "fresh glances", "WidgetKit pushes".
+  public var labelInSentence: String { Self.inSentence(label) }
+
   /// A heading inside a sentence: "Fresh glances" as "fresh glances",
   /// "WidgetKit pushes" as it is.
   static func inSentence(_ label: String) -> String {

@@ -8,9 +8,7 @@ extension SweepRecommendation {
   ///
   ///     results.recommendation = SweepRecommendation(results, outcome: outcome)
   public init(_ results: SweepResults, outcome: ObjectiveOutcome) {
-    let summary = ObjectiveSummary(outcome, columns: results.columns, points: results.points.count) {
-      results.describe($0, in: outcome)
-    }
+    let summary = ObjectiveSummary(sweep: results, outcome: outcome)
     func choice(_ s: ObjectiveOutcome.Scored, in o: ObjectiveOutcome) -> Choice {
       var values: [String: String] = [:]
       for p in results.parameters.indices {

@@ -47,7 +47,7 @@ enum SweepFrontierChart {
       cells += zip(results.parameters, results.points[c.point].valueIndices).map { p, k in p.values[k] }
       cells.append(c.strategy + (recommended.contains(i) ? " (recommended)" : ""))
       for col in [fresh] + costs {
-        cells.append(c.values[col].map { NumberFormat.metric($0, unit: results.columns[col].unit) } ?? "–")
+        cells.append(results.cell(results.columns[col], policy: c.strategy, point: c.point))
       }
       for f in frontiers { cells.append(f.contains(i) ? "yes" : "no") }
       return cells
@@ -144,12 +144,16 @@ enum SweepFrontierChart {
     for p in pixels { placer.reserve(around: p, radius: 4) }
     // Keep labels off the targets' labels and lines.
     for r in targets.keepClear { placer.reserve(r) }
-    // Off-frontier markers first, so frontier markers sit on top.
+    // Each strategy's marks and labels, drawn as one group per strategy.
+    var marks: [String: [SVGChart.Mark]] = [:]
+    var labels: [String: [SVGChart.Mark]] = [:]
+    func strategy(_ k: Int) -> String { candidates[points[k].candidate].strategy }
+    // Off-frontier markers first, so a strategy's frontier markers sit on top.
     for pass in 0..<2 {
       for (k, pt) in points.enumerated() where frontier.contains(pt.candidate) == (pass == 1) {
         let c = candidates[pt.candidate]
         let style = SeriesStyle.of(c.strategy, in: styles)
-        chart.add(
+        marks[c.strategy, default: []].append(
           .marker(
             pixels[k], style.shape, size: pass == 1 ? 4.5 : 3, cls: style.fill + (pass == 1 ? "" : " faint"),
             tooltip: "\(label(pt.candidate)): \(NumberFormat.metric(pt.y, unit: ym.unit)) "
@@ -157,10 +161,9 @@ enum SweepFrontierChart {
               + xm.shortLabel))
       }
     }
-    var labels: [SVGChart.Mark] = []
     for r in recommended {
       guard let k = points.firstIndex(where: { $0.candidate == representative[r] }) else { continue }
-      chart.add(.marker(pixels[k], .circle, size: 9, cls: "recring"))
+      marks[strategy(k), default: []].append(.marker(pixels[k], .circle, size: 9, cls: "recring"))
       placer.reserve(around: pixels[k], radius: 10)
     }
     // Each strategy's own best: a thin ring and a label, before the frontier's.
@@ -168,13 +171,15 @@ enum SweepFrontierChart {
     for b in bestOfStrategy {
       guard let k = points.firstIndex(where: { $0.candidate == representative[b] }) else { continue }
       if !recommended.contains(where: { representative[$0] == representative[b] }) {
-        chart.add(.marker(pixels[k], .circle, size: 7.5, cls: "recring thin"))
+        marks[strategy(k), default: []].append(.marker(pixels[k], .circle, size: 7.5, cls: "recring thin"))
       }
       placer.reserve(around: pixels[k], radius: 9)
       let text = label(points[k].candidate) + " (best " + candidates[b].strategy + ")"
       let placed = placer.place(text, near: pixels[k], clearance: 10)
-      if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
-      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl strong"))
+      if let from = placed.leaderFrom {
+        labels[strategy(k), default: []].append(.polyline([from, placed.leaderTo], cls: "leader"))
+      }
+      labels[strategy(k), default: []].append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl strong"))
       labelled.insert(k)
     }
     // Label frontier points from cheapest to dearest, both ends first, then
@@ -193,8 +198,10 @@ enum SweepFrontierChart {
     for k in chosen.sorted(by: { points[$0].x < points[$1].x }) where !labelled.contains(k) {
       let text = label(points[k].candidate)
       let placed = placer.place(text, near: pixels[k], clearance: 8)
-      if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
-      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl"))
+      if let from = placed.leaderFrom {
+        labels[strategy(k), default: []].append(.polyline([from, placed.leaderTo], cls: "leader"))
+      }
+      labels[strategy(k), default: []].append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl"))
       labelled.insert(k)
     }
     // The other points: their parameter values alone, where they fit without a leader.
@@ -208,9 +215,14 @@ enum SweepFrontierChart {
       let placed = trial.place(text, near: pixels[k], clearance: 5)
       guard placed.leaderFrom == nil else { continue }
       small = trial
-      labels.append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl small"))
+      labels[strategy(k), default: []].append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl small"))
     }
-    chart.add(labels)
+    // One group per strategy: its markers, rings, then its labels.
+    var order = results.strategies
+    for k in points.indices where !order.contains(strategy(k)) { order.append(strategy(k)) }
+    for name in order where marks[name] != nil || labels[name] != nil {
+      chart.add(.strategy(name, (marks[name] ?? []) + (labels[name] ?? [])))
+    }
     return (chart, frontier)
   }
 }

@@ -12,10 +12,20 @@ enum SweepParameterCharts {
   static let height = 230.0
 
   /// The metrics charted against every parameter: the five headline
-  /// questions, then the objective's metrics not among them.
+  /// questions, then the objective's metrics not among them. The backend's
+  /// peak is the fleet's busy second with its interval where the results
+  /// have it (the sample's busiest second is noise, and scales with the
+  /// devices simulated).
   static func metrics(_ results: SweepResults) -> [Metric] {
+    let fleet = results.points.contains { p in
+      p.rows.contains { r in
+        r.segment == "all"
+          && results.value(named: SummaryMetric.backendFleetPeakRps.name, policy: r.strategy, point: p.index) != nil
+      }
+    }
     let headline: [SummaryMetric] = [
-      .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay, .backendPeakRps, .frozenWidgetDayPct,
+      .freshGlancePct, .acceptableGlancePct, .budgetedReloadsPerWidgetDay,
+      fleet ? .backendFleetPeakRps : .backendPeakRps, .frozenWidgetDayPct,
     ]
     var metrics = headline
     if let o = results.objective {
@@ -94,8 +104,7 @@ enum SweepParameterCharts {
         for s in strategies {
           var cells = [v, s]
           for m in metrics {
-            let value = results.value(named: m.name, policy: s, point: point)
-            cells.append(value.map { NumberFormat.metric($0, unit: m.unit) } ?? "–")
+            cells.append(results.cell(m, policy: s, point: point))
           }
           rows.append(cells)
         }
@@ -111,6 +120,13 @@ enum SweepParameterCharts {
           + "A ring marks each strategy's own best point by the objective, labelled with its \(parameter.name); "
           + "a strategy the sweep does not change is a flat line."
       }
+      let banded = metrics.filter { results.hasInterval($0) }
+      caption +=
+        banded.isEmpty
+        ? " No metric here has a 95 % interval (one replication): each line is one estimate."
+        : " Shaded bands: the 95 % interval of "
+          + banded.map { $0.labelInSentence }.joined(separator: ", ")
+          + (banded.count < metrics.count ? " (the other metrics have none with one replication)." : ".")
       if parameter.logScale { caption += " The x axis is logarithmic." }
       return ReportFigure(
         id: "fig-param-\(p)", heading: "Metrics against \(parameter.name)", caption: caption, layout: .multiples,
@@ -131,15 +147,18 @@ enum SweepParameterCharts {
   ) -> SVGChart {
     let parameter = results.parameters[p]
     var series: [(policy: String, points: [(x: Double, y: Double?)])] = []
+    var intervals: [[MetricInterval?]] = []
     for s in strategies {
       let pts = slice.map { point -> (x: Double, y: Double?) in
         let y = results.value(named: m.name, policy: s, point: point).flatMap { $0.isFinite ? $0 : nil }
         return (axis.position(results.points[point].valueIndices[p]), y)
       }
       series.append((s, pts))
+      intervals.append(slice.map { results.interval(m, policy: s, point: $0) })
     }
     let bounds = (results.objective?.bounds ?? []).filter { $0.metric.name == m.name }
     var ys = series.flatMap { $0.points.compactMap(\.y) }
+    ys += intervals.flatMap { $0.compactMap { $0.map { [$0.lo, $0.hi] } }.flatMap { $0 } }
     ys += bounds.map(\.value)
     var yScale = ChartScale.linear(ys.min() ?? 0, ys.max() ?? 1, includeZero: m.unit != .percent, maxTicks: 4)
     if m.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 4) }
@@ -170,39 +189,58 @@ enum SweepParameterCharts {
       for pt in s.points { if let y = pt.y { placer.reserve(around: frame.point(pt.x, y), radius: 4) } }
     }
     for r in targets.keepClear { placer.reserve(r) }
-    var labels: [SVGChart.Mark] = []
-    for s in series {
+    // Each strategy's marks as one group: its band, line, markers, ring and label.
+    var groups: [(name: String, marks: [SVGChart.Mark], labels: [SVGChart.Mark])] = []
+    for (n, s) in series.enumerated() {
       let style = SeriesStyle.of(s.policy, in: styles)
+      var marks: [SVGChart.Mark] = []
+      var labels: [SVGChart.Mark] = []
+      // The 95 % interval as a band, broken where a point has none.
+      var upper: [SVGChart.Point] = []
+      var lower: [SVGChart.Point] = []
+      for (k, pt) in s.points.enumerated() {
+        if let i = intervals[n][k] {
+          upper.append(frame.point(pt.x, i.hi))
+          lower.append(frame.point(pt.x, i.lo))
+        }
+        if intervals[n][k] == nil || k == s.points.count - 1 {
+          if upper.count > 1 { marks.append(.polygon(upper + lower.reversed(), cls: style.band)) }
+          upper = []
+          lower = []
+        }
+      }
       // A missing value breaks the line.
       var run: [SVGChart.Point] = []
       for pt in s.points {
         if let y = pt.y {
           run.append(frame.point(pt.x, y))
         } else {
-          chart.add(.polyline(run, cls: style.line))
+          marks.append(.polyline(run, cls: style.line))
           run = []
         }
       }
-      chart.add(.polyline(run, cls: style.line))
+      marks.append(.polyline(run, cls: style.line))
       for (k, pt) in s.points.enumerated() {
         guard let y = pt.y else { continue }
         let value = parameter.values[results.points[slice[k]].valueIndices[p]]
-        chart.add(
+        let shown = intervals[n][k]?.cell(unit: m.unit) ?? NumberFormat.metric(y, unit: m.unit)
+        marks.append(
           .marker(
             frame.point(pt.x, y), style.shape, size: 3, cls: style.fill,
-            tooltip: "\(s.policy) at \(parameter.name) = \(value): \(NumberFormat.metric(y, unit: m.unit))"))
+            tooltip: "\(s.policy) at \(parameter.name) = \(value): \(shown)"))
         // The strategy's own best point: a ring and its value of the parameter.
         if bestPoints[s.policy] == slice[k] {
           let p = frame.point(pt.x, y)
-          chart.add(.marker(p, .circle, size: 7, cls: "recring best"))
+          marks.append(.marker(p, .circle, size: 7, cls: "recring best"))
           placer.reserve(around: p, radius: 8)
           let placed = placer.place("\(s.policy) best: \(value)", near: p, clearance: 8)
           if let from = placed.leaderFrom { labels.append(.polyline([from, placed.leaderTo], cls: "leader")) }
           labels.append(.text(placed.at, "\(s.policy) best: \(value)", anchor: placed.anchor, cls: "lbl small"))
         }
       }
+      groups.append((s.policy, marks, labels))
     }
-    chart.add(labels)
+    for g in groups { chart.add(.strategy(g.name, g.marks + g.labels)) }
     return chart
   }
 

@@ -16,10 +16,9 @@ extension SweepReport {
       w.raw("</p></section>\n")
       return
     }
-    let summary = ObjectiveSummary(outcome, columns: results.columns, points: results.points.count) {
-      results.describe($0, in: outcome)
-    }
+    let summary = ObjectiveSummary(sweep: results, outcome: outcome, wording: .labels)
     let shown = outcome.best ?? outcome.closest
+    let metric = outcome.objective.metric
     w.raw(outcome.best != nil ? "<div class=\"rec\">" : "<div class=\"rec miss\">")
     w.raw("<p class=\"rec-k\">")
     w.text(outcome.best != nil ? "Best point and strategy" : "No candidate meets every constraint; closest")
@@ -32,25 +31,105 @@ extension SweepReport {
       var at = results.describe(shown, in: outcome).trimmingLeadingSpace
       if at.hasPrefix("(") { at = String(at.dropFirst().dropLast()) }
       at = at.hasPrefix("at ") ? String(at.dropFirst(3)) : at
-      let metric = outcome.objective.metric
+      let what = summary.name(metric)
       w.text(
-        (at.isEmpty ? "" : at.uppercasedFirst + ": ") + "\(metric) " + summary.value(metric, shown.objective) + ".")
+        (at.isEmpty ? what.uppercasedFirst : at.uppercasedFirst + ": " + what) + " "
+          + summary.value(metric, shown.objective)
+          + (summary.intervalText(shown).map { " (95 % interval " + $0 + ")" } ?? "") + ".")
       w.raw("</p>")
     } else {
       w.raw("<p class=\"rec-why\">")
-      w.text("No candidate has a value for \(outcome.objective.metric).")
+      w.text("No candidate has a value for \(summary.name(metric)).")
       w.raw("</p>")
     }
     w.raw("</div>\n")
+    writeNoise(results, summary: summary, shown: shown, to: &w)
     writeBestPerStrategy(results, summary: summary, to: &w)
     if let shown { writeMargins(results, outcome: outcome, summary: summary, shown: shown, to: &w) }
-    w.raw("<ul class=\"objective-lines\">")
-    for line in summary.lines where !line.hasPrefix("  ") && line != "Best per strategy:" {
+    w.raw("<ul class=\"objective-lines\"><li>")
+    writeObjective(summary, to: &w)
+    w.raw("</li>")
+    for line in summary.lines.dropFirst() where !line.hasPrefix("  ") && line != "Best per strategy:" {
       w.raw("<li>")
       w.text(line.trimmingLeadingSpace)
       w.raw("</li>")
     }
     w.raw("</ul>\n</section>\n")
+  }
+
+  /// The objective line, each metric's label followed by its column name
+  /// (to find it in sweep.csv).
+  static func writeObjective(_ summary: ObjectiveSummary, to w: inout _HTMLWriter) {
+    let o = summary.outcome.objective
+    func metric(_ m: SummaryMetric) {
+      w.text(summary.name(m) + " ")
+      w.element("code", text: m.name)
+    }
+    w.text("Objective: " + (o.goal == .maximize ? "maximise " : "minimise "))
+    metric(o.metric)
+    for (k, b) in o.bounds.enumerated() {
+      w.text(k == 0 ? " subject to " : k == o.bounds.count - 1 ? " and " : ", ")
+      metric(b.metric)
+      w.text((b.kind == .atLeast ? " ≥ " : " ≤ ") + summary.value(b.metric, b.value))
+    }
+    w.text(", " + summary.headlineCount)
+  }
+
+  /// What the numbers' noise allows: which margins are within the 95 %
+  /// intervals, or, when the objective's metrics have none (one
+  /// replication), that the values are estimates without one.
+  static func writeNoise(
+    _ results: SweepResults, summary: ObjectiveSummary, shown: ObjectiveOutcome.Scored?, to w: inout _HTMLWriter
+  ) {
+    let o = summary.outcome.objective
+    let metrics = [o.metric] + o.bounds.map(\.metric).filter { $0 != o.metric }
+    let without = metrics.filter { m in !results.hasInterval(m.metric) }
+    var notes: [String] = []
+    if let shown {
+      if summary.advantageIsNoise == true, let runnerUp = summary.outcome.runnerUp {
+        notes.append(
+          "Its lead over the runner-up (\(summary.label(runnerUp))) is within the noise: the two are as good as "
+            + "each other at this sample size.")
+      }
+      for b in summary.noisyBounds(shown) {
+        let bound = o.bounds[b]
+        notes.append(
+          "Its \((shown.slacks[b] ?? 0) >= 0 ? "margin" : "shortfall") on \(summary.text(bound)) is within the noise "
+            + "(95 % interval \(summary.noisyInterval(shown, bound: b) ?? "")): another seed could put it on the "
+            + "other side of the target.")
+      }
+    }
+    if !without.isEmpty {
+      let f = results.facts
+      notes.append(
+        (without.count == metrics.count
+          ? "Every value above is"
+          : "The values of "
+            + without.map { summary.name($0) }.joined(separator: " and ") + " are")
+          + " one estimate from \(NumberFormat.grouped(f.devices)) simulated devices"
+          + (f.replications > 1 ? "" : " (one replication)") + ", without a 95 % interval, so this page cannot "
+          + "tell a small margin from noise. Run the sweep with")
+    }
+    guard !notes.isEmpty else { return }
+    w.raw("<p class=\"noise\">")
+    w.text(notes.joined(separator: " "))
+    if !without.isEmpty {
+      w.raw(" <code>--replications 5</code> ")
+      w.text(
+        "(or \"replications\" in the scenario) for intervals: the tables then show them and flag each margin "
+          + "smaller than its interval.")
+    }
+    w.raw("</p>\n")
+  }
+
+  /// A value and, under it, its 95 % interval (when it has one).
+  static func writeValue(_ value: String, interval: String?, to w: inout _HTMLWriter) {
+    w.text(value)
+    if let interval {
+      w.raw("<span class=\"ci\">")
+      w.text(interval.hasPrefix("±") ? interval : "95 %: " + interval)
+      w.raw("</span>")
+    }
   }
 
   /// A swept parameter's value at a choice, for a table cell: the value,
@@ -71,6 +150,25 @@ extension SweepReport {
     guard let slack = s.slacks[b] else { return "–" }
     let bound = summary.objective.bounds[b]
     return summary.value(bound.metric, bound.kind == .atLeast ? bound.value + slack : bound.value - slack)
+  }
+
+  /// A bound's metric value at a choice with its 95 % interval, into a cell.
+  static func writeBoundValue(
+    _ s: ObjectiveOutcome.Scored, _ b: Int, summary: ObjectiveSummary, to w: inout _HTMLWriter
+  ) {
+    writeValue(
+      boundValue(s, b, summary: summary), interval: s.slacks[b] == nil ? nil : summary.intervalText(s, bound: b),
+      to: &w)
+  }
+
+  /// A metric's heading cell: its label, with its column name in a title.
+  static func writeMetricHeading(_ m: SummaryMetric, summary: ObjectiveSummary, scope: String, to w: inout _HTMLWriter)
+  {
+    w.raw("<th scope=\"" + scope + "\"")
+    w.attribute("title", m.name)
+    w.raw(">")
+    w.text(summary.heading(m))
+    w.raw("</th>")
   }
 
   /// Each strategy's own best choice (the best polling interval, the best
@@ -97,9 +195,7 @@ extension SweepReport {
       w.raw("</th>")
     }
     for metric in [o.metric] + o.bounds.map(\.metric) {
-      w.raw("<th scope=\"col\">")
-      w.text(metric.name)
-      w.raw("</th>")
+      writeMetricHeading(metric, summary: summary, scope: "col", to: &w)
     }
     w.raw("<th scope=\"col\">Verdict</th></tr></thead><tbody>")
     for (name, sub) in per {
@@ -115,15 +211,26 @@ extension SweepReport {
         w.raw("</td>")
       }
       w.raw("<td>")
-      w.text(summary.value(o.metric, s.objective))
+      writeValue(summary.value(o.metric, s.objective), interval: summary.intervalText(s), to: &w)
       w.raw("</td>")
       for b in o.bounds.indices {
-        w.raw((s.slacks[b] ?? -1) >= 0 ? "<td>" : "<td class=\"bad\">")
-        w.text(boundValue(s, b, summary: summary))
+        let noisy = summary.noisyInterval(s, bound: b) != nil
+        w.raw((s.slacks[b] ?? -1) >= 0 ? (noisy ? "<td class=\"noisy\">" : "<td>") : "<td class=\"bad\">")
+        writeBoundValue(s, b, summary: summary, to: &w)
         w.raw("</td>")
       }
-      w.raw(s.isFeasible ? "<td class=\"ok\">" : "<td class=\"bad\">")
-      w.text(s.isFeasible ? "meets every constraint" : summary.verdict(s, withValue: false))
+      let noisy = summary.noisyBounds(s)
+      w.raw(s.isFeasible ? (noisy.isEmpty ? "<td class=\"ok\">" : "<td class=\"noisy\">") : "<td class=\"bad\">")
+      if s.isFeasible {
+        w.text(
+          "meets every constraint"
+            + (noisy.isEmpty
+              ? ""
+              : ", " + noisy.map { summary.name(o.bounds[$0].metric) }.joined(separator: " and ")
+                + " within the noise"))
+      } else {
+        w.text(summary.verdict(s, withValue: false))
+      }
       w.raw("</td></tr>")
     }
     w.raw("</tbody></table></div>\n")
@@ -142,9 +249,11 @@ extension SweepReport {
       title + ": " + outcome.candidates[s.candidate].strategy + results.describe(s, in: outcome, brief: true)
         + (s.members.count > 1 ? " (worst case)" : "")
     }
-    func boundValue(_ s: ObjectiveOutcome.Scored, _ b: Int) -> String { Self.boundValue(s, b, summary: summary) }
     w.raw("<div class=\"scroll\"><table class=\"margins\">")
-    w.element("caption", text: "The objective and its constraints, all segments, at summary.csv precision")
+    w.element(
+      "caption",
+      text: "The objective and its constraints, all segments (the values under a value: its 95 % interval; a margin "
+        + "within it is noise); the objective judges at summary.csv precision")
     w.raw("<thead><tr><th scope=\"col\">Metric</th><th scope=\"col\">Target</th><th scope=\"col\">")
     w.text(header(outcome.best != nil ? "Best" : "Closest", shown))
     w.raw("</th><th scope=\"col\">Margin</th>")
@@ -153,41 +262,51 @@ extension SweepReport {
       w.text(header("Runner-up", runnerUp))
       w.raw("</th>")
     }
-    w.raw("</tr></thead><tbody><tr><th scope=\"row\">")
-    w.text(o.metric.name)
-    w.raw("</th><td>")
-    w.text(o.goal.rawValue)
+    w.raw("</tr></thead><tbody><tr>")
+    writeMetricHeading(o.metric, summary: summary, scope: "row", to: &w)
+    w.raw("<td>")
+    w.text(o.goal == .maximize ? "maximise" : "minimise")
     w.raw("</td><td>")
-    w.text(summary.value(o.metric, shown.objective))
-    w.raw("</td><td>")
-    w.text(summary.advantageText.map { $0 + " than the runner-up" } ?? "–")
+    writeValue(summary.value(o.metric, shown.objective), interval: summary.intervalText(shown), to: &w)
+    w.raw(summary.advantageIsNoise == true ? "</td><td class=\"noisy\">" : "</td><td>")
+    if let advantage = summary.advantageText, summary.advantageNoiseText == nil {
+      w.text(advantage + " than the runner-up")
+    } else if let advantage = summary.advantageText, let noise = summary.advantageNoiseText {
+      w.text(String(advantage.dropLast(noise.count)) + " than the runner-up" + noise)
+    } else {
+      w.text("–")
+    }
     w.raw("</td>")
     if let runnerUp {
       w.raw("<td>")
-      w.text(summary.value(o.metric, runnerUp.objective))
+      writeValue(summary.value(o.metric, runnerUp.objective), interval: summary.intervalText(runnerUp), to: &w)
       w.raw("</td>")
     }
     w.raw("</tr>")
     for (b, bound) in o.bounds.enumerated() {
-      w.raw("<tr><th scope=\"row\">")
-      w.text(bound.metric.name)
-      w.raw("</th><td>")
-      w.text((bound.kind == .atLeast ? ">= " : "<= ") + Objective.format(bound.value))
+      w.raw("<tr>")
+      writeMetricHeading(bound.metric, summary: summary, scope: "row", to: &w)
+      w.raw("<td>")
+      w.text((bound.kind == .atLeast ? "≥ " : "≤ ") + summary.value(bound.metric, bound.value))
       w.raw("</td><td>")
-      w.text(boundValue(shown, b))
+      writeBoundValue(shown, b, summary: summary, to: &w)
       let slack = shown.slacks[b]
-      w.raw((slack ?? -1) >= 0 ? "</td><td class=\"ok\">" : "</td><td class=\"bad\">")
+      let noise = summary.noisyInterval(shown, bound: b)
+      w.raw(
+        noise != nil
+          ? "</td><td class=\"noisy\">" : (slack ?? -1) >= 0 ? "</td><td class=\"ok\">" : "</td><td class=\"bad\">")
       if let slack {
         w.text(
-          slack >= 0
-            ? summary.value(bound.metric, slack) + " to spare" : "misses by " + summary.value(bound.metric, -slack))
+          (slack >= 0
+            ? summary.amount(bound.metric, slack) + " to spare" : "misses by " + summary.amount(bound.metric, -slack))
+            + (noise != nil ? ", within the noise" : ""))
       } else {
         w.text("no value")
       }
       w.raw("</td>")
       if let runnerUp {
         w.raw("<td>")
-        w.text(boundValue(runnerUp, b))
+        writeBoundValue(runnerUp, b, summary: summary, to: &w)
         w.raw("</td>")
       }
       w.raw("</tr>")
@@ -303,8 +422,9 @@ extension SweepReport {
         }
       }
       cells.append(best?.0 ?? "none meets the constraints")
-      if let (_, v) = best {
-        cells.append(m.map { NumberFormat.fixed(v, decimals: $0.decimals) } ?? NumberFormat.short(v))
+      if let (strategy, v) = best {
+        let interval = m.flatMap { results.interval($0, policy: strategy, point: point.index) }
+        cells.append(interval?.cell(unit: metric.metric.unit) ?? NumberFormat.metric(v, unit: metric.metric.unit))
       } else {
         cells.append("–")
       }
@@ -313,7 +433,9 @@ extension SweepReport {
     }
     ReportFigure.Table(
       caption: "Sweep points",
-      columns: ["Point"] + results.parameters.map(\.name) + ["Best strategy", metric.name, "Wall time"],
+      columns: ["Point"] + results.parameters.map(\.name) + [
+        "Best strategy", metric.metric.label + ReportLabels.unitSuffix(metric.metric.unit), "Wall time",
+      ],
       rows: rows
     ).write(to: &w)
     w.raw("</details>\n<dl class=\"facts\">")

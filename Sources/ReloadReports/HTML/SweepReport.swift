@@ -108,6 +108,9 @@ public enum SweepReport {
     table.margins td.ok{color:var(--bestfg)}table.margins td.bad{color:var(--peak);font-weight:600}
     table.sens td{text-align:right;white-space:nowrap}table.sens .by{display:block;font-size:.75rem;color:var(--muted)}
     .objective-lines{max-width:90ch;padding-left:1.2em}.objective-lines li{margin:.25em 0}
+    .objective-lines code{font-size:.8em;color:var(--muted)}
+    p.noise{max-width:90ch;border-left:3px solid var(--faint);padding-left:.8em}p.noise code{white-space:nowrap}
+    table.margins td.noisy{color:var(--muted);font-style:italic}
 
     """
 
