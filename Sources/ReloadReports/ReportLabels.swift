@@ -17,6 +17,17 @@ enum ReportLabels {
     }
   }
 
+  /// `m`'s label with its unit: "Budgeted reloads per widget-day",
+  /// "Fresh glances (%)"; a label that ends in brackets takes the unit in
+  /// them: "Fleet peak second (p99.9, req/s)", not "(p99.9) (req/s)".
+  static func withUnit(_ m: Metric) -> String {
+    let suffix = unitSuffix(m.unit)
+    if m.label.hasSuffix(")"), suffix.hasPrefix(" (") {
+      return String(m.label.dropLast()) + ", " + suffix.dropFirst(2)
+    }
+    return m.label + suffix
+  }
+
   /// "better ↑" / "better ↓" / "" for a column header, from the polarity.
   static func direction(_ polarity: Polarity) -> String {
     switch polarity {

@@ -116,8 +116,8 @@ package enum FreshnessCostChart {
     chart.add(
       frame.axes(
         xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
-        xTitle: xm.label + ReportLabels.unitSuffix(xm.unit),
-        yTitle: ym.label + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+        xTitle: ReportLabels.withUnit(xm),
+        yTitle: ReportLabels.withUnit(ym), xGrid: true))
 
     let frontier = paretoFrontier(points.map { ($0.x, $0.y) }, x: xm.polarity, y: ym.polarity)
     let frontierRows = Set(frontier.map { points[$0].row })

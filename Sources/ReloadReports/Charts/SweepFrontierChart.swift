@@ -118,8 +118,8 @@ enum SweepFrontierChart {
     chart.add(
       frame.axes(
         xLabel: { NumberFormat.tick($0, unit: xm.unit) }, yLabel: { NumberFormat.tick($0, unit: ym.unit) },
-        xTitle: xm.label + ReportLabels.unitSuffix(xm.unit),
-        yTitle: ym.label + ReportLabels.unitSuffix(ym.unit), xGrid: true))
+        xTitle: ReportLabels.withUnit(xm),
+        yTitle: ReportLabels.withUnit(ym), xGrid: true))
     if let corner = FreshnessCostChart.betterCorner(xm.polarity, ym.polarity) {
       chart.add(.text(.init(x: width - 14, y: frame.plot.y - 10), "better: " + corner.arrow, anchor: .end, cls: "hint"))
     }

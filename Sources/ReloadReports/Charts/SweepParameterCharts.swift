@@ -133,7 +133,7 @@ enum SweepParameterCharts {
         charts: charts,
         table: .init(
           caption: "Metrics (all segments) against \(parameter.name)",
-          columns: [parameter.name, "Strategy"] + metrics.map { $0.label + ReportLabels.unitSuffix($0.unit) },
+          columns: [parameter.name, "Strategy"] + metrics.map { ReportLabels.withUnit($0) },
           rows: rows),
         key: strategies.map { s in
           (SeriesStyle.of(s, in: styles).swatch, s)
@@ -164,7 +164,7 @@ enum SweepParameterCharts {
     if m.unit == .percent && yScale.hi > 100 { yScale = .linear(ys.min() ?? 0, 100, includeZero: false, maxTicks: 4) }
     let frame = ChartFrame(
       plot: .init(x: 44, y: 40, width: width - 44 - 14, height: height - 40 - 40), x: axis.scale, y: yScale)
-    let title = m.label + ReportLabels.unitSuffix(m.unit)
+    let title = ReportLabels.withUnit(m)
     var chart = SVGChart(
       id: id, width: width, height: height, title: "\(title) against \(parameter.name)",
       summary: summary(series, metric: m, parameter: parameter, axis: axis))
