@@ -1,5 +1,6 @@
 import Foundation
 import ReloadBenchCLI
+import ReloadMetrics
 import Testing
 
 #if canImport(FoundationXML)
@@ -17,8 +18,8 @@ import Testing
     return String(base[..<end]) + ", \"expect\": \(expect)\n}\n"
   }
 
-  /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x 35 columns.
-  static let comparedMetrics = 3 * 3 * 47
+  /// Rows x metrics of `smallScenario`: 3 strategies x (2 segments + all) x every summary column.
+  static let comparedMetrics = 3 * 3 * SummaryMetrics.all.count
 
   static func write(_ text: String, _ name: String, in dir: URL) throws {
     let url = dir.appendingPathComponent(name)

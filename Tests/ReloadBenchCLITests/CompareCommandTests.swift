@@ -19,6 +19,9 @@ import Testing
     let md = try String(contentsOf: dir.appendingPathComponent("c/compare.md"), encoding: .utf8)
     #expect(md.contains("**Changed scenario:** strategies\\[poll-15m\\]."), "\(md)")
     // Polling hourly instead of every 15 minutes spends fewer reloads and shows fresh data less often.
+    // The planning figure, the fleet's p99.9 second, not the sample's busiest second.
+    let header = try #require(md.split(separator: "\n").first { $0.hasPrefix("| strategy |") })
+    #expect(header.contains("Fleet peak second (p99.9)") && !header.contains("Backend peak"), "\(header)")
     let poll = try #require(md.split(separator: "\n").first { $0.hasPrefix("| poll-15m |") })
     #expect(poll.contains("❌") && poll.contains("✅"), "\(poll)")
     // The other strategies ran on the same users and streams: they did not move.

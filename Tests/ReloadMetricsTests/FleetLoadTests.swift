@@ -79,15 +79,14 @@ import Testing
     // The busiest minute: the bursts last 2 minutes, so about 960 req/s.
     #expect(abs(small.peakMinute / large.peakMinute - 1) < 0.10)
     #expect(small.peakMinute > 800 && small.peakMinute < 1_100, "\(small.peakMinute)")
-    // Its interval holds the estimate and the bursts' level, and is
-    // narrower with ten times the sample.
+    // Its interval holds the estimate and the bursts' level, within a
+    // quarter of the estimate (a window holds about 250 sampled requests
+    // whatever the sample's size, so the width does not shrink with it).
     for e in [small, large] {
       #expect(e.peakMinuteLow <= e.peakMinute && e.peakMinute <= e.peakMinuteHigh, "\(e)")
       #expect(e.peakMinuteLow < 960 && 960 < e.peakMinuteHigh, "\(e)")
+      #expect(e.peakMinuteHigh - e.peakMinuteLow < 0.25 * e.peakMinute, "\(e)")
     }
-    #expect(
-      large.peakMinuteHigh - large.peakMinuteLow < 0.5 * (small.peakMinuteHigh - small.peakMinuteLow),
-      "3k \(small) vs 30k \(large)")
   }
 
   /// The sample's busiest second times fleet/n, the figure this estimate

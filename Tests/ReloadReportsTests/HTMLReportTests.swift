@@ -186,6 +186,14 @@ import Testing
           rest = rest.replacingOccurrences(of: open + body + "</g>", with: "")
         }
       }
+      // A frontier joins strategies: it hides while any of them is hidden.
+      for needs in Self.blocks(from: "<g data-needs=\"", to: "</g>", in: svg) {
+        let list = needs.prefix { $0 != "\"" }.replacingOccurrences(of: "&quot;", with: "\"")
+        let named = try JSONDecoder().decode([String].self, from: Data(list.utf8))
+        #expect(named.count >= 2 && named.allSatisfy(names.contains), "\(named)")
+        rest = rest.replacingOccurrences(of: "<g data-needs=\"" + needs + "</g>", with: "")
+      }
+      #expect(!rest.contains("class=\"frontier\""), "a frontier outside a data-needs group")
       for cls in ["class=\"pt ", "class=\"ln ", "class=\"bar ", "class=\"band ", "class=\"recring"] {
         #expect(!rest.contains(cls), "a strategy's mark (\(cls)) outside its group in \(tag)")
       }

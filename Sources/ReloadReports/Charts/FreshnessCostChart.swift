@@ -135,7 +135,7 @@ package enum FreshnessCostChart {
     let pixels = setApart(exact, distance: 12)
     if frontier.count > 1 {
       let line = frontier.map { pixels[$0] }.sorted { $0.x < $1.x }
-      chart.add(.polyline(line, cls: "frontier"))
+      chart.add(.joining(frontier.map { rows[points[$0].row].strategy }, [.polyline(line, cls: "frontier")]))
       // Keep labels off the frontier line: reserve small boxes along it.
       for (a, b) in zip(line, line.dropFirst()) {
         let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)) / 6)

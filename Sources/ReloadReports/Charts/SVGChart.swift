@@ -86,6 +86,10 @@ package struct SVGChart {
     /// `<g data-strategy="name">`, so the page's script can hide and show
     /// the strategy in every chart at once.
     case strategy(String, [Mark])
+    /// Marks that join several strategies (a Pareto frontier through
+    /// their points), as `<g data-needs="[names as JSON]">`: the page's
+    /// script hides them while any of those strategies is hidden.
+    case joining([String], [Mark])
   }
 
   /// A stable id, unique on the page (for `aria-labelledby`).
@@ -188,6 +192,12 @@ extension SVGChart {
     case .strategy(let name, let inner):
       w.raw("<g")
       w.attribute("data-strategy", name)
+      w.raw(">")
+      for m in inner { write(m, to: &w) }
+      w.raw("</g>")
+    case .joining(let names, let inner):
+      w.raw("<g")
+      w.attribute("data-needs", JSON.array(names.map { JSON.string($0) }).text(.compact))
       w.raw(">")
       for m in inner { write(m, to: &w) }
       w.raw("</g>")

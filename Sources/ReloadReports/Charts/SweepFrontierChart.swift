@@ -127,7 +127,11 @@ enum SweepFrontierChart {
       bounds: .init(x: frame.plot.x, y: frame.plot.y - 6, width: frame.plot.width + 10, height: frame.plot.height + 6))
     let line = frontierIdx.map { frame.point(points[$0].x, points[$0].y) }.sorted { $0.x < $1.x }
     if line.count > 1 {
-      chart.add(.polyline(line, cls: "frontier"))
+      var joined: [String] = []
+      for i in frontierIdx where !joined.contains(candidates[points[i].candidate].strategy) {
+        joined.append(candidates[points[i].candidate].strategy)
+      }
+      chart.add(.joining(joined, [.polyline(line, cls: "frontier")]))
       for (a, b) in zip(line, line.dropFirst()) {
         let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)) / 6)
         for k in 1..<max(steps, 1) {

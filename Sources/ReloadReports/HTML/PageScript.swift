@@ -39,6 +39,12 @@ package enum PageScript {
         if (names.indexOf(n) < 0) names.push(n);
       });
       var hidden = {};
+      // Marks that join several strategies (a frontier): hidden while any of them is.
+      var joining = Array.prototype.map.call(doc.querySelectorAll("[data-needs]"), function (e) {
+        var list = [];
+        try { list = JSON.parse(e.getAttribute("data-needs")); } catch (err) { list = []; }
+        return { el: e, names: list };
+      });
       function target(e) {
         return e.tagName.toLowerCase() === "svg" && e.parentNode.classList.contains("chartbox") ? e.parentNode : e;
       }
@@ -49,6 +55,9 @@ package enum PageScript {
         });
         names.forEach(function (n) {
           if (buttons[n]) buttons[n].setAttribute("aria-pressed", hidden[n] ? "false" : "true");
+        });
+        joining.forEach(function (j) {
+          j.el.classList.toggle("rb-off", j.names.some(function (n) { return hidden[n]; }));
         });
         var off = names.filter(function (n) { return hidden[n]; });
         var hash = off.length ? "#hide=" + off.map(encodeURIComponent).join(",") : "";
