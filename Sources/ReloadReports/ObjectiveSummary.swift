@@ -74,13 +74,17 @@ public struct ObjectiveSummary {
     case .columns:
       let decimals = columns.first { $0.name == metric.name }?.decimals ?? 3
       return NumberFormat.fixed(x, decimals: decimals)
-    case .labels:
-      // NumberFormat.metric prints %, min, h and s; the name carries "per widget-day".
-      let unit = metric.metric.unit
-      let printed: Set<MetricUnit> = [.percent, .minutes, .hours, .hourOfDay, .seconds, .count]
-      return NumberFormat.metric(x, unit: unit)
-        + (printed.contains(unit) || Self.unitInName(unit) ? "" : " " + unit.symbol)
+    case .labels: return Self.labelledValue(metric, x)
     }
+  }
+
+  /// `x` as the pages print it with its unit (`82.2 %`, `0.6`, `296 req/s`).
+  static func labelledValue(_ metric: SummaryMetric, _ x: Double) -> String {
+    // NumberFormat.metric prints %, min, h and s; the name carries "per widget-day".
+    let unit = metric.metric.unit
+    let printed: Set<MetricUnit> = [.percent, .minutes, .hours, .hourOfDay, .seconds, .count]
+    return NumberFormat.metric(x, unit: unit)
+      + (printed.contains(unit) || Self.unitInName(unit) ? "" : " " + unit.symbol)
   }
 
   /// A difference of the metric's values: `2.09`, or `2.1 pts` for a
@@ -104,10 +108,15 @@ public struct ObjectiveSummary {
   public func name(_ metric: SummaryMetric) -> String {
     switch wording {
     case .columns: return metric.name
-    case .labels:
-      let m = metric.metric
-      return m.labelInSentence + (Self.unitInName(m.unit) ? ReportLabels.unitSuffix(m.unit) : "")
+    case .labels: return Self.labelledName(metric)
     }
+  }
+
+  /// The metric inside a sentence on a page: `glances within tolerance`,
+  /// `budgeted reloads per widget-day`.
+  static func labelledName(_ metric: SummaryMetric) -> String {
+    let m = metric.metric
+    return m.labelInSentence + (Self.unitInName(m.unit) ? ReportLabels.unitSuffix(m.unit) : "")
   }
 
   /// The metric as a table heading: `acceptable_glance_pct`, or `Glances
@@ -125,8 +134,13 @@ public struct ObjectiveSummary {
   public func text(_ b: Objective.Bound) -> String {
     switch wording {
     case .columns: return b.text
-    case .labels: return name(b.metric) + (b.kind == .atLeast ? " ≥ " : " ≤ ") + value(b.metric, b.value)
+    case .labels: return Self.labelled(b)
     }
+  }
+
+  /// A bound as the pages say it: `glances within tolerance ≥ 90 %`.
+  static func labelled(_ b: Objective.Bound) -> String {
+    labelledName(b.metric) + (b.kind == .atLeast ? " ≥ " : " ≤ ") + labelledValue(b.metric, b.value)
   }
 
   /// The objective: `minimize budgeted_reloads_per_widget_day subject to ...`,

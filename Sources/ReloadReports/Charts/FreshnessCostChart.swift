@@ -70,7 +70,7 @@ package enum FreshnessCostChart {
     if !drawn.isEmpty {
       s +=
         "; the red dashed line" + (drawn.count == 1 ? " is the target" : "s are the targets") + " it had to meet ("
-        + drawn.map(\.text).joined(separator: ", ") + ")"
+        + drawn.map(ObjectiveSummary.labelled).joined(separator: ", ") + ")"
     }
     return s + "."
   }

@@ -48,8 +48,8 @@ enum StalenessCDFChart {
         + "hours-old data. The labels give each strategy's share within the "
         + "\(NumberFormat.minutes(tolerance)) tolerance."
         + (target.map {
-          " The red dashed line is the recommendation's target (\($0.text)): a strategy meets it where its curve "
-            + "crosses the tolerance line on the target's side."
+          " The red dashed line is the recommendation's target (\(ObjectiveSummary.labelled($0))): a strategy "
+            + "meets it where its curve crosses the tolerance line on the target's side."
         } ?? ""),
       charts: [wideChart], narrowCharts: [narrowChart],
       table: .init(

@@ -65,7 +65,7 @@ extension HTMLReport {
     for i in columns {
       let m = table.columns[i]
       w.raw("<dt>")
-      w.text(m.label + ReportLabels.unitSuffix(m.unit))
+      w.text(ReportLabels.withUnit(m))
       w.raw(" <code>")
       w.text(m.name)
       w.raw("</code></dt><dd>")

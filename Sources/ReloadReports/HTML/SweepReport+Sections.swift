@@ -434,7 +434,7 @@ extension SweepReport {
     ReportFigure.Table(
       caption: "Sweep points",
       columns: ["Point"] + results.parameters.map(\.name) + [
-        "Best strategy", metric.metric.label + ReportLabels.unitSuffix(metric.metric.unit), "Wall time",
+        "Best strategy", ReportLabels.withUnit(metric.metric), "Wall time",
       ],
       rows: rows
     ).write(to: &w)
