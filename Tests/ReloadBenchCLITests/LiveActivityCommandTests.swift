@@ -39,6 +39,12 @@ import Testing
     #expect(lines.count == 1 + 2 * 2)  // two strategies, a segment and `all`
     let page = try String(contentsOf: dir.appendingPathComponent("out1/report.html"), encoding: .utf8)
     #expect(page.contains("id=\"live-activities\"") && page.contains("id=\"fig-la-pushes\""))
+    // The activity figures name their set of strategies, so the page script gives them a row of
+    // buttons of their own; the widget figures do not.
+    for id in ["fig-la-pushes", "fig-la-age"] {
+      #expect(page.contains("<figure class=\"fig\" id=\"\(id)\" data-strategy-set=\"Live Activity strategies\">"))
+    }
+    #expect(page.contains("<figure class=\"fig\" id=\"fig-staleness\">"))
     // A scenario without Live Activities writes no such file.
     let plain = try String(contentsOf: dir.appendingPathComponent("la.json"), encoding: .utf8)
     let key = try #require(plain.range(of: "\"live_activities\""))

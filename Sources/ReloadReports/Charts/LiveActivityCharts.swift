@@ -71,7 +71,7 @@ enum LiveActivityCharts {
         + "\(NumberFormat.short(results.facts.fleetDevices)) devices, minute by minute for half an hour either side "
         + "of each strategy's busiest second (a push to every follower at once: a match's start, a goal). The "
         + "header gives that second with its 95 % interval: the figure to size the push service with.",
-      layout: .pair, charts: charts,
+      layout: .pair, charts: charts, strategySet: "Live Activity strategies",
       table: .init(
         caption: "Live Activity pushes at fleet scale",
         columns: ["strategy", "busiest second", "95 % interval", "per day", "busiest minute"], rows: rows))
@@ -97,7 +97,7 @@ enum LiveActivityCharts {
         + "by the time since the activity started (10-minute steps). A line that falls shows updates running out "
         + "(the push budget, the 8-hour limit); after the end an activity shows its final content until it is "
         + "dismissed.",
-      layout: .pair, charts: charts,
+      layout: .pair, charts: charts, strategySet: "Live Activity strategies",
       table: .init(
         caption: "Glances within tolerance by the activity's age (glances)",
         columns: ["age"] + series.map(\.strategy), rows: rows))
@@ -176,7 +176,7 @@ enum LiveActivityCharts {
         + "by the time since the activity started (10-minute steps). Near zero the budget is dry: a priority-10 push "
         + "is dropped or held, a budget-aware backend sends priority 5. Strategies that send only priority 5 have no "
         + "line.",
-      layout: .pair, charts: charts,
+      layout: .pair, charts: charts, strategySet: "Live Activity strategies",
       table: .init(
         caption: "Push budget left when an update push is sent, by the activity's age (pushes)",
         columns: ["age"] + series.map(\.strategy), rows: rows))

@@ -46,6 +46,10 @@ struct ReportFigure {
   var caption: String
   var layout: Layout = .single
   var charts: [SVGChart]
+  /// Which strategies the charts show, when not the widget strategies
+  /// (`data-strategy-set`: the page script gives each set its own row of
+  /// buttons, "Live Activity strategies").
+  var strategySet: String?
   /// The same charts laid out for a narrow screen, shown instead of
   /// `charts` below 640 px (empty: `charts` serve every width).
   var narrowCharts: [SVGChart] = []
@@ -54,7 +58,10 @@ struct ReportFigure {
   var key: [(swatchClass: String, text: String)] = []
 
   func write(to w: inout _HTMLWriter) {
-    w.open("figure", ["class": "fig", "id": id])
+    w.raw("<figure class=\"fig\"")
+    w.attribute("id", id)
+    if let strategySet { w.attribute("data-strategy-set", strategySet) }
+    w.raw(">")
     w.element("h3", text: heading)
     w.open("figcaption")
     w.text(caption)

@@ -33,10 +33,16 @@ package enum PageScript {
 
       // Strategies shown.
       var marked = Array.prototype.slice.call(doc.querySelectorAll("[data-strategy]"));
-      var names = [];
+      // Names in order of first appearance, each in its set (a figure's
+      // data-strategy-set: the Live Activity strategies; none: the widgets').
+      var names = [], setOf = {}, sets = [];
       marked.forEach(function (e) {
         var n = e.getAttribute("data-strategy");
-        if (names.indexOf(n) < 0) names.push(n);
+        if (names.indexOf(n) >= 0) return;
+        names.push(n);
+        var owner = e.closest("[data-strategy-set]");
+        setOf[n] = owner ? owner.getAttribute("data-strategy-set") : "";
+        if (sets.indexOf(setOf[n]) < 0) sets.push(setOf[n]);
       });
       var hidden = {};
       // Marks that join several strategies (a frontier): hidden while any of them is.
@@ -75,8 +81,7 @@ package enum PageScript {
         var bar = el("div", "rb-ui rb-toggles");
         bar.setAttribute("role", "group");
         bar.setAttribute("aria-label", "Strategies shown in the charts");
-        bar.appendChild(el("span", "rb-k", "Strategies shown:"));
-        names.forEach(function (n) {
+        var button = function (n) {
           var b = el("button", "rb-tog");
           b.type = "button";
           var sw = el("span", "sw");
@@ -95,6 +100,13 @@ package enum PageScript {
           b.addEventListener("click", function () { hidden[n] = !hidden[n]; apply(); });
           buttons[n] = b;
           bar.appendChild(b);
+        };
+        var groups = sets.length > 1 ? sets : [sets[0]];
+        groups.forEach(function (set, g) {
+          if (g > 0) bar.appendChild(el("span", "rb-break"));
+          var label = set !== "" ? set : sets.length > 1 ? "Widget strategies" : "Strategies shown";
+          bar.appendChild(el("span", "rb-k", label + ":"));
+          names.filter(function (n) { return sets.length < 2 || setOf[n] === set; }).forEach(button);
         });
         var all = el("button", "rb-tog rb-all", "show all");
         all.type = "button";
@@ -279,6 +291,7 @@ package enum PageScript {
     padding:6px 0;margin:0 0 4px;background:var(--bg);border-bottom:1px solid var(--border);font-size:.85rem}
     .rb-dl{display:flex;gap:6px;align-items:center;margin:0 0 6px;font-size:.8rem}
     .rb-k{color:var(--muted);margin-right:2px}
+    .rb-break{flex-basis:100%;height:0}
     .rb-tog{font:inherit;color:var(--fg);background:var(--panel);border:1px solid var(--border);border-radius:14px;
     padding:1px 10px;cursor:pointer;display:inline-flex;align-items:center}
     .rb-tog .sw{width:14px;border-top-color:var(--c,var(--fg));border-top-width:3px;margin-right:5px}
