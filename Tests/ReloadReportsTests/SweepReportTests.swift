@@ -228,10 +228,15 @@ import Testing
       ).count - 1
     }.reduce(0, +)
     #expect(inGroups == bands)
-    // Each strategy has a group in every chart: 5 metrics per parameter, and the two frontier charts.
-    let charts = html.components(separatedBy: "role=\"img\"").count - 1
-    for s in r.strategies {
-      #expect(html.components(separatedBy: "<g data-strategy=\"\(s)\">").count - 1 == charts, "\(s)")
+    // Each strategy has a group in every chart (5 metrics per parameter, and the two frontier
+    // charts): its marks, and its labels in a second group drawn after every strategy's marks.
+    let charts = html.components(separatedBy: "<svg ").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+    #expect(charts.count == r.parameters.count * 5 + 2)
+    for chart in charts {
+      for s in r.strategies {
+        let groups = chart.components(separatedBy: "<g data-strategy=\"\(s)\">").count - 1
+        #expect(groups == 1 || groups == 2, "\(s): \(groups) groups")
+      }
     }
   }
 }

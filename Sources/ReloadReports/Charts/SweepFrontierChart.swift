@@ -221,12 +221,12 @@ enum SweepFrontierChart {
       small = trial
       labels[strategy(k), default: []].append(.text(placed.at, text, anchor: placed.anchor, cls: "lbl small"))
     }
-    // One group per strategy: its markers, rings, then its labels.
+    // Two groups per strategy: every strategy's markers and rings first,
+    // then every strategy's labels, so no marker covers a label.
     var order = results.strategies
     for k in points.indices where !order.contains(strategy(k)) { order.append(strategy(k)) }
-    for name in order where marks[name] != nil || labels[name] != nil {
-      chart.add(.strategy(name, (marks[name] ?? []) + (labels[name] ?? [])))
-    }
+    for name in order { if let m = marks[name] { chart.add(.strategy(name, m)) } }
+    for name in order { if let l = labels[name] { chart.add(.strategy(name, l)) } }
     return (chart, frontier)
   }
 }

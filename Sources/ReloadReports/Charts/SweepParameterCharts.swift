@@ -240,7 +240,10 @@ enum SweepParameterCharts {
       }
       groups.append((s.policy, marks, labels))
     }
-    for g in groups { chart.add(.strategy(g.name, g.marks + g.labels)) }
+    // Every strategy's band, line and markers first, then every strategy's
+    // labels (each in its strategy's group), so no line covers a label.
+    for g in groups { chart.add(.strategy(g.name, g.marks)) }
+    for g in groups where !g.labels.isEmpty { chart.add(.strategy(g.name, g.labels)) }
     return chart
   }
 
