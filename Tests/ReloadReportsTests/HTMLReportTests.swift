@@ -111,6 +111,15 @@ import Testing
     #expect(decoded.series[0].budgetLeftByLocalHour[0].p90 == .infinity)
   }
 
+  /// A percentage never wraps between the number and its sign on a narrow
+  /// screen: the space before every `%` on the page is a no-break space.
+  @Test func aNumberAndItsPercentSignStayTogether() {
+    // The page before its embedded data (JSON keeps its strings as they are).
+    let page = Self.render(ReportFixtures.results()).components(separatedBy: "<script").first ?? ""
+    #expect(page.contains("&#160;%"))
+    #expect(!page.contains(" %"))
+  }
+
   @Test func sameResultsGiveTheSameBytes() {
     let results = ReportFixtures.results(strategies: ReportFixtures.twelve)
     #expect(Self.render(results) == Self.render(results))

@@ -79,12 +79,12 @@ import Testing
       .components(separatedBy: "</figure>")[0]
     #expect(figure.contains("Glances within tolerance against"), "the chart's title names its metric")
     #expect(!figure.contains("Fresh glances against"))
-    #expect(figure.contains("class=\"ref target\"") && figure.contains("target ≥ 90 %"))
+    #expect(figure.contains("class=\"ref target\"") && figure.contains("target ≥ 90&#160;%"))
     #expect(figure.contains("class=\"recring\""), "the recommendation is ringed")
     // The staleness chart draws the same target.
     let cdf = try #require(html.components(separatedBy: "id=\"fig-staleness\"").dropFirst().first)
       .components(separatedBy: "</figure>")[0]
-    #expect(cdf.contains("class=\"ref target\"") && cdf.contains("target ≥ 90 % within 30 min"))
+    #expect(cdf.contains("class=\"ref target\"") && cdf.contains("target ≥ 90&#160;% within 30 min"))
     // An objective on fresh glances: that metric, and its bound.
     let o = Objective(
       goal: .minimize, metric: .budgetedReloadsPerWidgetDay,
@@ -95,8 +95,8 @@ import Testing
     let byObjective = try #require(Recommendation.from(outcome, columns: r.summary.columns))
     #expect(Recommendation.freshnessMetric(of: o) == .freshGlancePct)
     let page = HTMLReport.render(ReportFixtures.concluded(r, byObjective), objective: o)
-    #expect(page.contains("Fresh glances against") && page.contains("target ≥ 55 %"))
-    #expect(!page.contains("target ≥ 90 %"))
+    #expect(page.contains("Fresh glances against") && page.contains("target ≥ 55&#160;%"))
+    #expect(!page.contains("target ≥ 90&#160;%"))
   }
 
   @Test func withoutARecommendationNoTargetIsDrawn() {

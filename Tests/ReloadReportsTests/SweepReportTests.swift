@@ -175,7 +175,7 @@ import Testing
     let r = Self.results(objective: Self.objective)
     let html = SweepReport.render(r, outcome: Self.objective.evaluate(r.candidates, columns: r.columns))
     let section = try #require(Self.section(html, id: "recommendation"))
-    #expect(section.contains("without a 95 % interval") && section.contains("--replications"))
+    #expect(section.contains("without a 95&#160;% interval") && section.contains("--replications"))
     #expect(!html.contains("within the noise") && !html.contains("class=\"ci\""))
     #expect(!html.contains("class=\"band"), "a band without an interval")
   }

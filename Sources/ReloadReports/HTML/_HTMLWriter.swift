@@ -91,7 +91,9 @@ struct _HTMLWriter {
     return out
   }
 
-  /// Appends `string` with `& < > " '` replaced by character references.
+  /// Appends `string` with `& < > " '` replaced by character references,
+  /// and the space before a `%` made a no-break space (`&#160;`), so a
+  /// narrow screen never wraps "95 %" between the number and its sign.
   ///
   /// Escaping all five makes the result safe both as text and inside a
   /// single- or double-quoted attribute value.
@@ -116,6 +118,9 @@ struct _HTMLWriter {
       // shown, not obeyed: an unterminated U+202E in a name would
       // otherwise reverse the rest of the report's sentence around it.
       case 0xE2: replacement = bidiControl(utf8, at: i)
+      case UInt8(ascii: " "):
+        let next = utf8.index(after: i)
+        replacement = next != utf8.endIndex && utf8[next] == UInt8(ascii: "%") ? "&#160;" : nil
       default: replacement = nil
       }
       if let replacement {
