@@ -255,7 +255,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
         definition: "Timeline fetches (one per reload) plus background fetches (one per app wake), per widget-day.")
     case .backendPeakRps:
       return Metric(
-        "backend_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 2, headline: true,
+        "backend_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 2,
         label: "Backend peak", shortLabel: "peak req/s", terminalLabel: "peak req/s",
         terminalKey: "backend requests in the busiest sampled second, scaled to the fleet",
         definition: "Requests in the busiest UTC second of the measured days, scaled to the scenario's fleet size.")
@@ -334,7 +334,7 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
       )
     case .backendFleetPeakRps:
       return Metric(
-        "backend_fleet_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1,
+        "backend_fleet_peak_rps", unit: .requestsPerSecond, polarity: .prefersSmaller, decimals: 1, headline: true,
         label: "Fleet peak second (p99.9)", shortLabel: "fleet peak req/s", terminalLabel: "fleet peak/s",
         terminalKey: "backend requests in the fleet's busy second (p99.9 of seconds)",
         definition:

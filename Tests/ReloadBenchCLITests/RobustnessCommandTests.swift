@@ -1,4 +1,5 @@
 import Foundation
+import ReloadMetrics
 import Testing
 
 /// `reloadbench robustness`, and the robustness verdict of `run`, end to
@@ -44,10 +45,11 @@ import Testing
       "difference", "difference_ci95"])
     #expect(rows.count == 1 + variants.count * 3 * metrics.count)
     #expect(Set(rows.dropFirst().map { $0[4] }).count == metrics.count)
-    // Each difference is the value minus the base, as written.
+    // Each difference is the value minus the base, as written (each at its metric's decimals).
     for row in rows.dropFirst() where !row[5].isEmpty && !row[6].isEmpty {
       let d = try #require(Double(row[7]))
-      #expect(abs(d - ((Double(row[5]) ?? 0) - (Double(row[6]) ?? 0))) < 0.011, "\(row)")
+      let rounding = 1.1 * pow(10, -Double(SummaryMetrics.metric(named: row[4])?.decimals ?? 2))
+      #expect(abs(d - ((Double(row[5]) ?? 0) - (Double(row[6]) ?? 0))) < rounding, "\(row)")
     }
     // poll-15m sends no silent push: its results stand under the throttle's alternatives.
     #expect(rows.filter { $0[1] == "silent_push_throttle" && $0[3] == "poll-15m" }.allSatisfy { $0[9] == "0" })

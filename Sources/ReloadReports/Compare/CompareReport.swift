@@ -27,18 +27,10 @@ package struct CompareReport {
     self.toolVersion = toolVersion
   }
 
-  /// The headline metrics, in catalogue order, with a comparison; the
-  /// sample's busiest second (headline for its interval over replications,
-  /// but mostly sampling noise) gives its place to the planning figure,
-  /// the fleet's p99.9 second, as in the check's headline table.
+  /// The headline metrics, in catalogue order, with a comparison.
   var headlines: [Metric] {
     var seen: Set<String> = []
-    let compared = Set(comparisons.map(\.metric.name))
-    return comparisons.map(\.metric).compactMap { m -> Metric? in
-      guard m.headline else { return nil }
-      let fleet = SummaryMetric.backendFleetPeakRps.metric
-      return m.name == SummaryMetric.backendPeakRps.name && compared.contains(fleet.name) ? fleet : m
-    }.filter { seen.insert($0.name).inserted }
+    return comparisons.map(\.metric).filter { $0.headline && seen.insert($0.name).inserted }
   }
 
   /// The strategies, in the new run's order.

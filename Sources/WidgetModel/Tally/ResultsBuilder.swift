@@ -76,10 +76,19 @@ public enum ResultsBuilder {
       fleet[g] = FleetLoad.estimate(prefix: prefix, scale: ctx.scale)
     }
     let pushPeaks = pushFleetPeaks(pooled.pushesPerSecond, scale: ctx.scale, scratch: scratch)
-    // Each replication's second statistics, for the intervals over replications.
+    // Each replication's second statistics and fleet load estimates, for
+    // the intervals over replications.
+    let one = Context(scenario: scenario, replications: 1)
+    var repFleet = [[FleetLoad]](
+      repeating: [FleetLoad](repeating: .zero, count: scenario.segments.count + 1),
+      count: replications.count >= 2 ? replications.count : 0)
     let repLoads =
       replications.count >= 2
-      ? replications.map { SecondStats.compute($0[s].segments.map(\.perSecond), scratch: scratch) } : []
+      ? replications.enumerated().map { r, tallies in
+        SecondStats.compute(tallies[s].segments.map(\.perSecond), scratch: scratch) { g, prefix in
+          repFleet[r][g] = FleetLoad.estimate(prefix: prefix, scale: one.scale)
+        }
+      } : []
     var rows: [ResultRow] = []
     for g in 0...scenario.segments.count {
       let tally = g < scenario.segments.count ? pooled.segments[g] : all
@@ -89,9 +98,7 @@ public enum ResultsBuilder {
       if replications.count >= 2 {
         let perRep = replications.indices.map { r -> [Double?] in
           let t = g < scenario.segments.count ? replications[r][s].segments[g] : merged(replications[r][s].segments)
-          // The fleet estimate is not a headline metric (no interval over
-          // replications: it has its own): the pooled one stands in.
-          return Context(scenario: scenario, replications: 1).metrics(t, load: repLoads[r][g], fleet: fleet[g])
+          return one.metrics(t, load: repLoads[r][g], fleet: repFleet[r][g])
         }
         ci = SummaryMetric.allCases.map { m -> Double? in
           guard m.metric.headline else { return nil }
