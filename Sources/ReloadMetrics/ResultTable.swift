@@ -132,8 +132,9 @@ extension ResultTable {
   /// The best value of column `i` among `rows`, or nil when it is not
   /// clearly the best: a tie (another row has the same value) or a lead
   /// inside the noise. The noise is the replications' 95 % half-widths
-  /// (`sqrt(ci_a^2 + ci_b^2)`) and, for `backend_fleet_peak_rps`, its own
-  /// interval (the best one's must not overlap the runner-up's). The ★ in
+  /// (`sqrt(ci_a^2 + ci_b^2)`) and, for a metric with its own interval
+  /// (`SummaryMetric.intervalEnds`), that interval (the best one's must not
+  /// overlap the runner-up's). The ★ in
   /// the reports and the `*` in the terminal read this.
   public func distinctBest(column i: Int, among rows: [ResultRow]) -> Double? {
     guard columns[i].polarity != .neutral, rows.count > 1 else { return nil }
@@ -147,8 +148,8 @@ extension ResultTable {
     let ciA = first.ci95?[safe: i] ?? nil
     let ciB = second.ci95?[safe: i] ?? nil
     if let a = ciA, let b = ciB, abs(best - next) <= (a * a + b * b).squareRoot() { return nil }
-    if columns[i].name == SummaryMetric.backendFleetPeakRps.name,
-      let lowIndex = columnIndex(.backendFleetPeakLowRps), let highIndex = columnIndex(.backendFleetPeakHighRps),
+    if let ends = SummaryMetric(columnName: columns[i].name)?.intervalEnds,
+      let lowIndex = columnIndex(ends.low), let highIndex = columnIndex(ends.high),
       let bestHigh = first.values[safe: highIndex] ?? nil, let nextLow = second.values[safe: lowIndex] ?? nil,
       bestHigh >= nextLow
     {

@@ -101,6 +101,17 @@ public enum SummaryMetric: Int, CaseIterable, Sendable, Hashable {
     }
   }
 
+  /// The columns that hold this metric's own 95 % interval (the fleet
+  /// estimates' Poisson error, `FleetLoad`), or nil: an interval a run of
+  /// one replication has too, beside the `_ci95` over replications.
+  public var intervalEnds: (low: SummaryMetric, high: SummaryMetric)? {
+    switch self {
+    case .backendFleetPeakRps: return (.backendFleetPeakLowRps, .backendFleetPeakHighRps)
+    case .backendFleetPeakMinuteRps: return (.backendFleetPeakMinuteLowRps, .backendFleetPeakMinuteHighRps)
+    default: return nil
+    }
+  }
+
   /// Columns of earlier versions and the metric that replaced each: the
   /// dry figures (a refusal withheld past a fixed wait) became the frozen
   /// ones in model version 3 (docs/model.md#frozen-widgets). An old

@@ -44,27 +44,24 @@ struct MetricInterval: Equatable {
 
 extension SweepResults {
   /// The 95 % interval of `metric` for `policy` (all segments) at `point`:
-  /// its `_ci95` half-width with replications, the fleet figure's own
-  /// interval for `backend_fleet_peak_rps`; nil when it has none.
+  /// its `_ci95` half-width with replications, else its own interval
+  /// (`SummaryMetric.intervalEnds`: the fleet figures); nil when it has none.
   func interval(_ metric: Metric, policy: String, point: Int) -> MetricInterval? {
     guard points.indices.contains(point),
       let row = points[point].rows.first(where: { $0.strategy == policy && $0.segment == "all" })
     else { return nil }
-    func column(_ name: String) -> Double? {
+    func column(_ name: String) -> (index: Int, value: Double)? {
       guard let c = columns.firstIndex(where: { $0.name == name }), c < row.values.count,
         let v = row.values[c], v.isFinite
       else { return nil }
-      return v
+      return (c, v)
     }
-    guard let c = columns.firstIndex(where: { $0.name == metric.name }), c < row.values.count,
-      let v = row.values[c], v.isFinite
-    else { return nil }
+    guard let (c, v) = column(metric.name) else { return nil }
     if let ci = row.ci95, c < ci.count, let h = ci[c], h.isFinite, h > 0 {
       return MetricInterval(value: v, lo: v - h, hi: v + h, symmetric: true)
     }
-    if metric.name == SummaryMetric.backendFleetPeakRps.name,
-      let lo = column(SummaryMetric.backendFleetPeakLowRps.name),
-      let hi = column(SummaryMetric.backendFleetPeakHighRps.name), lo <= v, v <= hi, lo < hi
+    if let ends = SummaryMetric(columnName: metric.name)?.intervalEnds,
+      let lo = column(ends.low.name)?.value, let hi = column(ends.high.name)?.value, lo <= v, v <= hi, lo < hi
     {
       return MetricInterval(value: v, lo: lo, hi: hi, symmetric: false)
     }

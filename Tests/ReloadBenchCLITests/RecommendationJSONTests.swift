@@ -31,8 +31,9 @@ import Testing
     let header = try String(contentsOf: dir.appendingPathComponent("out/summary.csv"), encoding: .utf8)
       .split(separator: "\n")[0]
     #expect(header.contains(
-      "backend_fleet_peak_rps,backend_fleet_peak_low_rps,backend_fleet_peak_high_rps,backend_fleet_peak_minute_rps,backend_fleet_peak_minute_low_rps,"
-        + "backend_fleet_peak_minute_high_rps,silent_pushes_per_fleet_day,widget_pushes_per_fleet_day,silent_push_fleet_peak_per_s,widget_push_fleet_peak_per_s,"))
+      "backend_fleet_peak_rps,backend_fleet_peak_low_rps,backend_fleet_peak_high_rps,backend_fleet_peak_minute_rps,"
+        + "backend_fleet_peak_minute_low_rps,backend_fleet_peak_minute_high_rps,silent_pushes_per_fleet_day,"
+        + "widget_pushes_per_fleet_day,silent_push_fleet_peak_per_s,widget_push_fleet_peak_per_s,"))
   }
 
   /// The fleet's pushes in its busiest second, silent and WidgetKit apart,

@@ -134,7 +134,8 @@ import Testing
     #expect(html.contains("sliding_&lt;window&gt; (B 50)") && !html.contains("sliding_<window>"))
     #expect(html.contains("<span class=\"sw ser d2 s2\" aria-hidden=\"true\"></span>default (B 47)"))
     // The survival table: shares of all requests; the hours with too few requests are not drawn.
-    #expect(html.contains("<th scope=\"row\">at least 4 min</th><td>9.4&#160;%</td><td>9.1&#160;%</td><td>14.1&#160;%</td>"))
+    #expect(
+      html.contains("<th scope=\"row\">at least 4 min</th><td>9.4&#160;%</td><td>9.1&#160;%</td><td>14.1&#160;%</td>"))
     #expect(!html.contains("<th scope=\"row\">06:00</th>") && html.contains("<th scope=\"row\">07:00</th><td>40</td>"))
   }
 

@@ -190,17 +190,9 @@ extension SVGChart {
         Self.close(tooltip: tooltip, element: "path", to: &w)
       }
     case .strategy(let name, let inner):
-      w.raw("<g")
-      w.attribute("data-strategy", name)
-      w.raw(">")
-      for m in inner { write(m, to: &w) }
-      w.raw("</g>")
+      writeGroup(inner, attribute: "data-strategy", name, to: &w)
     case .joining(let names, let inner):
-      w.raw("<g")
-      w.attribute("data-needs", JSON.array(names.map { JSON.string($0) }).text(.compact))
-      w.raw(">")
-      for m in inner { write(m, to: &w) }
-      w.raw("</g>")
+      writeGroup(inner, attribute: "data-needs", JSON.array(names.map { JSON.string($0) }).text(.compact), to: &w)
     case .text(let p, let string, let anchor, let cls):
       w.raw("<text x=\"" + Self.number(p.x) + "\" y=\"" + Self.number(p.y) + "\"")
       if anchor != .start { w.raw(" text-anchor=\"" + anchor.rawValue + "\"") }
@@ -209,6 +201,15 @@ extension SVGChart {
       w.text(string)
       w.raw("</text>")
     }
+  }
+
+  /// `<g key="value">` around `marks`.
+  private func writeGroup(_ marks: [Mark], attribute key: String, _ value: String, to w: inout _HTMLWriter) {
+    w.raw("<g")
+    w.attribute(key, value)
+    w.raw(">")
+    for m in marks { write(m, to: &w) }
+    w.raw("</g>")
   }
 
   private static func close(tooltip: String?, element: String, to w: inout _HTMLWriter) {

@@ -22,7 +22,6 @@ package enum PageScript {
     (function () {
       "use strict";
       var doc = document, root = doc.documentElement;
-      root.classList.add("js");
       function el(tag, cls, text) {
         var e = doc.createElement(tag);
         if (cls) e.className = cls;
@@ -101,12 +100,11 @@ package enum PageScript {
           buttons[n] = b;
           bar.appendChild(b);
         };
-        var groups = sets.length > 1 ? sets : [sets[0]];
-        groups.forEach(function (set, g) {
+        sets.forEach(function (set, g) {
           if (g > 0) bar.appendChild(el("span", "rb-break"));
           var label = set !== "" ? set : sets.length > 1 ? "Widget strategies" : "Strategies shown";
           bar.appendChild(el("span", "rb-k", label + ":"));
-          names.filter(function (n) { return sets.length < 2 || setOf[n] === set; }).forEach(button);
+          names.filter(function (n) { return setOf[n] === set; }).forEach(button);
         });
         var all = el("button", "rb-tog rb-all", "show all");
         all.type = "button";
@@ -157,7 +155,7 @@ package enum PageScript {
           if (at >= 0 && items[at]) items[at].classList.remove("rb-focus");
           var current = shown.indexOf(items[at]);
           var next = k === "first" ? 0 : k === "last" ? shown.length - 1
-            : Math.min(shown.length - 1, Math.max(0, (current < 0 ? -1 : current) + k));
+            : Math.min(shown.length - 1, Math.max(0, current + k));
           var m = shown[next];
           at = items.indexOf(m);
           m.classList.add("rb-focus");
@@ -197,23 +195,23 @@ package enum PageScript {
         return out;
       }
       var exportCSS = stripMedia(css) + "svg{font:12px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;"
-        + "color:#1b1d1f}.rb-off{display:none}";
+        + "color:#1b1d1f}";
       function compose(figure) {
-        var svgs = Array.prototype.filter.call(figure.querySelectorAll("svg.chart"), function (s) {
-          return visible(s) && !s.closest(".rb-off");
-        });
+        // Hidden strategies' small multiples and the other width's charts are not shown.
+        var svgs = Array.prototype.filter.call(figure.querySelectorAll("svg.chart"), visible);
         if (!svgs.length) return null;
         var boxes = svgs.map(function (s) { return s.getBoundingClientRect(); });
         var x0 = Math.min.apply(null, boxes.map(function (b) { return b.left; }));
         var y0 = Math.min.apply(null, boxes.map(function (b) { return b.top; }));
-        var w = Math.max.apply(null, boxes.map(function (b) { return b.right; })) - x0;
-        var h = Math.max.apply(null, boxes.map(function (b) { return b.bottom; })) - y0;
+        // The on-screen layout, with a margin of 8 px.
+        var w = Math.ceil(Math.max.apply(null, boxes.map(function (b) { return b.right; })) - x0 + 16);
+        var h = Math.ceil(Math.max.apply(null, boxes.map(function (b) { return b.bottom; })) - y0 + 16);
         var ns = svgs[0].namespaceURI;
         var out = doc.createElementNS(ns, "svg");
         out.setAttribute("xmlns", ns);
-        out.setAttribute("width", Math.ceil(w + 16));
-        out.setAttribute("height", Math.ceil(h + 16));
-        out.setAttribute("viewBox", "0 0 " + Math.ceil(w + 16) + " " + Math.ceil(h + 16));
+        out.setAttribute("width", w);
+        out.setAttribute("height", h);
+        out.setAttribute("viewBox", "0 0 " + w + " " + h);
         var style = doc.createElementNS(ns, "style");
         style.textContent = exportCSS;
         out.appendChild(style);
@@ -235,9 +233,7 @@ package enum PageScript {
           c.setAttribute("height", boxes[k].height);
           out.appendChild(c);
         });
-        return {
-          text: new XMLSerializer().serializeToString(out), width: Math.ceil(w + 16), height: Math.ceil(h + 16)
-        };
+        return { text: new XMLSerializer().serializeToString(out), width: w, height: h };
       }
       function save(blob, name) {
         var a = el("a");

@@ -119,7 +119,7 @@ public enum ResultsBuilder {
           if replications.count >= 2 {
             let perRep = replications.indices.map { r -> [Double?] in
               let t = g < scenario.segments.count ? replications[r][s].segments[g] : merged(replications[r][s].segments)
-              return Context(scenario: scenario, replications: 1).kindMetrics(t.kind(k))
+              return one.kindMetrics(t.kind(k))
             }
             ci = SummaryMetric.allCases.map { m -> Double? in
               guard m.metric.headline && m.perKind else { return nil }
